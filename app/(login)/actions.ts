@@ -1,0 +1,56 @@
+"use server";
+
+import { CredentialsSignin } from "next-auth";
+import { signIn, signOut } from "@/app/auth";
+import { formStateFromError, type FormState } from "@/app/form-state";
+import { getDb } from "@/db/client";
+import { logInSchema } from "@/lib/account-schemas";
+import { createMerchantWithOwner } from "@/lib/accounts";
+import { fieldErrorsFrom } from "@/lib/validation";
+
+function field(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+async function signInOrExplain(email: string, password: string, values: Record<string, string>): Promise<FormState> {
+  try {
+    // On success this throws Next's redirect, which must propagate.
+    await signIn("credentials", { email, password, redirectTo: "/dashboard" });
+    return {};
+  } catch (error) {
+    if (error instanceof CredentialsSignin) {
+      return {
+        message:
+          error.code === "throttled"
+            ? "Too many login attempts. Please wait 15 minutes and try again."
+            : "These credentials do not match our records.",
+        values,
+      };
+    }
+    throw error;
+  }
+}
+
+export async function logIn(_previous: FormState, formData: FormData): Promise<FormState> {
+  const values = { email: field(formData, "email") };
+  const parsed = logInSchema.safeParse({ email: values.email, password: field(formData, "password") });
+  if (!parsed.success) return { errors: fieldErrorsFrom(parsed.error), values };
+  return signInOrExplain(parsed.data.email, parsed.data.password, values);
+}
+
+export async function signUp(_previous: FormState, formData: FormData): Promise<FormState> {
+  const values = { name: field(formData, "name"), email: field(formData, "email") };
+  const password = field(formData, "password");
+  let email: string;
+  try {
+    ({ email } = await createMerchantWithOwner(getDb(), { ...values, password }));
+  } catch (error) {
+    return formStateFromError(error, values);
+  }
+  return signInOrExplain(email, password, values);
+}
+
+export async function logOut(): Promise<void> {
+  await signOut({ redirectTo: "/login" });
+}

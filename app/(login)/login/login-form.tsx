@@ -1,0 +1,21 @@
+"use client";
+
+import { useActionState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/text-field";
+import { logIn } from "../actions";
+
+export function LoginForm() {
+  const [state, formAction, pending] = useActionState(logIn, {});
+  return (
+    <form action={formAction} className="space-y-4" noValidate>
+      {state.message ? <Alert>{state.message}</Alert> : null}
+      <TextField label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} errors={state.errors?.email} />
+      <TextField label="Password" name="password" type="password" autoComplete="current-password" required errors={state.errors?.password} />
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? "Logging in…" : "Log in"}
+      </Button>
+    </form>
+  );
+}

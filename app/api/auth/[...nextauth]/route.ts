@@ -1,0 +1,3 @@
+import { handlers } from "@/app/auth";
+
+export const { GET, POST } = handlers;

@@ -1,0 +1,109 @@
+import "server-only";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { SQL } from "drizzle-orm";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { getEnv } from "@/lib/env";
+import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
+import * as schema from "./schema";
+
+/**
+ * The one module that knows which driver runs: postgres.js when DATABASE_URL is set, PGlite in-process
+ * otherwise. Everything else sees `Database` and calls the helpers below.
+ */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema>;
+/** What domain functions take: the database, or a transaction already under way. */
+export type Executor = Database | Transaction;
+
+type Connection = {
+  db: Database;
+  migrate: () => Promise<void>;
+  /** Subscribes to a NOTIFY channel (LISTEN on PostgreSQL, in-process on PGlite). */
+  listen: (channel: string, onNotify: () => void) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+// Any fixed number: it only has to be the same in every process that migrates.
+const MIGRATION_LOCK_ID = 72_201_517;
+
+function connectPostgres(url: string, poolMax: number): Connection {
+  const client = postgres(url, { max: poolMax, onnotice: () => {} });
+  return {
+    db: drizzlePostgres({ client, schema }),
+    async migrate() {
+      // Several servers may start at once: one migrates, the others wait and then find nothing to do.
+      const single = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await single`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        await migratePostgres(drizzlePostgres({ client: single }), { migrationsFolder });
+        await single`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+      } finally {
+        await single.end();
+      }
+    },
+    async listen(channel, onNotify) {
+      await client.listen(channel, () => onNotify());
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+function connectPglite(dataDir: string): Connection {
+  acquireEmbeddedDatabaseLock(dataDir);
+  const client = new PGlite(path.resolve(dataDir));
+  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  return {
+    db,
+    migrate: () => migratePglite(drizzlePglite({ client }), { migrationsFolder }),
+    async listen(channel, onNotify) {
+      await client.listen(channel, () => onNotify());
+    },
+    close: () => client.close(),
+  };
+}
+
+// Cached on globalThis: Next.js bundles instrumentation, route handlers and pages separately, and hot reload
+// re-evaluates modules; all of them must share one pool (and PGlite must be opened once per process).
+const globalForDb = globalThis as unknown as { paymentsDbConnection?: Connection };
+
+function connection(): Connection {
+  if (!globalForDb.paymentsDbConnection) {
+    const env = getEnv();
+    globalForDb.paymentsDbConnection = env.DATABASE_URL
+      ? connectPostgres(env.DATABASE_URL, env.DATABASE_POOL_MAX)
+      : connectPglite(env.PGLITE_DATA_DIR);
+  }
+  return globalForDb.paymentsDbConnection;
+}
+
+/** Opens the database on first use, never at import, so `next build` never touches it. */
+export function getDb(): Database {
+  return connection().db;
+}
+
+export function migrateDatabase(): Promise<void> {
+  return connection().migrate();
+}
+
+export function listenForNotifications(channel: string, onNotify: () => void): Promise<void> {
+  return connection().listen(channel, onNotify);
+}
+
+export async function closeDatabase(): Promise<void> {
+  const current = globalForDb.paymentsDbConnection;
+  globalForDb.paymentsDbConnection = undefined;
+  await current?.close();
+}
+
+/** Runs raw SQL and returns its rows, whichever driver answered. */
+export async function selectRows<Row>(executor: Executor, query: SQL): Promise<Row[]> {
+  const result: unknown = await executor.execute(query);
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[];
+}

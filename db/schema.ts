@@ -1,0 +1,238 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+// Shared column helpers, so every table spells ids and timestamps the same way.
+const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
+const merchantId = () =>
+  bigint("merchant_id", { mode: "number" })
+    .notNull()
+    .references(() => merchants.id, { onDelete: "cascade" });
+const createdAt = () =>
+  timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+export const merchants = pgTable("merchants", {
+  id: id(),
+  name: text("name").notNull(),
+  /** "Contact support" override of the API rate limit (requests per minute per token); null = default. */
+  rateLimitPerMinute: integer("rate_limit_per_minute"),
+  /**
+   * How many payments the merchant has. Incremented under a row lock when a payment is created, so it is
+   * also the dense per-merchant sequence that makes any list page an index range, not an OFFSET scan.
+   */
+  paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    /** Stored lower-cased; unique across the platform because it is the login name. */
+    email: text("email").notNull(),
+    name: text("name"),
+    /** scrypt, self-describing: `scrypt$N$r$p$salt$hash`. */
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ["owner", "member"] }).notNull().default("owner"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("users_email_idx").on(t.email), index("users_merchant_idx").on(t.merchantId)],
+);
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    name: text("name").notNull(),
+    /** SHA-256 (hex) of the whole token; the plaintext is never stored. */
+    tokenHash: text("token_hash").notNull(),
+    /** Safe to show: the prefix and the last four characters, e.g. `pay_…a1B2`. */
+    displayHint: text("display_hint").notNull(),
+    scope: text("scope", { enum: ["read", "write"] }).notNull().default("write"),
+    expiresAt: at("expires_at"),
+    /** Revocation time; may be in the future when a rolled token keeps working for a grace period. */
+    revokedAt: at("revoked_at"),
+    /** Refreshed at most about once a minute, never on every request. */
+    lastUsedAt: at("last_used_at"),
+    /** The token this one replaced by a roll, if any. */
+    rolledFromId: bigint("rolled_from_id", { mode: "number" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("api_tokens_token_hash_idx").on(t.tokenHash),
+    index("api_tokens_merchant_idx").on(t.merchantId, t.createdAt.desc()),
+  ],
+);
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    /** Dense 1..n per merchant in creation order (see merchants.payments_count). */
+    merchantSeq: bigint("merchant_seq", { mode: "number" }).notNull(),
+    externalId: text("external_id"),
+    customerId: text("customer_id"),
+    type: text("type", { enum: ["payment"] }).notNull().default("payment"),
+    status: text("status", { enum: ["pending", "completed", "failed"] }).notNull().default("pending"),
+    amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
+    /** JSON text, returned to merchants verbatim (e.g. `{"customer_id":"cus_1"}`), or null. */
+    metadata: text("metadata"),
+    /** Where it was created: the API, the dashboard (test payment) or the admin CLI. */
+    source: text("source", { enum: ["api", "dashboard", "cli"] }).notNull().default("api"),
+    /** When the simulated processor settles it; null when automatic settlement is off. */
+    settleAt: at("settle_at"),
+    settledAt: at("settled_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payments_merchant_seq_idx").on(t.merchantId, t.merchantSeq),
+    index("payments_merchant_created_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index("payments_merchant_status_created_idx").on(t.merchantId, t.status, t.createdAt.desc()),
+    index("payments_merchant_external_id_idx").on(t.merchantId, t.externalId),
+    index("payments_settle_at_idx").on(t.settleAt).where(sql`status = 'pending'`),
+  ],
+);
+
+export const events = pgTable(
+  "events",
+  {
+    /** `evt_…`; also the Standard Webhooks `webhook-id`, stable across retries. */
+    id: text("id").primaryKey(),
+    merchantId: merchantId(),
+    paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
+    type: text("type").notNull(),
+    /** The webhook body's `data`: the full payment as it was at the transition. */
+    data: jsonb("data").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("events_payment_idx").on(t.paymentId, t.createdAt),
+    index("events_merchant_created_idx").on(t.merchantId, t.createdAt.desc()),
+  ],
+);
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    url: text("url").notNull(),
+    description: text("description"),
+    /** Event types this endpoint receives, e.g. {payment.completed}. */
+    eventTypes: text("event_types").array().notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Why the platform disabled it (410 Gone, failing for 5 days); null when a person did. */
+    disabledReason: text("disabled_reason"),
+    /** AES-256-GCM ciphertext of the `whsec_` signing secret (it must be recoverable to sign). */
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    /** After a rotation the old secret keeps signing alongside the new one until previous_secret_expires_at. */
+    previousSecretCiphertext: text("previous_secret_ciphertext"),
+    previousSecretExpiresAt: at("previous_secret_expires_at"),
+    /** First failed attempt since the last success; drives auto-disable after 5 days. */
+    failingSince: at("failing_since"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_merchant_idx").on(t.merchantId)],
+);
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id),
+    endpointId: bigint("endpoint_id", { mode: "number" })
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull().default("pending"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    /** When a worker may next try it; also the lease: a claim pushes it forward past the send timeout. */
+    nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
+    lastAttemptAt: at("last_attempt_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_endpoint_idx").on(t.merchantId, t.endpointId, t.createdAt.desc()),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    deliveryId: bigint("delivery_id", { mode: "number" })
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attemptedAt: at("attempted_at").notNull().defaultNow(),
+    responseStatus: integer("response_status"),
+    latencyMs: integer("latency_ms").notNull(),
+    error: text("error"),
+    /** The first 1 KB of the response body. */
+    responseExcerpt: text("response_excerpt"),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt)],
+);
+
+export const rateLimitBuckets = pgTable("rate_limit_buckets", {
+  /** What is limited, e.g. `token:42`. */
+  key: text("key").primaryKey(),
+  /** GCRA "theoretical arrival time": a request is allowed while tat + interval - now <= period. */
+  tat: at("tat").notNull(),
+  /** Whether the latest request was allowed (returned by the same statement that updates tat). */
+  allowed: boolean("allowed").notNull(),
+});
+
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    key: text("key").notNull(),
+    /** SHA-256 of the request body, to tell a replay from a reuse of the key with another body (409). */
+    requestHash: text("request_hash").notNull(),
+    paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("idempotency_keys_merchant_key_idx").on(t.merchantId, t.key)],
+);
+
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: id(),
+    email: text("email").notNull(),
+    ip: text("ip").notNull(),
+    succeeded: boolean("succeeded").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("login_attempts_email_idx").on(t.email, t.createdAt),
+    index("login_attempts_ip_idx").on(t.ip, t.createdAt),
+  ],
+);

@@ -1,0 +1,36 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import type { SeedMerchant } from "../tests/support/test-server";
+
+export { expect };
+
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now()}-${randomBytes(3).toString("hex")}@example.test`;
+}
+
+export async function signUp(page: Page, account: { name: string; email: string; password: string }) {
+  await page.goto("/signup");
+  await page.getByLabel("Business name").fill(account.name);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+export async function logIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+}
+
+export async function logOut(page: Page) {
+  await page.getByLabel("Account menu").click();
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+/** The merchant seeded by global setup, for tests that need an existing account. */
+export const test = base.extend<{ seed: SeedMerchant }>({
+  seed: async ({}, provide) => provide(JSON.parse(process.env.E2E_SEED ?? "null") as SeedMerchant),
+});

@@ -1,0 +1,22 @@
+/**
+ * The one error type the domain throws for anything a caller did wrong. Each surface maps it: the API to a
+ * Laravel-shaped JSON response, server actions to form state, the CLI to stderr and a non-zero exit.
+ */
+export type DomainErrorKind = "validation" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "throttled";
+
+export type FieldErrors = Record<string, string[]>;
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export function validationError(fieldErrors: FieldErrors): DomainError {
+  return new DomainError("validation", "The given data was invalid.", fieldErrors);
+}

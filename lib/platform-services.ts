@@ -1,0 +1,29 @@
+import "server-only";
+import { closeDatabase, migrateDatabase } from "@/db/client";
+import { getEnv } from "./env";
+
+/** Background loops started with the process (webhook worker, settler); each returns its stop function. */
+export type BackgroundService = () => Promise<() => Promise<void>>;
+
+const running: Array<() => Promise<void>> = [];
+
+/**
+ * Boots a process that serves the platform: validates configuration, applies migrations, then starts the
+ * background services. A bad environment or a busy embedded database stops the process with a readable
+ * message instead of a stack trace.
+ */
+export async function startPlatform(services: BackgroundService[] = []): Promise<void> {
+  try {
+    getEnv();
+    await migrateDatabase();
+    for (const start of services) running.push(await start());
+  } catch (error) {
+    console.error(`\n${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+export async function stopPlatform(): Promise<void> {
+  for (const stop of running.splice(0).reverse()) await stop();
+  await closeDatabase();
+}

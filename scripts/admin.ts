@@ -1,0 +1,70 @@
+// `npm run admin -- <command> [options] [--json]`: operator commands. With --json, stdout is exactly one JSON
+// object; any failure exits non-zero with the reason on stderr and changes nothing.
+import "./load-env";
+import { parseArgs } from "node:util";
+import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
+import { DomainError } from "@/lib/errors";
+import { adminCommands, type AdminCommand } from "./admin-commands";
+
+class UsageError extends Error {}
+
+function usage(): string {
+  const lines = Object.entries(adminCommands).map(([name, command]) => {
+    const options = Object.entries(command.options)
+      .map(([option, spec]) => (spec.required ? `--${option} <${option}>` : `[--${option} <${option}>]`))
+      .join(" ");
+    return `  ${name} ${options} [--json]\n      ${command.summary}`;
+  });
+  return `Usage: npm run admin -- <command> [options]\n\nCommands:\n${lines.join("\n")}`;
+}
+
+function parseCommandLine(argv: string[]): { name: string; command: AdminCommand; options: Record<string, string | boolean | undefined>; json: boolean } {
+  const [name, ...rest] = argv;
+  const command = name ? adminCommands[name] : undefined;
+  if (!name || !command) throw new UsageError(name ? `Unknown command "${name}".\n\n${usage()}` : usage());
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    const parsed = parseArgs({
+      args: rest,
+      options: { ...Object.fromEntries(Object.entries(command.options).map(([key, spec]) => [key, { type: spec.type }])), json: { type: "boolean" } },
+      strict: true,
+      allowPositionals: false,
+    });
+    values = parsed.values;
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${usage()}`);
+  }
+  const missing = Object.entries(command.options).filter(([key, spec]) => spec.required && values[key] === undefined);
+  if (missing.length > 0) throw new UsageError(`${name}: missing ${missing.map(([key]) => `--${key}`).join(", ")}.`);
+  return { name, command, options: values, json: values.json === true };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof DomainError && error.fieldErrors) {
+    return Object.entries(error.fieldErrors).map(([field, messages]) => `${field}: ${messages.join(" ")}`).join("\n");
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function main(): Promise<number> {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    console.error(describeError(error));
+    return 2;
+  }
+  try {
+    await migrateDatabase();
+    const result = await parsed.command.run(getDb(), parsed.options);
+    console.log(parsed.json ? JSON.stringify(result) : Object.entries(result).map(([key, value]) => `${key}: ${String(value)}`).join("\n"));
+    return 0;
+  } catch (error) {
+    console.error(`${parsed.name} failed: ${describeError(error)}`);
+    return 1;
+  } finally {
+    await closeDatabase().catch(() => undefined);
+  }
+}
+
+process.exitCode = await main();

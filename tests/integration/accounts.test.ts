@@ -1,0 +1,68 @@
+import { describe, expect, inject, it } from "vitest";
+import { logInOverHttp } from "../support/http-session";
+import { runAdmin, uniqueEmail } from "../support/test-server";
+
+const baseUrl = inject("baseUrl");
+const seed = inject("seed");
+
+describe("merchant log in over HTTP", () => {
+  it("logs the seeded merchant in and shows its own dashboard", async () => {
+    const login = await logInOverHttp(baseUrl, seed.email, seed.password);
+    expect(login.status).toBe(302);
+    expect(new URL(login.location).pathname).toBe("/dashboard");
+    const dashboard = await fetch(`${baseUrl}/dashboard`, { headers: { cookie: login.cookie }, redirect: "manual" });
+    expect(dashboard.status).toBe(200);
+    expect(await dashboard.text()).toContain(seed.name);
+  });
+
+  it("refuses a wrong password without creating a session", async () => {
+    const login = await logInOverHttp(baseUrl, seed.email, "not the password");
+    expect(login.location).toContain("error=CredentialsSignin");
+    const dashboard = await fetch(`${baseUrl}/dashboard`, { headers: { cookie: login.cookie }, redirect: "manual" });
+    expect(dashboard.status).toBe(307);
+    expect(dashboard.headers.get("location")).toMatch(/\/login$/);
+  });
+
+  it("sends a logged-out visitor of a dashboard page to the login page", async () => {
+    const response = await fetch(`${baseUrl}/dashboard`, { redirect: "manual" });
+    expect(response.status).toBe(307);
+    expect(response.headers.get("location")).toMatch(/\/login$/);
+  });
+
+  it("throttles an email after 5 failures", async () => {
+    // Failures count per email whether or not an account exists, so a fresh address isolates this test.
+    const email = uniqueEmail("throttle");
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const login = await logInOverHttp(baseUrl, email, "wrong password");
+      expect(login.location).toContain("code=invalid");
+    }
+    const throttled = await logInOverHttp(baseUrl, email, "wrong password");
+    expect(throttled.location).toContain("code=throttled");
+  });
+
+  it("resets the failure count on a successful login", async () => {
+    expect((await logInOverHttp(baseUrl, seed.email, seed.password)).location).toMatch(/\/dashboard$/);
+    for (let attempt = 0; attempt < 4; attempt++) await logInOverHttp(baseUrl, seed.email, "wrong password");
+    expect((await logInOverHttp(baseUrl, seed.email, seed.password)).location).toMatch(/\/dashboard$/);
+    for (let attempt = 0; attempt < 4; attempt++) await logInOverHttp(baseUrl, seed.email, "wrong password");
+    expect((await logInOverHttp(baseUrl, seed.email, seed.password)).location).toMatch(/\/dashboard$/);
+  });
+});
+
+describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded database held by the running server", () => {
+  const serverEnv = inject("serverEnv");
+
+  it("refuses a second process with a clear message and keeps the first working with its data", async () => {
+    const refused = runAdmin(["merchant:create", "--email", uniqueEmail("second"), "--password", "long enough pw", "--json"], serverEnv);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain(`The embedded database at ${serverEnv.PGLITE_DATA_DIR} is in use by another process`);
+    expect(refused.stderr).toMatch(/pid \d+, started .*next start/);
+    expect(refused.stderr).toContain("set DATABASE_URL");
+
+    const login = await logInOverHttp(baseUrl, seed.email, seed.password);
+    expect(new URL(login.location).pathname).toBe("/dashboard");
+    const dashboard = await fetch(`${baseUrl}/dashboard`, { headers: { cookie: login.cookie } });
+    expect(await dashboard.text()).toContain(seed.name);
+  });
+});

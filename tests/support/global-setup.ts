@@ -1,0 +1,18 @@
+import type { TestProject } from "vitest/node";
+import { startTestServer, type SeedMerchant } from "./test-server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    serverEnv: Record<string, string | undefined>;
+    seed: SeedMerchant;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const server = await startTestServer("vitest", Number(process.env.TEST_PORT ?? 3100));
+  project.provide("baseUrl", server.baseUrl);
+  project.provide("serverEnv", server.env);
+  project.provide("seed", server.seed);
+  return () => server.stop();
+}
