@@ -1,7 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { SQL } from "drizzle-orm";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -17,7 +17,7 @@ import * as schema from "./schema";
  * otherwise. Everything else sees `Database` and calls the helpers below.
  */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 /** What domain functions take: the database, or a transaction already under way. */
 export type Executor = Database | Transaction;
 

@@ -1,8 +1,18 @@
 import type { Database } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts";
+import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/api-tokens";
+import { validationError } from "@/lib/errors";
+import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/merchants";
 
 export type OptionSpec = { type: "string" | "boolean"; required?: boolean; description: string };
 export type CommandOptions = Record<string, string | boolean | undefined>;
+
+function idOption(value: string | boolean | undefined): number {
+  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) throw validationError({ id: ["The id field must be an integer."] });
+  return Number(value);
+}
+
+const emailOption: OptionSpec = { type: "string", required: true, description: "a login email of the merchant" };
 
 export type AdminCommand = {
   summary: string;
@@ -26,6 +36,62 @@ export const adminCommands: Record<string, AdminCommand> = {
         name: options.name ?? options.email,
       });
       return { merchant_id: account.merchantId, user_id: account.userId, email: account.email };
+    },
+  },
+  "token:create": {
+    summary: "Generate an API token; the token is printed once.",
+    options: {
+      email: emailOption,
+      name: { type: "string", required: true, description: "what the token is for" },
+      scope: { type: "string", description: "read or write (default write)" },
+      "expires-in-days": { type: "string", description: "days until it expires (default never)" },
+    },
+    async run(db, options) {
+      const merchantId = await findMerchantIdByEmail(db, String(options.email));
+      const token = await createApiToken(db, merchantId, {
+        name: options.name,
+        scope: options.scope ?? "write",
+        expires_in_days: options["expires-in-days"],
+      });
+      return { id: token.id, name: token.name, token: token.token, scope: token.scope };
+    },
+  },
+  "token:list": {
+    summary: "List a merchant's API tokens (never their secrets).",
+    options: { email: emailOption },
+    async run(db, options) {
+      const merchantId = await findMerchantIdByEmail(db, String(options.email));
+      const tokens = await listApiTokens(db, merchantId);
+      return {
+        tokens: tokens.map((token) => ({
+          id: token.id,
+          name: token.name,
+          hint: token.displayHint,
+          scope: token.scope,
+          status: token.status,
+          created_at: token.createdAt.toISOString(),
+          last_used_at: token.lastUsedAt?.toISOString() ?? null,
+          expires_at: token.expiresAt?.toISOString() ?? null,
+          revoked_at: token.revokedAt?.toISOString() ?? null,
+        })),
+      };
+    },
+  },
+  "token:revoke": {
+    summary: "Revoke an API token; its next request gets 401.",
+    options: { email: emailOption, id: { type: "string", required: true, description: "the token's id" } },
+    async run(db, options) {
+      const merchantId = await findMerchantIdByEmail(db, String(options.email));
+      const revoked = await revokeApiToken(db, merchantId, idOption(options.id));
+      return { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() };
+    },
+  },
+  "merchant:rate-limit": {
+    summary: "Set a merchant's API rate limit (requests per minute per token).",
+    options: { email: emailOption, "per-minute": { type: "string", required: true, description: "1 to 1000000" } },
+    async run(db, options) {
+      const merchantId = await findMerchantIdByEmail(db, String(options.email));
+      return setMerchantRateLimit(db, merchantId, { per_minute: options["per-minute"] });
     },
   },
 };

@@ -3,7 +3,7 @@ import { logInOverHttp } from "../support/http-session";
 import { runAdmin, uniqueEmail } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
-const seed = inject("seed");
+const { seed } = inject("data");
 
 describe("merchant log in over HTTP", () => {
   it("logs the seeded merchant in and shows its own dashboard", async () => {

@@ -44,3 +44,74 @@ describe("admin CLI: merchant:create", () => {
     expect(duplicate.stdout).toBe("");
   });
 });
+
+describe("admin CLI: tokens and rate limits", () => {
+  const owner = uniqueEmail("cli-tokens");
+  const stranger = uniqueEmail("cli-stranger");
+  const json = (args: string[]) => {
+    const result = runAdmin([...args, "--json"], env);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    return JSON.parse(result.stdout) as Record<string, unknown>;
+  };
+  const tokenCount = () => (json(["token:list", "--email", owner]).tokens as unknown[]).length;
+
+  it("creates, lists and revokes tokens, and sets a rate limit", () => {
+    json(["merchant:create", "--email", owner, "--password", "long enough pw"]);
+    json(["merchant:create", "--email", stranger, "--password", "long enough pw"]);
+    const created = json(["token:create", "--email", owner, "--name", "CI deploys", "--scope", "read", "--expires-in-days", "30"]);
+    expect(Object.keys(created).sort()).toEqual(["id", "name", "scope", "token"]);
+    expect(created).toMatchObject({ name: "CI deploys", scope: "read" });
+    expect(created.token).toMatch(/^pay_[0-9A-Za-z]{49}$/);
+
+    const listed = json(["token:list", "--email", owner]).tokens as Array<Record<string, unknown>>;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: created.id, status: "active", hint: `pay_…${String(created.token).slice(-4)}` });
+    expect(JSON.stringify(listed)).not.toContain(String(created.token));
+
+    const revoked = json(["token:revoke", "--email", owner, "--id", String(created.id)]);
+    expect(Object.keys(revoked).sort()).toEqual(["id", "revoked_at"]);
+    expect((json(["token:list", "--email", owner]).tokens as Array<Record<string, unknown>>)[0]).toMatchObject({ status: "revoked" });
+
+    expect(json(["merchant:rate-limit", "--email", owner, "--per-minute", "120"])).toEqual({ merchant_id: expect.any(Number), per_minute: 120 });
+  });
+
+  const refusals: Array<[string, () => string[], number, string]> = [
+    ["unknown merchant", () => ["token:create", "--email", uniqueEmail("nobody"), "--name", "x"], 1, "No merchant has a user with the email"],
+    ["missing name", () => ["token:create", "--email", owner], 2, "missing --name"],
+    ["blank name", () => ["token:create", "--email", owner, "--name", "  "], 1, "The name field is required."],
+    ["bad scope", () => ["token:create", "--email", owner, "--name", "x", "--scope", "admin"], 1, "The selected scope is invalid."],
+    ["zero days", () => ["token:create", "--email", owner, "--name", "x", "--expires-in-days", "0"], 1, "The expires in days field must be at least 1."],
+    ["text days", () => ["token:create", "--email", owner, "--name", "x", "--expires-in-days", "soon"], 1, "The expires in days field must be an integer."],
+    ["revoke a non-numeric id", () => ["token:revoke", "--email", owner, "--id", "abc"], 1, "The id field must be an integer."],
+    ["zero rate limit", () => ["merchant:rate-limit", "--email", owner, "--per-minute", "0"], 1, "The per minute field must be at least 1."],
+    ["text rate limit", () => ["merchant:rate-limit", "--email", owner, "--per-minute", "lots"], 1, "The per minute field must be an integer."],
+  ];
+
+  let tokensBeforeRefusals = 0;
+  it("counts the tokens before the refusals", () => {
+    tokensBeforeRefusals = tokenCount();
+  });
+
+  it.each(refusals)("refuses %s with a clear message and no output", (_name, args, status, stderr) => {
+    const result = runAdmin([...args(), "--json"], env);
+    expect(result.status).toBe(status);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(stderr);
+  });
+
+  it("created no token for any refusal", () => {
+    expect(tokenCount()).toBe(tokensBeforeRefusals);
+  });
+
+  it("will not revoke another merchant's token, nor one already revoked", () => {
+    const mine = json(["token:create", "--email", owner, "--name", "mine"]);
+    const intruder = runAdmin(["token:revoke", "--email", stranger, "--id", String(mine.id)], env);
+    expect(intruder.status).toBe(1);
+    expect(intruder.stderr).toContain(`API token ${String(mine.id)} was not found.`);
+    json(["token:revoke", "--email", owner, "--id", String(mine.id)]);
+    const again = runAdmin(["token:revoke", "--email", owner, "--id", String(mine.id)], env);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("is already revoked.");
+  });
+});

@@ -1,11 +1,11 @@
 import type { TestProject } from "vitest/node";
-import { startTestServer, type SeedMerchant } from "./test-server";
+import { startTestServer, type SeedData } from "./test-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     serverEnv: Record<string, string | undefined>;
-    seed: SeedMerchant;
+    data: SeedData;
   }
 }
 
@@ -13,6 +13,6 @@ export default async function setup(project: TestProject) {
   const server = await startTestServer("vitest", Number(process.env.TEST_PORT ?? 3100));
   project.provide("baseUrl", server.baseUrl);
   project.provide("serverEnv", server.env);
-  project.provide("seed", server.seed);
+  project.provide("data", server.data);
   return () => server.stop();
 }

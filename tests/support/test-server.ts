@@ -2,7 +2,7 @@
 // the PostgreSQL that DATABASE_URL names, after seeding one merchant through the admin CLI.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -38,15 +38,33 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now()}-${randomBytes(3).toString("hex")}@example.test`;
 }
 
-export type TestServer = { baseUrl: string; env: NodeJS.ProcessEnv; seed: SeedMerchant; stop: () => Promise<void> };
+export type SeedData = {
+  seed: SeedMerchant;
+  other: SeedMerchant;
+  limited: SeedMerchant;
+  tokens: Record<SeedTokenName, string>;
+};
 
-export async function startTestServer(name: string, port: number): Promise<TestServer> {
-  const env = testEnvironment(name, port);
-  const seed = { email: uniqueEmail(`seed-${name}`), password: "seed password 123", name: `Seed ${name}` };
-  const created = runAdmin(["merchant:create", "--email", seed.email, "--password", seed.password, "--name", seed.name, "--json"], env);
-  if (created.status !== 0) throw new Error(`Seeding failed: ${created.stderr}`);
-  const seedMerchant = { ...seed, ...(JSON.parse(created.stdout) as { merchant_id: number; user_id: number }) };
+export type SeedTokenName =
+  | "api" | "badInput" | "idempotency" | "isolation" | "rateLimit" | "rateLimitShared" | "read" | "other"
+  | "expired" | "revoked" | "rolledExpired" | "rolledReplacement" | "rolledInGrace";
 
+export type TestServer = { baseUrl: string; env: NodeJS.ProcessEnv; data: SeedData; stop: () => Promise<void> };
+
+/** Runs tests/support/seed.ts (domain functions, before the server holds the database). */
+function seedDatabase(name: string, env: NodeJS.ProcessEnv): SeedData {
+  const result = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "tests/support/seed.ts", name], {
+    cwd: root,
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  if (result.status !== 0) throw new Error(`Seeding failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as SeedData;
+}
+
+/** Starts `next start` on a port; resolves once it answers. */
+export async function startServerProcess(port: number, env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   // A server left over from another run would answer in this one's place.
   if (await fetch(baseUrl).then(() => true, () => false)) throw new Error(`Port ${port} is already in use.`);
@@ -55,9 +73,16 @@ export async function startTestServer(name: string, port: number): Promise<TestS
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // Kept in test-results/ for reading after a failure.
+  mkdirSync(path.join(root, "test-results"), { recursive: true });
+  const log = createWriteStream(path.join(root, "test-results", `server-${port}.log`));
   let output = "";
-  server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+    log.write(chunk);
+  };
+  server.stdout?.on("data", record);
+  server.stderr?.on("data", record);
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`Server exited early:\n${output}`);
@@ -69,8 +94,6 @@ export async function startTestServer(name: string, port: number): Promise<TestS
 
   return {
     baseUrl,
-    env,
-    seed: seedMerchant,
     async stop() {
       if (server.exitCode === null) {
         const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -78,6 +101,20 @@ export async function startTestServer(name: string, port: number): Promise<TestS
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
         if (server.exitCode === null) server.kill("SIGKILL");
       }
+    },
+  };
+}
+
+export async function startTestServer(name: string, port: number): Promise<TestServer> {
+  const env = testEnvironment(name, port);
+  const data = seedDatabase(name, env);
+  const server = await startServerProcess(port, env);
+  return {
+    baseUrl: server.baseUrl,
+    env,
+    data,
+    async stop() {
+      await server.stop();
       if (env.PGLITE_DATA_DIR) rmSync(path.dirname(env.PGLITE_DATA_DIR), { recursive: true, force: true });
     },
   };

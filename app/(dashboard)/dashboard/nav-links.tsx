@@ -4,7 +4,11 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 
 // A page joins the navigation when it works; there are no placeholders.
-const links = [{ href: "/dashboard", label: "Overview" }];
+const links = [
+  { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/api-keys", label: "API keys" },
+  { href: "/dashboard/developers", label: "Developers" },
+];
 
 export function NavLinks() {
   const pathname = usePathname();

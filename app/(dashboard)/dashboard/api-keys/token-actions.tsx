@@ -1,0 +1,97 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useActionState, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { SelectField } from "@/components/ui/select-field";
+import { revokeToken, rollToken } from "./actions";
+import { RevealedTokenPanel } from "./revealed-token";
+
+const GRACE_OPTIONS = [
+  { value: "now", label: "Stop it now" },
+  { value: "1h", label: "1 hour" },
+  { value: "24h", label: "24 hours" },
+  { value: "7d", label: "7 days" },
+];
+
+function RevokeDialog({ tokenId, name, onClose }: { tokenId: number; name: string; onClose: () => void }) {
+  const [state, formAction, pending] = useActionState(revokeToken, {});
+  return (
+    <Dialog open onClose={onClose} title={`Revoke token “${name}”?`}>
+      <form action={formAction} className="space-y-4">
+        <input type="hidden" name="token_id" value={tokenId} />
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Requests using it are refused from the very next one. This cannot be undone.
+        </p>
+        {state.message ? <Alert tone={state.ok ? "success" : "error"}>{state.message}</Alert> : null}
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>
+            {state.ok ? "Close" : "Cancel"}
+          </Button>
+          {state.ok ? null : (
+            <Button type="submit" variant="danger" disabled={pending}>
+              Revoke token
+            </Button>
+          )}
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function RollDialog({ tokenId, name, onClose }: { tokenId: number; name: string; onClose: () => void }) {
+  const [state, formAction, pending] = useActionState(rollToken, {});
+  return (
+    <Dialog open onClose={onClose} title={`Roll token “${name}”`}>
+      {state.revealed ? (
+        <div className="space-y-4">
+          <RevealedTokenPanel revealed={state.revealed} />
+          <div className="flex justify-end">
+            <Button onClick={onClose}>Done</Button>
+          </div>
+        </div>
+      ) : (
+        <form action={formAction} className="space-y-4">
+          <input type="hidden" name="token_id" value={tokenId} />
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            A new token with the same name and scope is issued. Choose how long the old one keeps working while you deploy
+            the new one.
+          </p>
+          <SelectField label="Old token keeps working for" name="grace" defaultValue="24h" options={GRACE_OPTIONS} />
+          {state.message ? <Alert>{state.message}</Alert> : null}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              Roll token
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+export function TokenActions({ tokenId, name }: { tokenId: number; name: string }) {
+  const [open, setOpen] = useState<"revoke" | "roll" | null>(null);
+  const router = useRouter();
+  const close = () => {
+    setOpen(null);
+    router.refresh();
+  };
+  return (
+    <div className="flex justify-end gap-2">
+      <Button variant="secondary" aria-label={`Roll ${name}`} onClick={() => setOpen("roll")}>
+        Roll
+      </Button>
+      <Button variant="danger" aria-label={`Revoke ${name}`} onClick={() => setOpen("revoke")}>
+        Revoke
+      </Button>
+      {open === "revoke" ? <RevokeDialog tokenId={tokenId} name={name} onClose={close} /> : null}
+      {open === "roll" ? <RollDialog tokenId={tokenId} name={name} onClose={close} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "./button";
+
+export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Button
+      variant="secondary"
+      onClick={() => {
+        void navigator.clipboard.writeText(value).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2000);
+        });
+      }}
+    >
+      <span aria-live="polite">{copied ? "Copied" : label}</span>
+    </Button>
+  );
+}

@@ -1,0 +1,72 @@
+import { expect, logIn, test } from "./fixtures";
+
+test("generate a token, see it once, copy it, use it, roll it and revoke it", async ({ page, context, request, seed }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const name = `Backend ${Date.now()}`;
+  const call = (token: string) => request.get("/api/payments?perPage=1", { headers: { Authorization: `Bearer ${token}` } });
+
+  await logIn(page, seed.email, seed.password);
+  await page.getByRole("link", { name: "API keys" }).click();
+  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Generate token" }).click();
+  await expect(page.getByText("The name field is required.")).toBeVisible();
+
+  await page.getByLabel("Token name").fill(name);
+  await page.getByLabel("Scope").selectOption("read");
+  await page.getByLabel("Expires").selectOption("90");
+  await page.getByRole("button", { name: "Generate token" }).click();
+  await expect(page.getByText("You won't see it again.")).toBeVisible();
+  const token = (await page.getByTestId("new-token").textContent())!;
+  expect(token).toMatch(/^pay_[0-9A-Za-z]{49}$/);
+
+  await page.getByRole("button", { name: "Copy token" }).click();
+  await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+
+  expect((await call(token)).status()).toBe(200);
+  expect((await request.post("/api/payments", { headers: { Authorization: `Bearer ${token}` }, data: { amount: 1 } })).status()).toBe(403);
+
+  await page.reload();
+  await expect(page.getByText(token)).toHaveCount(0);
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText("Read only");
+  await expect(row).toContainText(`pay_…${token.slice(-4)}`);
+  await expect(row).toContainText("active");
+  await expect(row.getByRole("cell").nth(4)).toContainText("UTC");
+
+  await page.getByRole("button", { name: `Roll ${name}` }).click();
+  const rollDialog = page.getByRole("dialog", { name: `Roll token “${name}”` });
+  await rollDialog.getByLabel("Old token keeps working for").selectOption("now");
+  await rollDialog.getByRole("button", { name: "Roll token" }).click();
+  const rolled = (await rollDialog.getByTestId("new-token").textContent())!;
+  expect(rolled).not.toBe(token);
+  await rollDialog.getByRole("button", { name: "Done" }).click();
+  expect((await call(token)).status()).toBe(401);
+  expect((await call(rolled)).status()).toBe(200);
+
+  const rows = page.getByRole("row").filter({ hasText: name });
+  await expect(rows).toHaveCount(2);
+  await page.getByRole("button", { name: `Revoke ${name}` }).click();
+  const revokeDialog = page.getByRole("dialog", { name: `Revoke token “${name}”?` });
+  await revokeDialog.getByRole("button", { name: "Cancel" }).click();
+  expect((await call(rolled)).status()).toBe(200);
+
+  await page.getByRole("button", { name: `Revoke ${name}` }).click();
+  await revokeDialog.getByRole("button", { name: "Revoke token" }).click();
+  await expect(revokeDialog.getByText("Token revoked.")).toBeVisible();
+  expect((await call(rolled)).status()).toBe(401);
+  await revokeDialog.getByRole("button", { name: "Close" }).click();
+  await expect(rows.filter({ hasText: "revoked" })).toHaveCount(2);
+});
+
+test("the Developers page shows the base URL and a curl example per endpoint", async ({ page, seed }) => {
+  await logIn(page, seed.email, seed.password);
+  await page.getByRole("link", { name: "Developers" }).click();
+  await expect(page.getByRole("heading", { name: "Developers" })).toBeVisible();
+  for (const label of ["List payments", "Create a payment", "Retrieve a payment"]) {
+    await expect(page.getByRole("button", { name: `Copy ${label}` })).toBeVisible();
+  }
+  await expect(page.getByText("Too Many Attempts.")).toBeVisible();
+  await expect(page.getByText(/curl -X POST "http:\/\/127\.0\.0\.1:\d+\/api\/payments"/)).toBeVisible();
+});

@@ -1,0 +1,93 @@
+import "server-only";
+import { getDb, type Database } from "@/db/client";
+import { authenticateApiToken, type AuthenticatedToken } from "../api-auth";
+import { getEnv, type Env } from "../env";
+import { consumeRateLimit, type RateLimitDecision } from "../rate-limit";
+import { errorResponse, jsonResponse, UNAUTHORIZED, unauthenticatedResponse } from "./responses";
+
+export type ApiContext<Params> = {
+  request: Request;
+  db: Database;
+  env: Env;
+  token: AuthenticatedToken;
+  merchantId: number;
+  params: Params;
+  searchParams: URLSearchParams;
+};
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+/** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
+const UNAUTHENTICATED_PER_MINUTE = 100;
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+function clientIp(request: Request): string {
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+}
+
+function tooManyAttempts(rateLimit: RateLimitDecision): Response {
+  return jsonResponse(429, { message: "Too Many Attempts." }, {
+    "Retry-After": String(rateLimit.retryAfterSeconds),
+    "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + rateLimit.retryAfterSeconds),
+  });
+}
+
+/**
+ * The one API wrapper: bearer auth and the rate limit (one database round trip), scope check, then the
+ * handler with a typed context; every error goes through the one error mapper; every response carries the
+ * rate-limit headers.
+ */
+export function apiRoute<Params = Record<string, never>>(
+  handler: (context: ApiContext<Params>) => Promise<Response>,
+  options: { requiresWrite?: boolean } = {},
+) {
+  return async (request: Request, routeContext: RouteContext): Promise<Response> => {
+    let rateLimit: RateLimitDecision | undefined;
+    let response: Response;
+    try {
+      const db = getDb();
+      const env = getEnv();
+      const bearer = BEARER.exec(request.headers.get("authorization") ?? "")?.[1];
+      const auth = bearer ? await authenticateApiToken(db, bearer, env.API_RATE_LIMIT_PER_MINUTE) : { token: null };
+      if (!auth.token) {
+        rateLimit = await consumeRateLimit(db, `ip:${clientIp(request)}`, UNAUTHENTICATED_PER_MINUTE);
+        response = rateLimit.allowed ? unauthenticatedResponse() : tooManyAttempts(rateLimit);
+      } else {
+        rateLimit = auth.rateLimit;
+        if (!rateLimit.allowed) response = tooManyAttempts(rateLimit);
+        else if (options.requiresWrite && auth.token.scope !== "write") response = jsonResponse(403, { message: UNAUTHORIZED });
+        else {
+          response = await handler({
+            request,
+            db,
+            env,
+            token: auth.token,
+            merchantId: auth.token.merchantId,
+            params: (await routeContext.params) as Params,
+            searchParams: new URL(request.url).searchParams,
+          });
+        }
+      }
+    } catch (error) {
+      response = errorResponse(error);
+    }
+    if (rateLimit) {
+      response.headers.set("X-RateLimit-Limit", String(rateLimit.limit));
+      response.headers.set("X-RateLimit-Remaining", String(rateLimit.remaining));
+    }
+    return response;
+  };
+}
+
+/** JSON 405s (with `Allow`) for the methods a route does not serve, worded as Laravel words them. */
+export function methodNotAllowed(route: string, allowed: string[]) {
+  const reject = (request: Request) =>
+    Promise.resolve(
+      jsonResponse(
+        405,
+        { message: `The ${request.method} method is not supported for route ${route}. Supported methods: ${allowed.join(", ")}.` },
+        { Allow: allowed.join(", ") },
+      ),
+    );
+  return { GET: reject, POST: reject, PUT: reject, PATCH: reject, DELETE: reject };
+}

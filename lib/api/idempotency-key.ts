@@ -1,0 +1,15 @@
+import { validationError } from "../errors";
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** The optional `Idempotency-Key` header: 1 to 255 visible ASCII characters (a UUID is typical). */
+export function readIdempotencyKey(request: Request): string | undefined {
+  const key = request.headers.get("idempotency-key");
+  if (key === null) return undefined;
+  if (!KEY_PATTERN.test(key)) {
+    throw validationError({
+      "Idempotency-Key": ["The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID."],
+    });
+  }
+  return key;
+}

@@ -1,0 +1,167 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import { idempotencyKeys, payments } from "@/db/schema";
+import { DomainError } from "./errors";
+import { recordPaymentEvent } from "./events";
+import {
+  createPaymentSchema,
+  paymentListItemSchema,
+  paymentSchema,
+  type PaymentListItem,
+  type PaymentResource,
+} from "./payment-schemas";
+import { parseInput } from "./validation";
+
+type PaymentRow = {
+  id: number | string;
+  external_id: string | null;
+  status: string;
+  amount: string;
+  metadata?: string | null;
+  created_at: Date | string;
+};
+
+function isoTimestamp(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+export function toPaymentListItem(row: PaymentRow): PaymentListItem {
+  return paymentListItemSchema.parse({ ...row, id: Number(row.id), type: "payment", created_at: isoTimestamp(row.created_at) });
+}
+
+export function toPaymentResource(row: PaymentRow): PaymentResource {
+  return paymentSchema.parse({ ...row, id: Number(row.id), type: "payment", metadata: row.metadata ?? null, created_at: isoTimestamp(row.created_at) });
+}
+
+export type CreatePaymentOptions = {
+  source: "api" | "dashboard" | "cli";
+  /** Delay before the simulated processor settles it; 0 leaves it pending until settled by hand. */
+  autoSettleMs: number;
+  /** Optional Idempotency-Key: a replay returns the first payment's id instead of creating another. */
+  idempotencyKey?: string;
+};
+
+export type CreatePaymentResult = { paymentId: number; replayed: boolean };
+
+/**
+ * Creates a payment and its `payment.pending` event (with deliveries) in one transaction. The one domain
+ * function behind the API, the dashboard's test payments and the CLI.
+ */
+export async function createPayment(
+  db: Executor,
+  merchantId: number,
+  input: unknown,
+  options: CreatePaymentOptions,
+): Promise<CreatePaymentResult> {
+  const data = parseInput(createPaymentSchema, input);
+  const metadata = data.customer_id === null ? null : JSON.stringify({ customer_id: data.customer_id });
+  const requestHash = createHash("sha256").update(JSON.stringify(data)).digest("hex");
+
+  return db.transaction(async (tx) => {
+    if (options.idempotencyKey !== undefined) {
+      // A concurrent request with the same key waits here on the unique index until the first commits.
+      const [claimed] = await tx
+        .insert(idempotencyKeys)
+        .values({ merchantId, key: options.idempotencyKey, requestHash })
+        .onConflictDoUpdate({
+          target: [idempotencyKeys.merchantId, idempotencyKeys.key],
+          set: { requestHash, paymentId: null, createdAt: sql`now()` },
+          // Keys are remembered for 24 hours; an older one is free to reuse.
+          setWhere: sql`${idempotencyKeys.createdAt} < now() - interval '24 hours'`,
+        })
+        .returning({ id: idempotencyKeys.id });
+      if (!claimed) {
+        const [existing] = await tx
+          .select({ requestHash: idempotencyKeys.requestHash, paymentId: idempotencyKeys.paymentId })
+          .from(idempotencyKeys)
+          .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, options.idempotencyKey)));
+        if (!existing || existing.requestHash !== requestHash || existing.paymentId === null) {
+          throw new DomainError("conflict", "This Idempotency-Key was already used with a different request body.");
+        }
+        return { paymentId: existing.paymentId, replayed: true };
+      }
+    }
+
+    // The merchant row lock orders creations: the count is the payment's dense sequence number, and
+    // clock_timestamp() read under the lock keeps created_at in the same order.
+    const [sequence] = await selectRows<{ seq: number | string; at: Date | string }>(
+      tx,
+      sql`update merchants set payments_count = payments_count + 1 where id = ${merchantId}
+          returning payments_count as seq, clock_timestamp() as at`,
+    );
+    if (!sequence) throw new DomainError("not_found", "Merchant not found.");
+    const createdAt = new Date(sequence.at);
+    const [payment] = await tx
+      .insert(payments)
+      .values({
+        merchantId,
+        merchantSeq: Number(sequence.seq),
+        externalId: data.external_id,
+        customerId: data.customer_id,
+        amount: data.amount,
+        metadata,
+        source: options.source,
+        settleAt: options.autoSettleMs > 0 ? new Date(createdAt.getTime() + options.autoSettleMs) : null,
+        createdAt,
+        updatedAt: createdAt,
+      })
+      .returning({ id: payments.id });
+    const resource = toPaymentResource({ id: payment!.id, external_id: data.external_id, status: "pending", amount: data.amount, metadata, created_at: createdAt });
+    await recordPaymentEvent(tx, merchantId, "payment.pending", resource);
+    if (options.idempotencyKey !== undefined) {
+      await tx
+        .update(idempotencyKeys)
+        .set({ paymentId: payment!.id })
+        .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, options.idempotencyKey)));
+    }
+    return { paymentId: payment!.id, replayed: false };
+  });
+}
+
+export type PaymentPage = { items: PaymentListItem[]; total: number };
+
+/**
+ * Lists a merchant's payments newest first. Sequence numbers are dense, so page N is an index range on
+ * (merchant_id, merchant_seq), not an OFFSET scan: page 10,000 costs what page 1 costs. Total and page come
+ * back in one round trip.
+ */
+export async function listPayments(db: Executor, merchantId: number, page: number, perPage: number): Promise<PaymentPage> {
+  const offset = (page - 1) * perPage;
+  const rows = await selectRows<PaymentRow & { total: number | string; id: number | string | null }>(
+    db,
+    sql`
+      select p.id, p.external_id, p.status, p.amount, p.created_at, m.payments_count as total
+      from merchants m
+      left join lateral (
+        select id, external_id, status, amount, created_at from payments
+        where merchant_id = m.id and merchant_seq <= m.payments_count - ${offset}
+        order by merchant_seq desc
+        limit ${perPage}
+      ) p on true
+      where m.id = ${merchantId}`,
+  );
+  const total = Number(rows[0]?.total ?? 0);
+  return { items: rows.filter((row) => row.id !== null).map(toPaymentListItem), total };
+}
+
+export type PaymentLookup = { payment: PaymentResource; merchantId: number } | undefined;
+
+/** Finds a payment by id whoever owns it, so the caller can tell "not yours" (403) from "no such" (404). */
+export async function findPayment(db: Executor, paymentId: number): Promise<PaymentLookup> {
+  const [row] = await db
+    .select({
+      id: payments.id,
+      merchantId: payments.merchantId,
+      external_id: payments.externalId,
+      status: payments.status,
+      amount: payments.amount,
+      metadata: payments.metadata,
+      created_at: payments.createdAt,
+    })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+    .limit(1);
+  return row ? { payment: toPaymentResource(row), merchantId: row.merchantId } : undefined;
+}

@@ -1,0 +1,110 @@
+import { describe, expect, inject, it } from "vitest";
+import { generateToken } from "@/lib/token-format";
+import { callApi, paymentTotal } from "../support/api-client";
+
+const baseUrl = inject("baseUrl");
+const { tokens } = inject("data");
+
+function tampered(token: string): string {
+  const last = token.at(-1) === "A" ? "B" : "A";
+  return token.slice(0, -1) + last;
+}
+
+describe("401 for every way a token can be wrong", () => {
+  const variants: Array<[string, Record<string, string>]> = [
+    ["missing header", {}],
+    ["empty bearer", { Authorization: "Bearer" }],
+    ["wrong scheme", { Authorization: `Basic ${tokens.api}` }],
+    ["token without scheme", { Authorization: tokens.api }],
+    ["malformed token", { Authorization: "Bearer not-a-token" }],
+    ["unknown token with a valid checksum", { Authorization: `Bearer ${generateToken()}` }],
+    ["tampered checksum", { Authorization: `Bearer ${tampered(tokens.api)}` }],
+    ["expired token", { Authorization: `Bearer ${tokens.expired}` }],
+    ["revoked token", { Authorization: `Bearer ${tokens.revoked}` }],
+    ["rolled token past its grace period", { Authorization: `Bearer ${tokens.rolledExpired}` }],
+  ];
+
+  it.each(variants)("%s", async (_name, headers) => {
+    for (const [method, path] of [["GET", "/api/payments"], ["POST", "/api/payments"], ["GET", "/api/payments/1"]] as const) {
+      const response = await callApi(baseUrl, path, { method, headers, ...(method === "POST" ? { json: { amount: 1 } } : {}) });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ message: "Unauthenticated." });
+      expect(response.headers.get("www-authenticate")).toBe("Bearer");
+    }
+  });
+
+  it.each(["bearer", "BEARER", "BeArEr"])("accepts the scheme written %s", async (scheme) => {
+    const response = await callApi(baseUrl, "/api/payments?perPage=1", { headers: { Authorization: `${scheme} ${tokens.api}` } });
+    expect(response.status).toBe(200);
+  });
+
+  it("keeps a rolled token working during its grace period, and its replacement works at once", async () => {
+    expect((await callApi(baseUrl, "/api/payments?perPage=1", { token: tokens.rolledInGrace })).status).toBe(200);
+    expect((await callApi(baseUrl, "/api/payments?perPage=1", { token: tokens.rolledReplacement })).status).toBe(200);
+  });
+});
+
+describe("read-only tokens", () => {
+  it("can list and retrieve but get 403 on create, and nothing is written", async () => {
+    const before = await paymentTotal(baseUrl, tokens.read);
+    const response = await callApi(baseUrl, "/api/payments", { token: tokens.read, json: { amount: 5 } });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ message: "This action is unauthorized." });
+    expect(await paymentTotal(baseUrl, tokens.read)).toBe(before);
+  });
+});
+
+describe("tenant isolation", () => {
+  it("gives 403 on another merchant's payment, 404 on none, and disjoint lists", async () => {
+    const created = await callApi(baseUrl, "/api/payments", { token: tokens.isolation, json: { amount: 3, external_id: "mine" } });
+    const location = created.headers.get("location")!;
+    const foreign = await callApi(baseUrl, location, { token: tokens.other });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({ message: "This action is unauthorized." });
+
+    const otherCreated = await callApi(baseUrl, "/api/payments", { token: tokens.other, json: { amount: 4, external_id: "theirs" } });
+    expect(otherCreated.status).toBe(201);
+    const mine = (await callApi(baseUrl, "/api/payments?perPage=100", { token: tokens.isolation })).body as { data: Array<{ id: number }> };
+    const theirs = (await callApi(baseUrl, "/api/payments?perPage=100", { token: tokens.other })).body as { data: Array<{ id: number; external_id: string }> };
+    expect(theirs.data.map((payment) => payment.external_id)).toContain("theirs");
+    expect(theirs.data.map((payment) => payment.external_id)).not.toContain("mine");
+    const mineIds = new Set(mine.data.map((payment) => payment.id));
+    expect(theirs.data.filter((payment) => mineIds.has(payment.id))).toEqual([]);
+  });
+
+  it.each(["/api/payments/999999999999", "/api/payments/abc", "/api/payments/1.5", "/api/payments/-1"])("404 for %s", async (path) => {
+    const response = await callApi(baseUrl, path, { token: tokens.api });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: "Not Found" });
+  });
+});
+
+describe("unknown paths and wrong methods answer JSON", () => {
+  it.each([["GET", "/api/nope"], ["POST", "/api/payments/1/refund"], ["DELETE", "/api"]])("%s %s → 404", async (method, path) => {
+    const response = await callApi(baseUrl, path, { method, token: tokens.api });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: "Not Found" });
+  });
+
+  it.each([
+    ["PUT", "/api/payments", "GET, HEAD, POST", "api/payments"],
+    ["DELETE", "/api/payments", "GET, HEAD, POST", "api/payments"],
+    ["PATCH", "/api/payments/1", "GET, HEAD", "api/payments/{id}"],
+    ["POST", "/api/payments/1", "GET, HEAD", "api/payments/{id}"],
+  ])("%s %s → 405 with Allow", async (method, path, allow, route) => {
+    const response = await callApi(baseUrl, path, { method, token: tokens.api });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe(allow);
+    expect(response.body).toEqual({ message: `The ${method} method is not supported for route ${route}. Supported methods: ${allow}.` });
+  });
+
+  it("serves the OpenAPI 3.1 document generated from the schemas", async () => {
+    const response = await callApi(baseUrl, "/api/openapi.json");
+    expect(response.status).toBe(200);
+    const document = response.body as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { required?: string[] }> } };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths)).toEqual(["/api/payments", "/api/payments/{id}"]);
+    expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
+    expect(document.components.schemas.PaymentListItem!.required).toEqual(["id", "external_id", "type", "status", "amount", "created_at"]);
+  });
+});

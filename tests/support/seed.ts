@@ -1,0 +1,63 @@
+// Seeds the accounts and tokens the test suites use, through the same domain functions the product uses,
+// before the server starts (PGlite admits one process at a time). Prints one JSON object.
+import "../../scripts/load-env";
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
+import { apiTokens } from "@/db/schema";
+import { createMerchantWithOwner } from "@/lib/accounts";
+import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/api-tokens";
+import { setMerchantRateLimit } from "@/lib/merchants";
+
+const db = getDb();
+await migrateDatabase();
+const label = process.argv[2] ?? "suite";
+const unique = `${Date.now()}-${randomBytes(3).toString("hex")}`;
+
+async function merchant(name: string) {
+  const password = "seed password 123";
+  const account = await createMerchantWithOwner(db, { name: `${name} ${label}`, email: `${name.toLowerCase()}-${label}-${unique}@example.test`, password });
+  return { merchant_id: account.merchantId, user_id: account.userId, email: account.email, name: account.name, password };
+}
+
+async function token(merchantId: number, name: string, scope: "read" | "write" = "write") {
+  return (await createApiToken(db, merchantId, { name, scope })).token;
+}
+
+const seed = await merchant("Seed");
+const other = await merchant("Other");
+// The suites send hundreds of requests with the seed merchant's tokens: it has the "contact support" raise.
+// The limited merchant keeps the default 30 a minute for the rate-limit tests.
+await setMerchantRateLimit(db, seed.merchant_id, { per_minute: 10_000 });
+const limited = await merchant("Limited");
+const writeTokens: Record<string, string> = {};
+for (const name of ["api", "badInput", "idempotency", "isolation"]) writeTokens[name] = await token(seed.merchant_id, name);
+for (const name of ["rateLimit", "rateLimitShared"]) writeTokens[name] = await token(limited.merchant_id, name);
+
+const expired = await createApiToken(db, seed.merchant_id, { name: "expired", expires_in_days: 1 });
+await db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, expired.id));
+const revoked = await createApiToken(db, seed.merchant_id, { name: "revoked" });
+await revokeApiToken(db, seed.merchant_id, revoked.id);
+const rolledNow = await createApiToken(db, seed.merchant_id, { name: "rolled now" });
+const rolledNowReplacement = await rollApiToken(db, seed.merchant_id, rolledNow.id, { grace: "now" });
+const rolledGrace = await createApiToken(db, seed.merchant_id, { name: "rolled with grace" });
+await rollApiToken(db, seed.merchant_id, rolledGrace.id, { grace: "1h" });
+
+console.log(
+  JSON.stringify({
+    seed,
+    other,
+    limited,
+    tokens: {
+      ...writeTokens,
+      read: await token(seed.merchant_id, "read only", "read"),
+      other: await token(other.merchant_id, "other"),
+      expired: expired.token,
+      revoked: revoked.token,
+      rolledExpired: rolledNow.token,
+      rolledReplacement: rolledNowReplacement.token,
+      rolledInGrace: rolledGrace.token,
+    },
+  }),
+);
+await closeDatabase();
