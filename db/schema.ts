@@ -4,7 +4,7 @@ import {
   boolean,
   index,
   integer,
-  jsonb,
+  json,
   numeric,
   pgTable,
   text,
@@ -120,8 +120,8 @@ export const events = pgTable(
     merchantId: merchantId(),
     paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
     type: text("type").notNull(),
-    /** The webhook body's `data`: the full payment as it was at the transition. */
-    data: jsonb("data").notNull(),
+    /** The webhook body's `data`: the full payment as it was at the transition (json keeps its key order). */
+    data: json("data").notNull(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -18,6 +18,8 @@ const envSchema = z
     API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     PAYMENTS_AUTO_SETTLE_MS: z.coerce.number().int().min(0).default(10_000),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanFlag,
+    /** How long a receiver has to answer (Standard Webhooks receivers are expected to answer fast). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
     /** `inline` runs the webhook worker and settler inside the web server; `off` leaves it to `npm run worker`. */
     WORKER_MODE: z.enum(["inline", "off"]).default("inline"),
   })

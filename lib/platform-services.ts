@@ -27,3 +27,13 @@ export async function stopPlatform(): Promise<void> {
   for (const stop of running.splice(0).reverse()) await stop();
   await closeDatabase();
 }
+
+/** Stops background services (finishing sends under way) before the process exits on SIGTERM or SIGINT. */
+export function stopPlatformOnSignals(onStopping?: () => void): void {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      onStopping?.();
+      void stopPlatform().finally(() => process.exit(0));
+    });
+  }
+}

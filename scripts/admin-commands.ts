@@ -3,6 +3,8 @@ import { createMerchantWithOwner } from "@/lib/accounts";
 import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/api-tokens";
 import { validationError } from "@/lib/errors";
 import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/merchants";
+import { settlePayment } from "@/lib/settlement";
+import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
 export type OptionSpec = { type: "string" | "boolean"; required?: boolean; description: string };
 export type CommandOptions = Record<string, string | boolean | undefined>;
@@ -92,6 +94,31 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
       return setMerchantRateLimit(db, merchantId, { per_minute: options["per-minute"] });
+    },
+  },
+  "webhook:create": {
+    summary: "Add a webhook endpoint; its signing secret is printed.",
+    options: {
+      email: emailOption,
+      url: { type: "string", required: true, description: "https:// URL that receives events" },
+      events: { type: "string", description: "comma-separated event types (default all)" },
+    },
+    async run(db, options) {
+      const merchantId = await findMerchantIdByEmail(db, String(options.email));
+      const events = typeof options.events === "string" ? options.events.split(",").map((event) => event.trim()) : undefined;
+      const endpoint = await createWebhookEndpoint(db, merchantId, { url: options.url, events });
+      return { id: endpoint.id, url: endpoint.url, secret: endpoint.secret };
+    },
+  },
+  "payment:settle": {
+    summary: "Settle a pending payment as completed or failed (emits its event).",
+    options: {
+      id: { type: "string", required: true, description: "the payment's id" },
+      outcome: { type: "string", required: true, description: "completed or failed" },
+    },
+    async run(db, options) {
+      const payment = await settlePayment(db, idOption(options.id), { outcome: options.outcome });
+      return { id: payment.id, status: payment.status };
     },
   },
 };

@@ -9,5 +9,5 @@ const defined = files.some((file) => existsSync(file) && /^\s*AUTH_SECRET\s*=\s*
 if (!process.env.AUTH_SECRET && !defined) {
   const prefix = existsSync(".env.local") && !readFileSync(".env.local", "utf8").endsWith("\n") ? "\n" : "";
   appendFileSync(".env.local", `${prefix}# Generated for local development by scripts/prepare-dev-env.mjs\nAUTH_SECRET=${randomBytes(33).toString("base64")}\n`);
-  console.log("Generated AUTH_SECRET into .env.local (development only).");
+  console.error("Generated AUTH_SECRET into .env.local (development only).");
 }

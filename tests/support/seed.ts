@@ -8,6 +8,7 @@ import { apiTokens } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/api-tokens";
 import { setMerchantRateLimit } from "@/lib/merchants";
+import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
 const db = getDb();
 await migrateDatabase();
@@ -43,8 +44,18 @@ const rolledNowReplacement = await rollApiToken(db, seed.merchant_id, rolledNow.
 const rolledGrace = await createApiToken(db, seed.merchant_id, { name: "rolled with grace" });
 await rollApiToken(db, seed.merchant_id, rolledGrace.id, { grace: "1h" });
 
+// Webhook endpoints point at the receiver each test file starts on TEST_RECEIVER_PORT.
+const receiver = `http://127.0.0.1:${process.env.TEST_RECEIVER_PORT ?? 3191}`;
+const hooks = await merchant("Hooks");
+await setMerchantRateLimit(db, hooks.merchant_id, { per_minute: 10_000 });
+const hooksEndpoint = await createWebhookEndpoint(db, hooks.merchant_id, { url: `${receiver}/hooks` });
+const flaky = await merchant("Flaky");
+const flakyEndpoint = await createWebhookEndpoint(db, flaky.merchant_id, { url: `${receiver}/flaky`, events: ["payment.pending"] });
+
 console.log(
   JSON.stringify({
+    hooks: { ...hooks, secret: hooksEndpoint.secret, endpoint_id: hooksEndpoint.id },
+    flaky: { ...flaky, secret: flakyEndpoint.secret, endpoint_id: flakyEndpoint.id },
     seed,
     other,
     limited,
@@ -57,6 +68,8 @@ console.log(
       rolledExpired: rolledNow.token,
       rolledReplacement: rolledNowReplacement.token,
       rolledInGrace: rolledGrace.token,
+      hooks: await token(hooks.merchant_id, "hooks"),
+      flaky: await token(flaky.merchant_id, "flaky"),
     },
   }),
 );

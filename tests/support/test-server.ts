@@ -18,6 +18,11 @@ export function testEnvironment(name: string, port: number): NodeJS.ProcessEnv {
     PORT: String(port),
     AUTH_SECRET: randomBytes(33).toString("base64"),
     NEXT_TELEMETRY_DISABLED: "1",
+    // Local receivers on 127.0.0.1 are the whole point of the webhook tests.
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
+    // Settle quickly so lifecycle tests see payment.completed without a long wait.
+    PAYMENTS_AUTO_SETTLE_MS: "1500",
+    TEST_RECEIVER_PORT: String(port + 91),
   };
   if (!env.DATABASE_URL) env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), `payments-${name}-`)), "pglite");
   return env;
@@ -42,12 +47,14 @@ export type SeedData = {
   seed: SeedMerchant;
   other: SeedMerchant;
   limited: SeedMerchant;
+  hooks: SeedMerchant & { secret: string; endpoint_id: number };
+  flaky: SeedMerchant & { secret: string; endpoint_id: number };
   tokens: Record<SeedTokenName, string>;
 };
 
 export type SeedTokenName =
   | "api" | "badInput" | "idempotency" | "isolation" | "rateLimit" | "rateLimitShared" | "read" | "other"
-  | "expired" | "revoked" | "rolledExpired" | "rolledReplacement" | "rolledInGrace";
+  | "expired" | "revoked" | "rolledExpired" | "rolledReplacement" | "rolledInGrace" | "hooks" | "flaky";
 
 export type TestServer = { baseUrl: string; env: NodeJS.ProcessEnv; data: SeedData; stop: () => Promise<void> };
 

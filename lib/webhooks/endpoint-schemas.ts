@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { PAYMENT_EVENT_TYPES } from "../events";
+import { messages, stringField } from "../validation";
+
+export const WEBHOOK_EVENT_TYPES = PAYMENT_EVENT_TYPES;
+
+/** http(s) only, no credentials, at most 2048 characters. Private addresses are refused at send time. */
+export const webhookUrlSchema = stringField("url", { max: 2048 })
+  .trim()
+  .min(1, messages.required("url"))
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: messages.url("url") });
+      return;
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      ctx.addIssue({ code: "custom", message: "The url field must start with https:// or http://." });
+    } else if (url.username || url.password) {
+      ctx.addIssue({ code: "custom", message: "The url field must not contain a user name or password." });
+    }
+  });
+
+const eventTypes = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: messages.in("events") }), { error: messages.in("events") })
+  .min(1, "Choose at least one event type.")
+  .transform((types) => [...new Set(types)]);
+
+export const createEndpointSchema = z.object({
+  url: webhookUrlSchema,
+  description: stringField("description", { max: 255 }).trim().optional(),
+  events: eventTypes.default([...WEBHOOK_EVENT_TYPES]),
+});
+
+export const testEventSchema = z.object({
+  event: z.enum(WEBHOOK_EVENT_TYPES, { error: messages.in("event") }),
+});

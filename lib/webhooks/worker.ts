@@ -1,0 +1,140 @@
+import "server-only";
+import { getDb, listenForNotifications } from "@/db/client";
+import { getEnv } from "../env";
+import { DELIVERIES_CHANNEL } from "../events";
+import type { BackgroundService } from "../platform-services";
+import { claimDueDeliveries, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from "./delivery-store";
+import { allowsPrivateNetworks } from "./endpoints";
+import { nextAttemptDelaySeconds } from "./retry-policy";
+import { sendWebhook, type SendResult } from "./send";
+
+export type WorkerOptions = {
+  /** Sends under way at once in this process. */
+  concurrency: number;
+  timeoutMs: number;
+  /** How long a claim is held; longer than the send timeout, so only a dead worker's claims expire. */
+  leaseSeconds: number;
+  /** The fallback poll when no notification arrives. */
+  pollMs: number;
+  /** Results are written in batches of up to this many. */
+  flushSize: number;
+};
+
+export function defaultWorkerOptions(): WorkerOptions {
+  const timeoutMs = getEnv().WEBHOOK_TIMEOUT_MS;
+  return { concurrency: 64, timeoutMs, leaseSeconds: Math.ceil(timeoutMs / 1000) * 2, pollMs: 1000, flushSize: 100 };
+}
+
+function outcomeOf(delivery: ClaimedDelivery, attemptedAt: Date, result: SendResult): AttemptOutcome {
+  const gone = result.status === 410;
+  const attempt = delivery.attemptCount + 1;
+  const delay = result.ok || gone ? null : nextAttemptDelaySeconds(attempt, result.retryAfterSeconds);
+  return {
+    delivery,
+    attemptedAt,
+    status: result.status,
+    latencyMs: result.latencyMs,
+    error: result.error,
+    excerpt: result.excerpt,
+    deliveryStatus: result.ok ? "succeeded" : delay === null ? "failed" : "pending",
+    nextAttemptAt: new Date(attemptedAt.getTime() + (delay ?? 0) * 1000),
+    gone,
+  };
+}
+
+/**
+ * Delivers webhooks: claims due deliveries while it has free send slots, sends them concurrently, and
+ * writes results in batches. Woken by NOTIFY when events are written, polling as the fallback.
+ */
+export class WebhookWorker {
+  private running = false;
+  private inFlight = 0;
+  private results: AttemptOutcome[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: WorkerOptions = defaultWorkerOptions()) {}
+
+  async start(): Promise<void> {
+    this.running = true;
+    await listenForNotifications(DELIVERIES_CHANNEL, () => this.wake?.());
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.flush();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const free = this.options.concurrency - this.inFlight;
+      let claimed: ClaimedDelivery[] = [];
+      if (free > 0) {
+        try {
+          claimed = await claimDueDeliveries(getDb(), free, this.options.leaseSeconds);
+        } catch (error) {
+          console.error("Webhook worker could not claim deliveries", error);
+        }
+      }
+      for (const delivery of claimed) this.dispatch(delivery);
+      // More may be due right away only when the claim filled every free slot.
+      if (claimed.length === 0 || claimed.length < free) await this.idle(this.options.pollMs);
+      else await this.idle(this.options.timeoutMs);
+    }
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private dispatch(delivery: ClaimedDelivery): void {
+    this.inFlight++;
+    const attemptedAt = new Date();
+    const send: Promise<SendResult> = delivery.endpointEnabled
+      ? sendWebhook(
+          { url: delivery.url, eventId: delivery.eventId, timestamp: attemptedAt, body: JSON.stringify({ event: delivery.eventType, data: delivery.data }), secrets: delivery.secrets },
+          { allowPrivateNetworks: allowsPrivateNetworks(), timeoutMs: this.options.timeoutMs },
+        )
+      : Promise.resolve({ ok: false, status: null, latencyMs: 0, error: "The endpoint is disabled.", excerpt: null, retryAfterSeconds: null });
+    void send.then((result) => {
+      this.results.push(outcomeOf(delivery, attemptedAt, result));
+      this.inFlight--;
+      this.wake?.();
+      if (this.results.length >= this.options.flushSize) void this.flush();
+      else setImmediate(() => void this.flush());
+    });
+  }
+
+  /** Writes buffered results; serialised so batches never interleave. */
+  private flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const batch = this.results.splice(0);
+      if (batch.length === 0) return;
+      try {
+        await recordAttempts(getDb(), batch);
+      } catch (error) {
+        // The deliveries stay claimed until their lease runs out, then are sent again: at-least-once.
+        console.error(`Webhook worker could not record ${batch.length} attempts`, error);
+      }
+    });
+    return this.flushing;
+  }
+}
+
+export const startWebhookWorker: BackgroundService = async () => {
+  const worker = new WebhookWorker();
+  await worker.start();
+  return () => worker.stop();
+};

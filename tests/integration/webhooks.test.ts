@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { callApi } from "../support/api-client";
+import { WebhookReceiver, type ReceivedWebhook } from "../support/webhook-receiver";
+
+const baseUrl = inject("baseUrl");
+const serverEnv = inject("serverEnv");
+const { tokens, hooks, flaky } = inject("data");
+const receiver = new WebhookReceiver();
+
+beforeAll(async () => {
+  receiver.expectSecret("/hooks", hooks.secret);
+  receiver.expectSecret("/flaky", flaky.secret);
+  await receiver.listen(Number(serverEnv.TEST_RECEIVER_PORT));
+});
+afterAll(() => receiver.close());
+
+async function createPayment(token: string, body: Record<string, unknown>): Promise<number> {
+  const created = await callApi(baseUrl, "/api/payments", { token, json: body });
+  expect(created.status).toBe(201);
+  return Number(created.headers.get("location")!.split("/").at(-1));
+}
+
+const forPayment = (id: number) => (hooks: ReceivedWebhook[]) => hooks.filter((hook) => hook.payload.data.id === id);
+
+describe("payment events delivered to the merchant's endpoint, signed", () => {
+  it("delivers payment.pending then payment.completed, each once, verified with standardwebhooks", async () => {
+    const id = await createPayment(tokens.hooks, { amount: 10, external_id: "hook_ok", customer_id: "cus_9" });
+    const delivered = await receiver.waitFor("/hooks", (all) => forPayment(id)(all).length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const mine = forPayment(id)(receiver.on("/hooks"));
+    expect(mine.map((hook) => hook.payload.event)).toEqual(["payment.pending", "payment.completed"]);
+    expect(mine.every((hook) => hook.verified)).toBe(true);
+    expect(new Set(mine.map((hook) => hook.id)).size).toBe(2);
+    expect(mine[0]!.id).toMatch(/^evt_[0-9A-Za-z]{22}$/);
+    expect(mine[1]!.payload).toEqual({
+      event: "payment.completed",
+      data: { id, external_id: "hook_ok", type: "payment", status: "completed", amount: "10.00", metadata: '{"customer_id":"cus_9"}', created_at: mine[0]!.payload.data.created_at },
+    });
+    expect(Object.keys(mine[0]!.payload.data)).toEqual(["id", "external_id", "type", "status", "amount", "metadata", "created_at"]);
+    expect(delivered.length).toBeGreaterThanOrEqual(2);
+
+    const fetched = await callApi(baseUrl, `/api/payments/${id}`, { token: tokens.hooks });
+    expect(fetched.body).toMatchObject({ data: { status: "completed" } });
+  });
+
+  it("fails amounts from 2000.00 to 2999.99 on purpose: payment.failed", async () => {
+    const id = await createPayment(tokens.hooks, { amount: "2500.00" });
+    const mine = forPayment(id)(await receiver.waitFor("/hooks", (all) => forPayment(id)(all).length >= 2));
+    expect(mine.map((hook) => hook.payload.event)).toEqual(["payment.pending", "payment.failed"]);
+    expect(mine[1]!.payload.data).toMatchObject({ status: "failed", amount: "2500.00" });
+  });
+
+  it("retries a receiver that answered 500, with the same webhook-id", async () => {
+    receiver.script("/flaky", [500]);
+    const id = await createPayment(tokens.flaky, { amount: 1 });
+    const mine = forPayment(id)(await receiver.waitFor("/flaky", (all) => forPayment(id)(all).length >= 2, 30_000));
+    expect(mine).toHaveLength(2);
+    expect(mine[0]!.id).toBe(mine[1]!.id);
+    expect(mine.every((hook) => hook.verified)).toBe(true);
+    // About 5 s between the attempts (±10% jitter).
+    expect(mine[1]!.receivedAt - mine[0]!.receivedAt).toBeGreaterThan(4000);
+  });
+});
