@@ -1,7 +1,10 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { findFreePort } from "./tests/support/free-port";
 
-const port = Number(process.env.E2E_PORT ?? 3200);
+// Chosen once in the main process; workers inherit it through the environment.
+process.env.E2E_PORT ??= String(findFreePort());
+const port = Number(process.env.E2E_PORT);
 // Debian's Chromium where installed (this machine and CI cannot download Playwright's); Playwright's own
 // browser everywhere else.
 const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((candidate) => existsSync(candidate));

@@ -3,9 +3,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
-    alias: { "@": path.resolve(import.meta.dirname) },
     // Domain modules import "server-only"; tests run on the server side of that line.
-    conditions: ["react-server"],
+    alias: { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js") },
   },
   test: {
     include: ["tests/**/*.test.ts"],

@@ -13,9 +13,19 @@ export type ClaimedDelivery = {
   data: unknown;
   attemptCount: number;
   url: string;
-  endpointEnabled: boolean;
   secrets: string[];
+  /** Why it cannot be sent (recorded as a failed attempt instead of blocking the queue). */
+  problem: string | null;
 };
+
+function readSecrets(row: ClaimRow, now: number): { secrets: string[]; problem: string | null } {
+  try {
+    const previousValid = row.previous_secret_ciphertext && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at).getTime() > now;
+    return { secrets: [decryptSecret(row.secret_ciphertext), ...(previousValid ? [decryptSecret(row.previous_secret_ciphertext!)] : [])], problem: null };
+  } catch {
+    return { secrets: [], problem: "The signing secret could not be decrypted (was AUTH_SECRET changed?)." };
+  }
+}
 
 type ClaimRow = {
   id: number | string;
@@ -61,7 +71,7 @@ export async function claimDueDeliveries(db: Executor, limit: number, leaseSecon
   );
   const now = Date.now();
   return rows.map((row) => {
-    const previousValid = row.previous_secret_ciphertext && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at).getTime() > now;
+    const { secrets, problem } = readSecrets(row, now);
     return {
       id: Number(row.id),
       merchantId: Number(row.merchant_id),
@@ -71,8 +81,8 @@ export async function claimDueDeliveries(db: Executor, limit: number, leaseSecon
       data: typeof row.data === "string" ? (JSON.parse(row.data) as unknown) : row.data,
       attemptCount: row.attempt_count,
       url: row.url,
-      endpointEnabled: row.enabled,
-      secrets: [decryptSecret(row.secret_ciphertext), ...(previousValid ? [decryptSecret(row.previous_secret_ciphertext!)] : [])],
+      secrets,
+      problem: row.enabled ? problem : "The endpoint is disabled.",
     };
   });
 }

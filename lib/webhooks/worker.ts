@@ -102,12 +102,12 @@ export class WebhookWorker {
   private dispatch(delivery: ClaimedDelivery): void {
     this.inFlight++;
     const attemptedAt = new Date();
-    const send: Promise<SendResult> = delivery.endpointEnabled
+    const send: Promise<SendResult> = !delivery.problem
       ? sendWebhook(
           { url: delivery.url, eventId: delivery.eventId, timestamp: attemptedAt, body: JSON.stringify({ event: delivery.eventType, data: delivery.data }), secrets: delivery.secrets },
           { allowPrivateNetworks: allowsPrivateNetworks(), timeoutMs: this.options.timeoutMs },
         )
-      : Promise.resolve({ ok: false, status: null, latencyMs: 0, error: "The endpoint is disabled.", excerpt: null, retryAfterSeconds: null });
+      : Promise.resolve({ ok: false, status: null, latencyMs: 0, error: delivery.problem, excerpt: null, retryAfterSeconds: null });
     void send.then((result) => {
       this.results.push(outcomeOf(delivery, attemptedAt, result));
       this.inFlight--;

@@ -1,18 +1,25 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callApi } from "../support/api-client";
+import { startWorkerProcess, type WorkerProcess } from "../support/test-server";
 import { WebhookReceiver, type ReceivedWebhook } from "../support/webhook-receiver";
 
 const baseUrl = inject("baseUrl");
 const serverEnv = inject("serverEnv");
 const { tokens, hooks, flaky } = inject("data");
 const receiver = new WebhookReceiver();
+let worker: WorkerProcess | undefined;
 
 beforeAll(async () => {
   receiver.expectSecret("/hooks", hooks.secret);
   receiver.expectSecret("/flaky", flaky.secret);
   await receiver.listen(Number(serverEnv.TEST_RECEIVER_PORT));
+  // On PostgreSQL the server runs no worker: this suite brings one, as a deployment would.
+  if (serverEnv.WORKER_MODE === "off") worker = await startWorkerProcess(serverEnv);
 });
-afterAll(() => receiver.close());
+afterAll(async () => {
+  await worker?.kill("SIGTERM");
+  await receiver.close();
+});
 
 async function createPayment(token: string, body: Record<string, unknown>): Promise<number> {
   const created = await callApi(baseUrl, "/api/payments", { token, json: body });

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { findFreePort } from "./free-port";
 import { startTestServer, type SeedData } from "./test-server";
 
 declare module "vitest" {
@@ -10,7 +11,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const server = await startTestServer("vitest", Number(process.env.TEST_PORT ?? 3100));
+  const server = await startTestServer("vitest", Number(process.env.TEST_PORT ?? findFreePort()));
   project.provide("baseUrl", server.baseUrl);
   project.provide("serverEnv", server.env);
   project.provide("data", server.data);

@@ -23,6 +23,9 @@ export function testEnvironment(name: string, port: number): NodeJS.ProcessEnv {
     // Settle quickly so lifecycle tests see payment.completed without a long wait.
     PAYMENTS_AUTO_SETTLE_MS: "1500",
     TEST_RECEIVER_PORT: String(port + 91),
+    // PGlite admits one process, so its server runs the worker inside; on PostgreSQL workers are separate
+    // processes, started by the suites that need them, as in production.
+    WORKER_MODE: process.env.DATABASE_URL ? "off" : "inline",
   };
   if (!env.DATABASE_URL) env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), `payments-${name}-`)), "pglite");
   return env;
@@ -123,6 +126,35 @@ export async function startTestServer(name: string, port: number): Promise<TestS
     async stop() {
       await server.stop();
       if (env.PGLITE_DATA_DIR) rmSync(path.dirname(env.PGLITE_DATA_DIR), { recursive: true, force: true });
+    },
+  };
+}
+
+export type WorkerProcess = { pid: number; output: () => string; kill: (signal: NodeJS.Signals) => Promise<void> };
+
+/** Starts `npm run worker` (PostgreSQL only) and resolves once it says it is running. */
+export async function startWorkerProcess(env: Record<string, string | undefined>, extra: Record<string, string> = {}): Promise<WorkerProcess> {
+  const worker = spawn(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/worker.ts"], {
+    cwd: root,
+    env: { ...(env as NodeJS.ProcessEnv), ...extra },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  worker.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  worker.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes("Webhook worker running")) {
+    if (worker.exitCode !== null || Date.now() > deadline) throw new Error(`Worker did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    pid: worker.pid!,
+    output: () => output,
+    async kill(signal) {
+      if (worker.exitCode !== null) return;
+      const exited = new Promise((resolve) => worker.once("exit", resolve));
+      worker.kill(signal);
+      await exited;
     },
   };
 }

@@ -18,11 +18,17 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private readonly scripts = new Map<string, number[]>();
   private readonly secrets = new Map<string, string>();
+  private readonly delays = new Map<string, number>();
   private server?: http.Server;
 
   /** The statuses a path answers with, in order; after the script runs out it answers 200. */
   script(path: string, statuses: number[]): void {
     this.scripts.set(path, [...statuses]);
+  }
+
+  /** Holds each answer on a path for `ms` (a slow receiver). */
+  delay(path: string, ms: number): void {
+    this.delays.set(path, ms);
   }
 
   /** The secret to verify a path's deliveries with. */
@@ -63,7 +69,10 @@ export class WebhookReceiver {
           receivedAt: Date.now(),
         });
         const status = this.scripts.get(path)?.shift() ?? 200;
-        response.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : `failing with ${status}`);
+        const answer = () => response.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : `failing with ${status}`);
+        const delay = this.delays.get(path) ?? 0;
+        if (delay > 0) setTimeout(answer, delay);
+        else answer();
       });
     });
     return new Promise((resolve) => this.server!.listen(port, "127.0.0.1", () => resolve()));

@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { createMerchantWithOwner } from "@/lib/accounts";
+import { createPayment } from "@/lib/payments";
+import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { startWorkerProcess } from "../support/test-server";
+import { WebhookReceiver } from "../support/webhook-receiver";
+
+// Several worker processes share one database only on PostgreSQL; PGlite admits a single process.
+const postgres = Boolean(process.env.DATABASE_URL);
+const serverEnv = inject("serverEnv");
+const receiver = new WebhookReceiver();
+const port = Number(serverEnv.TEST_RECEIVER_PORT) + 1;
+const { db } = postgres ? await import("../support/direct-db") : { db: undefined };
+
+beforeAll(() => receiver.listen(port));
+afterAll(() => receiver.close());
+
+async function merchantWithEndpoint(path: string) {
+  const account = await createMerchantWithOwner(db!, { name: "Workers", email: `workers-${randomBytes(5).toString("hex")}@example.test`, password: "long enough pw" });
+  await createWebhookEndpoint(db!, account.merchantId, { url: `http://127.0.0.1:${port}${path}`, events: ["payment.pending"] });
+  return account.merchantId;
+}
+
+async function deliveriesOf(merchantId: number) {
+  return db!.select({ id: webhookDeliveries.id, status: webhookDeliveries.status, eventId: webhookDeliveries.eventId }).from(webhookDeliveries).where(eq(webhookDeliveries.merchantId, merchantId));
+}
+
+async function waitUntilAllSucceeded(merchantId: number, count: number) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const rows = await deliveriesOf(merchantId);
+    if (rows.length === count && rows.every((row) => row.status === "succeeded")) return rows;
+    if (Date.now() > deadline) throw new Error(`Deliveries not done: ${JSON.stringify(rows.map((row) => row.status))}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe.skipIf(!postgres)("webhook workers as separate processes", () => {
+  it("two workers: each delivery succeeds once", async () => {
+    const merchantId = await merchantWithEndpoint("/pair");
+    const workers = await Promise.all([startWorkerProcess(serverEnv), startWorkerProcess(serverEnv)]);
+    try {
+      for (let index = 0; index < 60; index++) await createPayment(db!, merchantId, { amount: 1 }, { source: "cli", autoSettleMs: 0 });
+      const rows = await waitUntilAllSucceeded(merchantId, 60);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const ids = receiver.on("/pair").map((hook) => hook.id);
+      expect(ids).toHaveLength(60);
+      expect(new Set(ids)).toEqual(new Set(rows.map((row) => row.eventId)));
+      const [attempts] = await db!.select({ count: sql<number>`count(*)::int` }).from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((row) => row.id)));
+      expect(attempts!.count).toBe(60);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.kill("SIGTERM")));
+    }
+  });
+
+  it("a worker killed with SIGKILL mid-batch loses nothing: its claims expire and another worker delivers them", async () => {
+    const merchantId = await merchantWithEndpoint("/slow");
+    for (let index = 0; index < 20; index++) await createPayment(db!, merchantId, { amount: 1 }, { source: "cli", autoSettleMs: 0 });
+    receiver.delay("/slow", 3000);
+    // A 2 s timeout gives a 4 s lease: the killed worker's claims come due again soon.
+    const doomed = await startWorkerProcess(serverEnv, { WEBHOOK_TIMEOUT_MS: "2000" });
+    await receiver.waitFor("/slow", (hooks) => hooks.length >= 5);
+    await doomed.kill("SIGKILL");
+    expect((await deliveriesOf(merchantId)).every((row) => row.status === "pending")).toBe(true);
+
+    receiver.delay("/slow", 0);
+    const survivor = await startWorkerProcess(serverEnv);
+    try {
+      const rows = await waitUntilAllSucceeded(merchantId, 20);
+      expect(new Set(receiver.on("/slow").map((hook) => hook.id))).toEqual(new Set(rows.map((row) => row.eventId)));
+    } finally {
+      await survivor.kill("SIGTERM");
+    }
+  });
+});

@@ -1,0 +1,16 @@
+// For suites that call domain functions in the test process: the PostgreSQL that DATABASE_URL names, or a
+// PGlite of their own in a temp directory (the server holds its own).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+
+if (!process.env.DATABASE_URL) process.env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), "payments-direct-")), "pglite");
+// The server's secret, so webhook secrets written here can be read by its workers (and the reverse).
+process.env.AUTH_SECRET = inject("serverEnv").AUTH_SECRET ?? randomBytes(33).toString("base64");
+
+const { getDb, migrateDatabase } = await import("@/db/client");
+await migrateDatabase();
+
+export const db = getDb();
