@@ -1,6 +1,6 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import type { SeedMerchant } from "../tests/support/test-server";
+import type { SeedData, SeedMerchant } from "../tests/support/test-server";
 
 export { expect };
 
@@ -31,6 +31,9 @@ export async function logOut(page: Page) {
 }
 
 /** The merchant seeded by global setup, for tests that need an existing account. */
-export const test = base.extend<{ seed: SeedMerchant }>({
-  seed: async ({}, provide) => provide(JSON.parse(process.env.E2E_SEED ?? "null") as SeedMerchant),
+const seedData = () => JSON.parse(process.env.E2E_SEED_DATA ?? "null") as SeedData;
+
+export const test = base.extend<{ seed: SeedMerchant; seedData: SeedData }>({
+  seed: async ({}, provide) => provide(seedData().seed),
+  seedData: async ({}, provide) => provide(seedData()),
 });

@@ -1,8 +1,14 @@
-import { startTestServer } from "../tests/support/test-server";
+import { startTestServer, startWorkerProcess } from "../tests/support/test-server";
 
-/** Starts the production build with a seeded merchant (handed to workers via the environment). */
+/** Starts the production build with seeded data (handed to workers via the environment). */
 export default async function globalSetup() {
   const server = await startTestServer("e2e", Number(process.env.E2E_PORT));
-  process.env.E2E_SEED = JSON.stringify(server.data.seed);
-  return () => server.stop();
+  // On PostgreSQL webhooks are delivered by a separate worker process, as in production.
+  const worker = server.env.WORKER_MODE === "off" ? await startWorkerProcess(server.env) : undefined;
+  process.env.E2E_SEED_DATA = JSON.stringify(server.data);
+  process.env.E2E_RECEIVER_PORT = server.env.TEST_RECEIVER_PORT;
+  return async () => {
+    await worker?.kill("SIGTERM");
+    await server.stop();
+  };
 }

@@ -3,10 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Transaction } from "@/db/client";
 import { events } from "@/db/schema";
 import { publicId } from "./ids";
-import type { PaymentResource } from "./payment-schemas";
-
-export const PAYMENT_EVENT_TYPES = ["payment.pending", "payment.completed", "payment.failed"] as const;
-export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+import type { PaymentEventType, PaymentResource } from "./payment-schemas";
 
 /** Woken workers pick up new deliveries without waiting for their next poll. */
 export const DELIVERIES_CHANNEL = "webhook_deliveries";

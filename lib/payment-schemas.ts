@@ -5,6 +5,9 @@ export const PAYMENT_STATUSES = ["pending", "completed", "failed"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const MAX_AMOUNT = "999999999999.99";
 
+export const PAYMENT_EVENT_TYPES = ["payment.pending", "payment.completed", "payment.failed"] as const;
+export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+
 // A plain decimal numeral, as Laravel's `numeric` rule accepts it from a string (no exponent, no hex).
 const DECIMAL_NUMERAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
-import type { PaymentEventType } from "../events";
+import type { PaymentEventType } from "../payment-schemas";
 import { decryptSecret } from "./secrets";
 
 export type ClaimedDelivery = {

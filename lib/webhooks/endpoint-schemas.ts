@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PAYMENT_EVENT_TYPES } from "../events";
+import { PAYMENT_EVENT_TYPES } from "../payment-schemas";
 import { messages, stringField } from "../validation";
 
 export const WEBHOOK_EVENT_TYPES = PAYMENT_EVENT_TYPES;

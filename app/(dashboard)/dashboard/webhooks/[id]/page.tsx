@@ -1,0 +1,90 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireMerchantSession } from "@/app/session";
+import { ActionForm } from "@/components/action-form";
+import { ConfirmActionButton } from "@/components/confirm-action-button";
+import { SelectField } from "@/components/ui/select-field";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { getDb } from "@/db/client";
+import { DomainError } from "@/lib/errors";
+import { DELIVERY_STATUSES, listEndpointDeliveries, type DeliveryStatus } from "@/lib/webhooks/deliveries";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
+import { getWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { recoverFailed, removeEndpoint, sendTest, toggleEndpoint } from "../actions";
+import { DeliveriesLog } from "./deliveries-log";
+import { SecretPanel } from "./secret-panel";
+
+export const metadata: Metadata = { title: "Webhook endpoint" };
+
+const card = "space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
+
+export default async function EndpointPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ status?: string }> }) {
+  const { merchantId } = await requireMerchantSession();
+  const { id } = await params;
+  const { status } = await searchParams;
+  if (!/^\d{1,15}$/.test(id)) notFound();
+  const db = getDb();
+  const endpoint = await getWebhookEndpoint(db, merchantId, Number(id)).catch((error: unknown) => {
+    if (error instanceof DomainError && error.kind === "not_found") notFound();
+    throw error;
+  });
+  const statusFilter = DELIVERY_STATUSES.includes(status as DeliveryStatus) ? (status as DeliveryStatus) : undefined;
+  const deliveries = await listEndpointDeliveries(db, merchantId, endpoint.id, { status: statusFilter });
+  const fields = { endpoint_id: endpoint.id };
+  return (
+    <div className="max-w-5xl space-y-6">
+      <div>
+        <Link href="/dashboard/webhooks" className="text-sm text-indigo-600 hover:underline dark:text-indigo-400">
+          ← Webhooks
+        </Link>
+        <h1 className="mt-2 break-all text-2xl font-semibold">{endpoint.url}</h1>
+        <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400">
+          <StatusBadge tone={endpoint.enabled ? "green" : "gray"}>{endpoint.enabled ? "enabled" : "disabled"}</StatusBadge>
+          {endpoint.disabledReason ? <span>{endpoint.disabledReason}</span> : null}
+          <span>Events: {endpoint.eventTypes.join(", ")}</span>
+        </div>
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        <div className={card}>
+          <SecretPanel endpointId={endpoint.id} />
+        </div>
+        <div className={card}>
+          <h2 className="text-base font-semibold">Send a test event</h2>
+          <ActionForm action={sendTest} fields={fields} submitLabel="Send test event">
+            <SelectField label="Event type" name="event" options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }))} />
+          </ActionForm>
+        </div>
+        <div className={card}>
+          <h2 className="text-base font-semibold">Recover failed deliveries</h2>
+          <ActionForm action={recoverFailed} fields={fields} submitLabel="Recover failed">
+            <label className="space-y-1 text-sm">
+              <span className="block font-medium">Failed since (UTC)</span>
+              <input
+                type="datetime-local"
+                name="since"
+                required
+                className="block rounded-md border-0 bg-white px-3 py-2 text-sm ring-1 ring-inset ring-zinc-300 dark:bg-zinc-900 dark:ring-zinc-700"
+              />
+            </label>
+          </ActionForm>
+        </div>
+        <div className={card}>
+          <h2 className="text-base font-semibold">Endpoint</h2>
+          <div className="flex flex-wrap gap-2">
+            <ActionForm action={toggleEndpoint} fields={{ ...fields, enable: String(!endpoint.enabled) }} submitLabel={endpoint.enabled ? "Disable endpoint" : "Enable endpoint"} />
+            <ConfirmActionButton
+              action={removeEndpoint}
+              fields={fields}
+              label="Delete endpoint"
+              title="Delete this endpoint?"
+              description="It stops receiving events at once, and its delivery log is deleted with it."
+              confirmLabel="Delete"
+            />
+          </div>
+        </div>
+      </div>
+      <DeliveriesLog endpointId={endpoint.id} deliveries={deliveries} status={statusFilter} />
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { formStateFromError, type FormState } from "@/app/form-state";
+import { requireMerchantSession } from "@/app/session";
+import { getDb } from "@/db/client";
+import { recoverFailedDeliveries, resendDelivery } from "@/lib/webhooks/deliveries";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  revealWebhookSecret,
+  rotateWebhookSecret,
+  sendTestEvent,
+  setWebhookEndpointEnabled,
+} from "@/lib/webhooks/endpoints";
+
+export type SecretState = FormState & { secret?: string };
+
+function text(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+const idOf = (formData: FormData, name = "endpoint_id") => Number(text(formData, name));
+const endpointPath = (formData: FormData) => `/dashboard/webhooks/${idOf(formData)}`;
+
+export async function addEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
+  const { merchantId } = await requireMerchantSession();
+  const values = { url: text(formData, "url"), description: text(formData, "description") };
+  let id: number;
+  try {
+    ({ id } = await createWebhookEndpoint(getDb(), merchantId, { ...values, events: formData.getAll("events") }));
+  } catch (error) {
+    return formStateFromError(error, values);
+  }
+  redirect(`/dashboard/webhooks/${id}`);
+}
+
+/** One action per button: each checks the session and scopes every query by the merchant. */
+async function endpointAction(formData: FormData, run: (merchantId: number) => Promise<string | void>): Promise<FormState> {
+  const { merchantId } = await requireMerchantSession();
+  try {
+    const message = await run(merchantId);
+    revalidatePath(endpointPath(formData));
+    return { ok: true, message: message ?? undefined };
+  } catch (error) {
+    return formStateFromError(error);
+  }
+}
+
+export async function toggleEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
+  const enable = text(formData, "enable") === "true";
+  return endpointAction(formData, async (merchantId) => {
+    await setWebhookEndpointEnabled(getDb(), merchantId, idOf(formData), enable);
+    return enable ? "Endpoint enabled." : "Endpoint disabled.";
+  });
+}
+
+export async function removeEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
+  const { merchantId } = await requireMerchantSession();
+  try {
+    await deleteWebhookEndpoint(getDb(), merchantId, idOf(formData));
+  } catch (error) {
+    return formStateFromError(error);
+  }
+  redirect("/dashboard/webhooks");
+}
+
+export async function revealSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
+  const { merchantId } = await requireMerchantSession();
+  try {
+    return { ok: true, secret: await revealWebhookSecret(getDb(), merchantId, idOf(formData)) };
+  } catch (error) {
+    return formStateFromError(error);
+  }
+}
+
+export async function rotateSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
+  const { merchantId } = await requireMerchantSession();
+  try {
+    const secret = await rotateWebhookSecret(getDb(), merchantId, idOf(formData));
+    return { ok: true, secret, message: "Secret rotated. The previous secret keeps signing alongside it for 24 hours." };
+  } catch (error) {
+    return formStateFromError(error);
+  }
+}
+
+export async function sendTest(_previous: FormState, formData: FormData): Promise<FormState> {
+  return endpointAction(formData, async (merchantId) => {
+    const eventId = await sendTestEvent(getDb(), merchantId, idOf(formData), { event: text(formData, "event") });
+    return `Test event ${eventId} queued.`;
+  });
+}
+
+export async function resend(_previous: FormState, formData: FormData): Promise<FormState> {
+  return endpointAction(formData, async (merchantId) => {
+    await resendDelivery(getDb(), merchantId, idOf(formData, "delivery_id"));
+    return "Delivery queued again.";
+  });
+}
+
+export async function recoverFailed(_previous: FormState, formData: FormData): Promise<FormState> {
+  return endpointAction(formData, async (merchantId) => {
+    // datetime-local has no zone; the dashboard shows and takes UTC.
+    const since = text(formData, "since");
+    const count = await recoverFailedDeliveries(getDb(), merchantId, idOf(formData), { since: since ? `${since}Z` : undefined });
+    return `${count} failed ${count === 1 ? "delivery" : "deliveries"} queued again.`;
+  });
+}

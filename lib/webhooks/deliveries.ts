@@ -1,0 +1,105 @@
+import "server-only";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { events, webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { DomainError } from "../errors";
+import { DELIVERIES_CHANNEL } from "../events";
+import { messages, parseInput } from "../validation";
+import { getWebhookEndpoint } from "./endpoints";
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+const PAGE_SIZE = 50;
+
+export type DeliveryLogEntry = {
+  id: number;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  attempts: Array<{ id: number; attemptedAt: Date; responseStatus: number | null; latencyMs: number; error: string | null; responseExcerpt: string | null }>;
+};
+
+/** An endpoint's deliveries, newest first, each with its attempts (two queries whatever the page size). */
+export async function listEndpointDeliveries(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+  filter: { status?: DeliveryStatus; beforeId?: number } = {},
+): Promise<DeliveryLogEntry[]> {
+  const conditions = [eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.endpointId, endpointId)];
+  if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
+  if (filter.beforeId) conditions.push(lt(webhookDeliveries.id, filter.beforeId));
+  const deliveries = await db
+    .select({
+      id: webhookDeliveries.id,
+      eventId: webhookDeliveries.eventId,
+      eventType: events.type,
+      status: webhookDeliveries.status,
+      attemptCount: webhookDeliveries.attemptCount,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      createdAt: webhookDeliveries.createdAt,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(and(...conditions))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(PAGE_SIZE);
+  if (deliveries.length === 0) return [];
+  const attempts = await db
+    .select({
+      id: webhookAttempts.id,
+      deliveryId: webhookAttempts.deliveryId,
+      attemptedAt: webhookAttempts.attemptedAt,
+      responseStatus: webhookAttempts.responseStatus,
+      latencyMs: webhookAttempts.latencyMs,
+      error: webhookAttempts.error,
+      responseExcerpt: webhookAttempts.responseExcerpt,
+    })
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.merchantId, merchantId), inArray(webhookAttempts.deliveryId, deliveries.map((delivery) => delivery.id))))
+    .orderBy(webhookAttempts.attemptedAt);
+  return deliveries.map((delivery) => ({ ...delivery, attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id) }));
+}
+
+/** Queues a delivery again now, with a fresh retry schedule; its earlier attempts stay in the log. */
+export async function resendDelivery(db: Executor, merchantId: number, deliveryId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", attemptCount: 0, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.merchantId, merchantId), sql`${webhookDeliveries.status} <> 'pending'`))
+      .returning({ id: webhookDeliveries.id });
+    if (rows.length === 0) throw new DomainError("conflict", "That delivery is already queued, or does not exist.");
+    await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
+  });
+}
+
+const recoverSchema = z.object({
+  since: z.coerce.date({ error: messages.required("since") }).refine((date) => date.getTime() <= Date.now(), "The since field must be a time in the past."),
+});
+
+/** Queues again every failed delivery of an endpoint created since a time (after an outage is fixed). */
+export async function recoverFailedDeliveries(db: Executor, merchantId: number, endpointId: number, input: unknown): Promise<number> {
+  const { since } = parseInput(recoverSchema, input);
+  await getWebhookEndpoint(db, merchantId, endpointId);
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", attemptCount: 0, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(webhookDeliveries.merchantId, merchantId),
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.status, "failed"),
+          gte(webhookDeliveries.createdAt, since),
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    if (rows.length > 0) await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
+    return rows.length;
+  });
+}
