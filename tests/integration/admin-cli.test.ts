@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { runAdmin, testEnvironment, uniqueEmail } from "../support/test-server";
 
 // A database of its own on PGlite (the test server holds its directory); the shared one on PostgreSQL.
-const env = testEnvironment("cli", 0);
+// Production policy for webhook URLs: no private networks, https only.
+const env = { ...testEnvironment("cli", 0), WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "false" };
 
 describe("admin CLI: merchant:create", () => {
   it("creates a merchant and prints exactly one JSON object", () => {
@@ -115,5 +116,45 @@ describe("admin CLI: tokens and rate limits", () => {
     const again = runAdmin(["token:revoke", "--email", owner, "--id", String(mine.id)], env);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain("is already revoked.");
+  });
+});
+
+describe("admin CLI: webhooks and settlement", () => {
+  const owner = uniqueEmail("cli-hooks");
+
+  it("adds a webhook endpoint and prints its secret once", () => {
+    expect(runAdmin(["merchant:create", "--email", owner, "--password", "long enough pw"], env).status).toBe(0);
+    const result = runAdmin(["webhook:create", "--email", owner, "--url", "https://example.com/hooks", "--events", "payment.completed,payment.failed", "--json"], env);
+    expect(result.stderr).toBe("");
+    const output = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(output).sort()).toEqual(["id", "secret", "url"]);
+    expect(output.url).toBe("https://example.com/hooks");
+    expect(output.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  });
+
+  it.each([
+    [["--url", "ftp://example.com"], "The url field must start with https:// or http://."],
+    [["--url", "not a url"], "The url field must be a valid URL."],
+    [["--url", "https://user:pw@example.com/"], "The url field must not contain a user name or password."],
+    [["--url", "http://example.com/hooks"], "The url field must use https://."],
+    [["--url", "https://127.0.0.1/hooks"], "The url field must not point to a private, loopback or link-local address."],
+    [["--url", "https://example.com", "--events", "payment.refunded"], "The selected events is invalid."],
+  ])("refuses webhook:create %j", (args, message) => {
+    const result = runAdmin(["webhook:create", "--email", owner, ...args, "--json"], env);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(message);
+  });
+
+  it.each([
+    [["--id", "999999999", "--outcome", "completed"], 1, "Payment 999999999 was not found."],
+    [["--id", "1", "--outcome", "refunded"], 1, "The selected outcome is invalid."],
+    [["--id", "x", "--outcome", "completed"], 1, "The id field must be an integer."],
+    [["--id", "1"], 2, "missing --outcome"],
+  ])("refuses payment:settle %j", (args, status, message) => {
+    const result = runAdmin(["payment:settle", ...args, "--json"], env);
+    expect(result.status).toBe(status);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(message);
   });
 });
