@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   json,
@@ -206,6 +207,8 @@ export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   tat: at("tat").notNull(),
   /** Whether the latest request was allowed (returned by the same statement that updates tat). */
   allowed: boolean("allowed").notNull(),
+  /** Seconds between requests at the steady rate (period / limit), as of the latest request. */
+  emissionIntervalSeconds: doublePrecision("emission_interval_seconds").notNull().default(2),
 });
 
 export const idempotencyKeys = pgTable(

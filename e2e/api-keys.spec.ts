@@ -1,12 +1,12 @@
-import { expect, logIn, test } from "./fixtures";
+import { expect, logInAs, navLink, test } from "./fixtures";
 
 test("generate a token, see it once, copy it, use it, roll it and revoke it", async ({ page, context, request, seed }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const name = `Backend ${Date.now()}`;
   const call = (token: string) => request.get("/api/payments?perPage=1", { headers: { Authorization: `Bearer ${token}` } });
 
-  await logIn(page, seed.email, seed.password);
-  await page.getByRole("link", { name: "API keys" }).click();
+  await logInAs(page, seed);
+  await navLink(page, "API keys").click();
   await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
 
   await page.getByRole("button", { name: "Generate token" }).click();
@@ -61,8 +61,8 @@ test("generate a token, see it once, copy it, use it, roll it and revoke it", as
 });
 
 test("the Developers page shows the base URL and a curl example per endpoint", async ({ page, seed }) => {
-  await logIn(page, seed.email, seed.password);
-  await page.getByRole("link", { name: "Developers" }).click();
+  await logInAs(page, seed);
+  await navLink(page, "Developers").click();
   await expect(page.getByRole("heading", { name: "Developers" })).toBeVisible();
   for (const label of ["List payments", "Create a payment", "Retrieve a payment"]) {
     await expect(page.getByRole("button", { name: `Copy ${label}` })).toBeVisible();

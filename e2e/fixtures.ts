@@ -24,6 +24,17 @@ export async function logIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
+/** Logs in and waits for the dashboard, so the next navigation cannot cut the login short. */
+export async function logInAs(page: Page, account: { email: string; password: string }) {
+  await logIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** The main navigation's link to a dashboard page (the logo is a link too). */
+export function navLink(page: Page, name: string) {
+  return page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
+}
+
 export async function logOut(page: Page) {
   await page.getByLabel("Account menu").click();
   await page.getByRole("button", { name: "Log out" }).click();

@@ -2,7 +2,8 @@ import { startTestServer, startWorkerProcess } from "../tests/support/test-serve
 
 /** Starts the production build with seeded data (handed to workers via the environment). */
 export default async function globalSetup() {
-  const server = await startTestServer("e2e", Number(process.env.E2E_PORT));
+  // No automatic settlement: QA settles payments by hand in the dashboard.
+  const server = await startTestServer("e2e", Number(process.env.E2E_PORT), { PAYMENTS_AUTO_SETTLE_MS: "0" });
   // On PostgreSQL webhooks are delivered by a separate worker process, as in production.
   const worker = server.env.WORKER_MODE === "off" ? await startWorkerProcess(server.env) : undefined;
   process.env.E2E_SEED_DATA = JSON.stringify(server.data);

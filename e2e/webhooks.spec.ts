@@ -1,5 +1,5 @@
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
-import { expect, logIn, test } from "./fixtures";
+import { expect, logInAs, navLink, test } from "./fixtures";
 
 const receiver = new WebhookReceiver();
 const port = Number(process.env.E2E_RECEIVER_PORT);
@@ -8,8 +8,8 @@ test.beforeAll(() => receiver.listen(port));
 test.afterAll(() => receiver.close());
 
 test("add an endpoint, receive signed payment events, inspect deliveries, send a test event", async ({ page, request, seed, seedData }) => {
-  await logIn(page, seed.email, seed.password);
-  await page.getByRole("link", { name: "Webhooks" }).click();
+  await logInAs(page, seed);
+  await navLink(page, "Webhooks").click();
   await expect(page.getByRole("heading", { name: "Webhooks", exact: true })).toBeVisible();
 
   await page.getByLabel("Endpoint URL").fill("ftp://example.com/hooks");
@@ -33,10 +33,16 @@ test("add an endpoint, receive signed payment events, inspect deliveries, send a
     data: { amount: 25, external_id: `e2e_${Date.now()}` },
   });
   expect(created.status()).toBe(201);
+  await receiver.waitFor(path, (received) => received.length >= 1);
+  // Settle it by hand, as QA does: the payment.completed event follows.
+  await page.goto(created.headers().location!.replace("/api/payments/", "/dashboard/payments/"));
+  await page.getByRole("button", { name: "Mark as paid" }).click();
+  await expect(page.getByText("Marked as paid.")).toBeVisible();
   const hooks = await receiver.waitFor(path, (received) => received.length >= 2);
   expect(hooks.map((hook) => hook.payload.event)).toEqual(["payment.pending", "payment.completed"]);
   expect(hooks.every((hook) => hook.verified)).toBe(true);
 
+  await page.goBack();
   await page.reload();
   const deliveries = page.getByTestId("delivery");
   await expect(deliveries).toHaveCount(2);

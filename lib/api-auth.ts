@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { TokenScope } from "./api-token-schemas";
 import { gcraUpsert, rateLimitDecision, type RateLimitDecision } from "./rate-limit";
@@ -11,21 +11,15 @@ export type ApiAuthentication = { token: AuthenticatedToken; rateLimit: RateLimi
 /** `last_used_at` is refreshed when older than this, so a busy token costs one write a minute, not one a request. */
 const LAST_USED_RESOLUTION = "1 minute";
 
-/**
- * Authenticates a bearer token and counts the request against its rate limit in one database round trip:
- * a malformed token or a bad checksum never reaches the database; a revoked or expired one matches no row.
- */
-export async function authenticateApiToken(db: Executor, token: string, defaultPerMinute: number): Promise<ApiAuthentication> {
-  if (!isWellFormedToken(token)) return { token: null };
-  const rows = await selectRows<{ id: number | string; merchant_id: number | string; scope: TokenScope; per_minute: number; allowed: boolean; ahead_seconds: number }>(
-    db,
-    sql`
+/** The auth + rate-limit statement, exported so the benchmark's bare baseline runs exactly the same SQL. */
+export function authenticationQuery(tokenHash: string, defaultPerMinute: number): SQL {
+  return sql`
       with token as (
         select t.id, t.merchant_id, t.scope, t.last_used_at,
                coalesce(m.rate_limit_per_minute, ${defaultPerMinute})::int as per_minute
         from api_tokens t
         join merchants m on m.id = t.merchant_id
-        where t.token_hash = ${hashToken(token)}
+        where t.token_hash = ${tokenHash}
           and (t.revoked_at is null or t.revoked_at > now())
           and (t.expires_at is null or t.expires_at > now())
       ),
@@ -36,7 +30,18 @@ export async function authenticateApiToken(db: Executor, token: string, defaultP
       bucket as (${gcraUpsert(sql`select 'token:' || id as bucket_key, per_minute from token`)})
       select token.id, token.merchant_id, token.scope, token.per_minute,
              bucket.allowed, bucket.ahead_seconds
-      from token, bucket`,
+      from token, bucket`;
+}
+
+/**
+ * Authenticates a bearer token and counts the request against its rate limit in one database round trip:
+ * a malformed token or a bad checksum never reaches the database; a revoked or expired one matches no row.
+ */
+export async function authenticateApiToken(db: Executor, token: string, defaultPerMinute: number): Promise<ApiAuthentication> {
+  if (!isWellFormedToken(token)) return { token: null };
+  const rows = await selectRows<{ id: number | string; merchant_id: number | string; scope: TokenScope; per_minute: number; allowed: boolean; ahead_seconds: number }>(
+    db,
+    authenticationQuery(hashToken(token), defaultPerMinute),
   );
   const row = rows[0];
   if (!row) return { token: null };

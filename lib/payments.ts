@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { idempotencyKeys, payments } from "@/db/schema";
 import { DomainError } from "./errors";
@@ -122,6 +122,20 @@ export async function createPayment(
 
 export type PaymentPage = { items: PaymentListItem[]; total: number };
 
+/** The list statement, exported so the benchmark's bare baseline runs exactly the same SQL. */
+export function listPaymentsQuery(merchantId: number, offset: number, perPage: number): SQL {
+  return sql`
+      select p.id, p.external_id, p.status, p.amount, p.created_at, m.payments_count as total
+      from merchants m
+      left join lateral (
+        select id, external_id, status, amount, created_at from payments
+        where merchant_id = m.id and merchant_seq <= m.payments_count - ${offset}
+        order by merchant_seq desc
+        limit ${perPage}
+      ) p on true
+      where m.id = ${merchantId}`;
+}
+
 /**
  * Lists a merchant's payments newest first. Sequence numbers are dense, so page N is an index range on
  * (merchant_id, merchant_seq), not an OFFSET scan: page 10,000 costs what page 1 costs. Total and page come
@@ -131,16 +145,7 @@ export async function listPayments(db: Executor, merchantId: number, page: numbe
   const offset = (page - 1) * perPage;
   const rows = await selectRows<PaymentRow & { total: number | string; id: number | string | null }>(
     db,
-    sql`
-      select p.id, p.external_id, p.status, p.amount, p.created_at, m.payments_count as total
-      from merchants m
-      left join lateral (
-        select id, external_id, status, amount, created_at from payments
-        where merchant_id = m.id and merchant_seq <= m.payments_count - ${offset}
-        order by merchant_seq desc
-        limit ${perPage}
-      ) p on true
-      where m.id = ${merchantId}`,
+    listPaymentsQuery(merchantId, offset, perPage),
   );
   const total = Number(rows[0]?.total ?? 0);
   return { items: rows.filter((row) => row.id !== null).map(toPaymentListItem), total };
@@ -164,4 +169,27 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
     .where(eq(payments.id, paymentId))
     .limit(1);
   return row ? { payment: toPaymentResource(row), merchantId: row.merchantId } : undefined;
+}
+
+export type PaymentDetail = PaymentResource & { customerId: string | null; source: string; settledAt: Date | null; updatedAt: Date };
+
+/** One of the merchant's payments with everything the dashboard shows; undefined for another merchant's. */
+export async function getMerchantPayment(db: Executor, merchantId: number, paymentId: number): Promise<PaymentDetail | undefined> {
+  const [row] = await db
+    .select({
+      id: payments.id,
+      external_id: payments.externalId,
+      status: payments.status,
+      amount: payments.amount,
+      metadata: payments.metadata,
+      created_at: payments.createdAt,
+      customerId: payments.customerId,
+      source: payments.source,
+      settledAt: payments.settledAt,
+      updatedAt: payments.updatedAt,
+    })
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)))
+    .limit(1);
+  return row ? { ...toPaymentResource(row), customerId: row.customerId, source: row.source, settledAt: row.settledAt, updatedAt: row.updatedAt } : undefined;
 }

@@ -23,18 +23,22 @@ export type RateLimitDecision = {
  * `ahead_seconds` (tat - now) for the row it touched.
  */
 export function gcraUpsert(source: SQL): SQL {
+  // clock_timestamp(), read after the row lock is held: a request that waited for a concurrent one must not
+  // be judged by the time it started waiting (now() is the transaction's start).
   return sql`
-    insert into rate_limit_buckets as b (key, tat, allowed)
-    select s.bucket_key, now() + make_interval(secs => ${RATE_LIMIT_PERIOD_SECONDS}::float8 / s.per_minute), true
+    insert into rate_limit_buckets as b (key, tat, allowed, emission_interval_seconds)
+    select s.bucket_key, clock_timestamp() + make_interval(secs => ${RATE_LIMIT_PERIOD_SECONDS}::float8 / s.per_minute), true,
+           ${RATE_LIMIT_PERIOD_SECONDS}::float8 / s.per_minute
     from (${source}) s
-    on conflict (key) do update set
-      allowed = greatest(b.tat, now()) + (excluded.tat - now()) <= now() + make_interval(secs => ${RATE_LIMIT_PERIOD_SECONDS}),
-      tat = case
-        when greatest(b.tat, now()) + (excluded.tat - now()) <= now() + make_interval(secs => ${RATE_LIMIT_PERIOD_SECONDS})
-        then greatest(b.tat, now()) + (excluded.tat - now())
-        else b.tat
-      end
-    returning b.allowed, extract(epoch from (b.tat - now()))::float8 as ahead_seconds`;
+    on conflict (key) do update set (allowed, tat, emission_interval_seconds) = (
+      select decision.ok, case when decision.ok then decision.next_tat else b.tat end, excluded.emission_interval_seconds
+      from (
+        select next_tat, next_tat <= clock.at + make_interval(secs => ${RATE_LIMIT_PERIOD_SECONDS}) as ok
+        from (select clock_timestamp() as at) clock,
+             lateral (select greatest(b.tat, clock.at) + make_interval(secs => excluded.emission_interval_seconds) as next_tat) candidate
+      ) decision
+    )
+    returning b.allowed, extract(epoch from (b.tat - clock_timestamp()))::float8 as ahead_seconds`;
 }
 
 export function rateLimitDecision(limit: number, allowed: boolean, aheadSeconds: number): RateLimitDecision {

@@ -11,7 +11,7 @@ export type SeedMerchant = { merchant_id: number; user_id: number; email: string
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-export function testEnvironment(name: string, port: number): NodeJS.ProcessEnv {
+export function testEnvironment(name: string, port: number, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -26,6 +26,7 @@ export function testEnvironment(name: string, port: number): NodeJS.ProcessEnv {
     // PGlite admits one process, so its server runs the worker inside; on PostgreSQL workers are separate
     // processes, started by the suites that need them, as in production.
     WORKER_MODE: process.env.DATABASE_URL ? "off" : "inline",
+    ...overrides,
   };
   if (!env.DATABASE_URL) env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), `payments-${name}-`)), "pglite");
   return env;
@@ -115,8 +116,8 @@ export async function startServerProcess(port: number, env: NodeJS.ProcessEnv): 
   };
 }
 
-export async function startTestServer(name: string, port: number): Promise<TestServer> {
-  const env = testEnvironment(name, port);
+export async function startTestServer(name: string, port: number, overrides: Record<string, string> = {}): Promise<TestServer> {
+  const env = testEnvironment(name, port, overrides);
   const data = seedDatabase(name, env);
   const server = await startServerProcess(port, env);
   return {

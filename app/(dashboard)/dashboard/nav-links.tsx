@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 // A page joins the navigation when it works; there are no placeholders.
 const links = [
   { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/api-keys", label: "API keys" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/developers", label: "Developers" },

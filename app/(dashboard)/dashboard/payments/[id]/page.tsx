@@ -1,0 +1,89 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireMerchantSession } from "@/app/session";
+import { formatDateTime } from "@/components/format";
+import { PaymentStatusBadge } from "@/components/payment-status-badge";
+import { CopyButton } from "@/components/ui/copy-button";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { getDb } from "@/db/client";
+import { getPaymentTimeline } from "@/lib/payment-timeline";
+import { getMerchantPayment } from "@/lib/payments";
+import { SettleButtons } from "./settle-buttons";
+
+export const metadata: Metadata = { title: "Payment" };
+
+const DELIVERY_TONE = { pending: "yellow", succeeded: "green", failed: "red" } as const;
+
+export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
+  const { merchantId } = await requireMerchantSession();
+  const { id } = await params;
+  if (!/^\d{1,15}$/.test(id)) notFound();
+  const db = getDb();
+  // Scoped by merchant: another merchant's payment is simply not found.
+  const payment = await getMerchantPayment(db, merchantId, Number(id));
+  if (!payment) notFound();
+  const timeline = await getPaymentTimeline(db, merchantId, payment.id);
+  const fields: Array<[string, React.ReactNode]> = [
+    ["ID", <span key="id" className="flex items-center gap-2 font-mono">{payment.id}<CopyButton value={String(payment.id)} label="Copy ID" /></span>],
+    ["External ID", payment.external_id ? <span key="ext" className="flex items-center gap-2 font-mono">{payment.external_id}<CopyButton value={payment.external_id} label="Copy external ID" /></span> : "—"],
+    ["Customer ID", payment.customerId ?? "—"],
+    ["Type", payment.type],
+    ["Amount", <span key="amount" className="tabular-nums">{payment.amount}</span>],
+    ["Status", <PaymentStatusBadge key="status" status={payment.status} />],
+    ["Metadata", <code key="meta" className="break-all font-mono text-xs">{payment.metadata ?? "null"}</code>],
+    ["Created", formatDateTime(payment.created_at)],
+    ["Settled", formatDateTime(payment.settledAt)],
+    ["Source", payment.source],
+  ];
+  return (
+    <div className="max-w-4xl space-y-6">
+      <div>
+        <Link href="/dashboard/payments" className="text-sm text-indigo-600 hover:underline dark:text-indigo-400">
+          ← Payments
+        </Link>
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-semibold">Payment {payment.id}</h1>
+          <PaymentStatusBadge status={payment.status} />
+        </div>
+      </div>
+      <SettleButtons paymentId={payment.id} pending={payment.status === "pending"} />
+      <dl className="grid gap-x-6 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-2 dark:bg-zinc-900 dark:ring-zinc-800">
+        {fields.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-xs uppercase tracking-wide text-zinc-500">{label}</dt>
+            <dd className="mt-1 text-sm">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <section aria-labelledby="timeline-heading" className="space-y-3">
+        <h2 id="timeline-heading" className="text-base font-semibold">Events</h2>
+        <ol className="space-y-3 border-l border-zinc-200 pl-4 dark:border-zinc-800">
+          {timeline.map((event) => (
+            <li key={event.id} data-testid="timeline-event" className="space-y-1">
+              <p className="text-sm">
+                <span className="font-medium">{event.type}</span> <span className="font-mono text-xs text-zinc-500">{event.id}</span>{" "}
+                <span className="text-xs text-zinc-500">{formatDateTime(event.createdAt)}</span>
+              </p>
+              {event.deliveries.length === 0 ? (
+                <p className="text-xs text-zinc-500">No webhook endpoint subscribed.</p>
+              ) : (
+                <ul className="space-y-1 text-xs">
+                  {event.deliveries.map((delivery) => (
+                    <li key={delivery.id} className="flex flex-wrap items-center gap-2">
+                      <StatusBadge tone={DELIVERY_TONE[delivery.status as keyof typeof DELIVERY_TONE]}>{delivery.status}</StatusBadge>
+                      <span className="break-all">{delivery.endpointUrl}</span>
+                      <span className="text-zinc-500">
+                        {delivery.attempts.map((attempt) => `${attempt.responseStatus ?? attempt.error ?? "no answer"} in ${attempt.latencyMs} ms`).join(" → ") || "not attempted yet"}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { formStateFromError, type FormState } from "@/app/form-state";
+import { requireMerchantSession } from "@/app/session";
+import { getDb } from "@/db/client";
+import { getEnv } from "@/lib/env";
+import { createPayment } from "@/lib/payments";
+import { settlePayment } from "@/lib/settlement";
+
+function text(formData: FormData, name: string): string | undefined {
+  const value = formData.get(name);
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+export type CreatedPaymentState = FormState & { paymentId?: number };
+
+/** The dashboard's test payment: the same domain function and schema as POST /api/payments. */
+export async function createTestPayment(_previous: CreatedPaymentState, formData: FormData): Promise<CreatedPaymentState> {
+  const { merchantId } = await requireMerchantSession();
+  const values = { amount: text(formData, "amount") ?? "", external_id: text(formData, "external_id") ?? "", customer_id: text(formData, "customer_id") ?? "" };
+  try {
+    const { paymentId } = await createPayment(
+      getDb(),
+      merchantId,
+      { amount: text(formData, "amount"), external_id: text(formData, "external_id"), customer_id: text(formData, "customer_id") },
+      { source: "dashboard", autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS },
+    );
+    revalidatePath("/dashboard/payments");
+    return { ok: true, paymentId, message: `Payment ${paymentId} created.` };
+  } catch (error) {
+    return formStateFromError(error, values);
+  }
+}
+
+export async function settle(_previous: FormState, formData: FormData): Promise<FormState> {
+  const { merchantId } = await requireMerchantSession();
+  const paymentId = Number(text(formData, "payment_id"));
+  const outcome = text(formData, "outcome");
+  try {
+    await settlePayment(getDb(), paymentId, { outcome }, merchantId);
+    revalidatePath(`/dashboard/payments/${paymentId}`);
+    return { ok: true, message: outcome === "completed" ? "Marked as paid." : "Marked as failed." };
+  } catch (error) {
+    return formStateFromError(error);
+  }
+}

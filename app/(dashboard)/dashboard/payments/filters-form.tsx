@@ -1,0 +1,56 @@
+import Link from "next/link";
+import { buttonClassName } from "@/components/ui/button";
+import { DASHBOARD_PAGE_SIZES, type PaymentFilters } from "@/lib/payment-filters";
+import { PAYMENT_STATUSES } from "@/lib/payment-schemas";
+
+const control =
+  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 focus:ring-2 focus:ring-indigo-600 dark:bg-zinc-900 dark:text-zinc-100 dark:ring-zinc-700";
+
+/** A plain GET form: filters live in the URL, so any view can be shared, bookmarked and reloaded. */
+export function FiltersForm({ filters }: { filters: PaymentFilters }) {
+  return (
+    <form method="get" role="search" aria-label="Filter payments" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1.5fr_1fr_1fr_0.8fr_auto] lg:items-end">
+      <label className="space-y-1 text-sm">
+        <span className="font-medium">Status</span>
+        <select name="status" defaultValue={filters.status ?? ""} className={control}>
+          <option value="">All statuses</option>
+          {PAYMENT_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="space-y-1 text-sm">
+        <span className="font-medium">External ID</span>
+        <input type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Exact external id" className={control} />
+      </label>
+      <label className="space-y-1 text-sm">
+        <span className="font-medium">From</span>
+        <input type="date" name="from" defaultValue={filters.from ?? ""} className={control} />
+      </label>
+      <label className="space-y-1 text-sm">
+        <span className="font-medium">To</span>
+        <input type="date" name="to" defaultValue={filters.to ?? ""} className={control} />
+      </label>
+      <label className="space-y-1 text-sm">
+        <span className="font-medium">Per page</span>
+        <select name="pageSize" defaultValue={String(filters.pageSize)} className={control}>
+          {DASHBOARD_PAGE_SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="flex gap-2">
+        <button type="submit" className={buttonClassName("primary")}>
+          Apply
+        </button>
+        <Link href="/dashboard/payments" className={buttonClassName("ghost")}>
+          Reset
+        </Link>
+      </div>
+    </form>
+  );
+}

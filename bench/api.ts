@@ -1,0 +1,84 @@
+// `npm run bench:api`: the payments API on PostgreSQL with 1,000,000 payments for one merchant, 64 connections
+// over 64 tokens, against a bare node:http + postgres.js server running the same SQL (the ceiling).
+// Needs a production build (`npm run build`). BENCH_DATABASE_URL is dropped and recreated.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { freshDatabase, markdownTable, root, runLoad, startServer, type LoadResult, type RunningServer } from "./harness";
+import { measureDashboard } from "./dashboard";
+import { seedBenchmark } from "./seed";
+
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench";
+const paymentCount = Number(process.env.BENCH_PAYMENTS ?? 1_000_000);
+const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = 64;
+const poolMax = "16";
+
+process.env.DATABASE_URL = databaseUrl;
+await freshDatabase(databaseUrl);
+const seedStarted = performance.now();
+const seed = await seedBenchmark(databaseUrl, paymentCount);
+const seedSeconds = ((performance.now() - seedStarted) / 1000).toFixed(1);
+console.log(`Seeded ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s`);
+
+const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: poolMax, NODE_ENV: "production" as const, NEXT_TELEMETRY_DISABLED: "1" };
+let externalId = 0;
+const scenarios = (server: RunningServer) => [
+  () => runLoad({ name: "GET /api/payments", url: `${server.baseUrl}/api/payments`, tokens: seed.tokens, connections, durationSeconds, server }),
+  () => runLoad({ name: "GET page 10,000 (perPage=100)", url: `${server.baseUrl}/api/payments?page=10000&perPage=100`, tokens: seed.tokens, connections, durationSeconds, server }),
+  () => runLoad({ name: "POST /api/payments", url: `${server.baseUrl}/api/payments`, method: "POST", body: () => JSON.stringify({ amount: 12.5, external_id: `bench_post_${externalId++}` }), tokens: seed.tokens, connections, durationSeconds, server }),
+];
+
+let dashboard: Awaited<ReturnType<typeof measureDashboard>> | undefined;
+
+async function measure(label: string, server: RunningServer): Promise<LoadResult[]> {
+  const results: LoadResult[] = [];
+  try {
+    if (label === "app") dashboard = await measureDashboard(server, seed.email, seed.password);
+    for (const scenario of scenarios(server)) {
+      await runLoad({ name: "warm-up", url: `${server.baseUrl}/api/payments`, tokens: seed.tokens, connections: 8, durationSeconds: 2, server });
+      const result = await scenario();
+      results.push(result);
+      console.log(`${label}: ${JSON.stringify(result)}`);
+    }
+  } finally {
+    await server.stop();
+  }
+  return results;
+}
+
+const app = await measure(
+  "app",
+  await startServer(path.join(root, "node_modules/.bin/next"), ["start", "-p", "4100"], { ...baseEnv, AUTH_SECRET: randomBytes(33).toString("base64"), WORKER_MODE: "off", PAYMENTS_AUTO_SETTLE_MS: "0" }, 4100, "/api/openapi.json"),
+);
+const baseline = await measure(
+  "baseline",
+  await startServer(path.join(root, "node_modules/.bin/tsx"), ["bench/baseline-server.ts"], { ...baseEnv, PORT: "4200" }, 4200, "/"),
+);
+
+const rows = app.map((result, index) => {
+  const ceiling = baseline[index]!;
+  return {
+    Scenario: result.name,
+    "req/s": result.requestsPerSecond,
+    "p50 ms": result.p50,
+    "p99 ms": result.p99,
+    "non-2xx": result.non2xx + result.errors,
+    "server RSS MB": result.memoryMb,
+    "baseline req/s": ceiling.requestsPerSecond,
+    "baseline p50/p99 ms": `${ceiling.p50} / ${ceiling.p99}`,
+    "baseline RSS MB": ceiling.memoryMb,
+    "ratio": (result.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2),
+  };
+});
+const report = [
+  `Seeded ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s; ${connections} connections over ${seed.tokens.length} tokens, ${durationSeconds} s per scenario, pool ${poolMax} per process.`,
+  markdownTable(rows),
+  "Dashboard, one request at a time (time to the full response):",
+  markdownTable(dashboard!.pages),
+  "CSV export of every payment:",
+  markdownTable([dashboard!.exportRow]),
+].join("\n\n");
+mkdirSync(path.join(root, "bench/results"), { recursive: true });
+writeFileSync(path.join(root, "bench/results/api.md"), `${report}\n`);
+console.log(`\n${report}`);

@@ -1,0 +1,62 @@
+// The ceiling: a bare node:http + postgres.js server that runs the same SQL as the app for the same three
+// requests (auth and rate limit, list, create), with none of Next.js, drizzle or zod in between.
+import { createHash } from "node:crypto";
+import http from "node:http";
+import { PgDialect } from "drizzle-orm/pg-core";
+import postgres from "postgres";
+import { authenticationQuery } from "@/lib/api-auth";
+import { listPaymentsQuery } from "@/lib/payments";
+
+const dialect = new PgDialect();
+const sql = postgres(process.env.DATABASE_URL!, { max: Number(process.env.DATABASE_POOL_MAX ?? 10), onnotice: () => {} });
+
+function run(query: ReturnType<typeof authenticationQuery>) {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return sql.unsafe(text, params as never[], { prepare: true });
+}
+
+async function authenticate(request: http.IncomingMessage) {
+  const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
+  if (!token) return undefined;
+  const [row] = await run(authenticationQuery(createHash("sha256").update(token).digest("hex"), 30));
+  return row as { merchant_id: string; allowed: boolean } | undefined;
+}
+
+const server = http.createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  request.on("end", () => {
+    void (async () => {
+      const auth = await authenticate(request);
+      if (!auth || !auth.allowed) return response.writeHead(auth ? 429 : 401).end();
+      const merchantId = Number(auth.merchant_id);
+      const url = new URL(request.url ?? "/", "http://localhost");
+      if (request.method === "GET") {
+        const page = Number(url.searchParams.get("page") ?? 1);
+        const perPage = Number(url.searchParams.get("perPage") ?? 10);
+        const rows = await run(listPaymentsQuery(merchantId, (page - 1) * perPage, perPage));
+        const data = rows.filter((row) => row.id !== null).map((row) => ({ id: Number(row.id), external_id: row.external_id as string, type: "payment", status: row.status as string, amount: row.amount as string, created_at: (row.created_at as Date).toISOString() }));
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data, meta: { total: Number(rows[0]?.total ?? 0) } }));
+        return;
+      }
+      const body: { amount: number; external_id?: string } = JSON.parse(Buffer.concat(chunks).toString() || "{}") as never;
+      const id = await sql.begin(async (tx) => {
+        const [sequence] = await tx`update merchants set payments_count = payments_count + 1 where id = ${merchantId} returning payments_count as seq, clock_timestamp() as at`;
+        const [payment] = await tx`insert into payments (merchant_id, merchant_seq, external_id, amount, source, created_at, updated_at)
+          values (${merchantId}, ${sequence!.seq as string}, ${body.external_id ?? null}, ${String(body.amount)}, 'api', ${sequence!.at as Date}, ${sequence!.at as Date}) returning id`;
+        const eventId = `evt_${createHash("sha256").update(String(Math.random())).digest("hex").slice(0, 22)}`;
+        await tx`insert into events (id, merchant_id, payment_id, type, data) values (${eventId}, ${merchantId}, ${payment!.id as string}, 'payment.pending', ${JSON.stringify({ id: String(payment!.id) })})`;
+        await tx`with created as (insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
+          select ${merchantId}, ${eventId}, id from webhook_endpoints where merchant_id = ${merchantId} and enabled and 'payment.pending' = any(event_types) returning 1)
+          select pg_notify('webhook_deliveries', '') from created limit 1`;
+        return payment!.id as string;
+      });
+      response.writeHead(201, { "content-type": "application/json", location: `/api/payments/${id}` }).end('{"message":"Payment created successfully"}');
+    })().catch((error: unknown) => {
+      console.error(error);
+      response.writeHead(500).end();
+    });
+  });
+});
+
+server.listen(Number(process.env.PORT ?? 4200), "127.0.0.1", () => console.log("baseline ready"));

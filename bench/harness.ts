@@ -1,0 +1,107 @@
+// Shared by the benchmarks: starting servers, sampling their memory, and running autocannon.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import postgres from "postgres";
+
+export const root = path.resolve(import.meta.dirname, "..");
+
+/** Recreates the benchmark database, so every run starts from the same seed. */
+export async function freshDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = "/postgres";
+  const admin = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+}
+
+export type RunningServer = { process: ChildProcess; baseUrl: string; peakRssMb: () => number; stop: () => Promise<void> };
+
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export async function startServer(command: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string): Promise<RunningServer> {
+  const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (!(await fetch(`${baseUrl}${readyPath}`).then(() => true, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), 200);
+  return {
+    process: child,
+    baseUrl,
+    peakRssMb: () => Math.round(Math.max(peak, rssMb(child.pid!))),
+    async stop() {
+      clearInterval(sampler);
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+export type LoadResult = { name: string; requestsPerSecond: number; p50: number; p99: number; non2xx: number; errors: number; memoryMb: number };
+
+/** Runs one scenario with autocannon: `connections` keep-alive connections, tokens spread round robin. */
+export async function runLoad(options: {
+  name: string;
+  url: string;
+  tokens: string[];
+  connections: number;
+  durationSeconds: number;
+  method?: "GET" | "POST";
+  body?: () => string;
+  server: RunningServer;
+}): Promise<LoadResult> {
+  let next = 0;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    method: options.method ?? "GET",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, authorization: `Bearer ${options.tokens[next++ % options.tokens.length]}` },
+          ...(options.body ? { body: options.body() } : {}),
+        }),
+      },
+    ],
+  });
+  return {
+    name: options.name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    memoryMb: options.server.peakRssMb(),
+  };
+}
+
+export function markdownTable(rows: Array<Record<string, string | number>>): string {
+  const headers = Object.keys(rows[0] ?? {});
+  return [
+    `| ${headers.join(" | ")} |`,
+    `|${headers.map(() => "---").join("|")}|`,
+    ...rows.map((row) => `| ${headers.map((header) => String(row[header])).join(" | ")} |`),
+  ].join("\n");
+}

@@ -1,0 +1,38 @@
+// Seeds a benchmark merchant on PostgreSQL: 1,000,000 payments in one INSERT … SELECT generate_series (seconds,
+// not row by row), and 64 API tokens under a raised rate limit. Prints one JSON object.
+import "../scripts/load-env";
+import postgres from "postgres";
+import { closeDatabase, migrateDatabase } from "@/db/client";
+import { hashPassword } from "@/lib/passwords";
+import { generateToken, hashToken, tokenDisplayHint } from "@/lib/token-format";
+
+export type BenchSeed = { merchantId: number; tokens: string[]; payments: number; email: string; password: string };
+
+const BENCH_PASSWORD = "bench passphrase";
+
+export async function seedBenchmark(databaseUrl: string, paymentCount: number, tokenCount = 64): Promise<BenchSeed> {
+  await migrateDatabase();
+  await closeDatabase();
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [merchant] = await sql<{ id: string }[]>`
+      insert into merchants (name, rate_limit_per_minute, payments_count) values ('Bench merchant', 100000000, ${paymentCount}) returning id`;
+    const merchantId = Number(merchant!.id);
+    const email = `bench-${merchantId}@example.test`;
+    await sql`insert into users (merchant_id, email, name, password_hash) values (${merchantId}, ${email}, 'Bench', ${await hashPassword(BENCH_PASSWORD)})`;
+    const tokens = Array.from({ length: tokenCount }, () => generateToken());
+    await sql`insert into api_tokens ${sql(tokens.map((token, index) => ({ merchant_id: merchantId, name: `bench ${index}`, token_hash: hashToken(token), display_hint: tokenDisplayHint(token), scope: "write" })))}`;
+    await sql`
+      insert into payments (merchant_id, merchant_seq, external_id, status, amount, source, created_at, updated_at)
+      select ${merchantId}, g, 'bench_' || g,
+             (array['completed', 'completed', 'completed', 'failed', 'pending'])[1 + g % 5],
+             ((g * 7919) % 500000) / 100.0, 'api',
+             now() - make_interval(secs => (${paymentCount} - g) * 0.5),
+             now() - make_interval(secs => (${paymentCount} - g) * 0.5)
+      from generate_series(1, ${paymentCount}) as g`;
+    await sql`analyze payments`;
+    return { merchantId, tokens, payments: paymentCount, email, password: BENCH_PASSWORD };
+  } finally {
+    await sql.end();
+  }
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "rate_limit_buckets" ADD COLUMN "emission_interval_seconds" double precision DEFAULT 2 NOT NULL;

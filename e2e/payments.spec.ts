@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import { expect, logInAs, navLink, signUp, test, uniqueEmail } from "./fixtures";
+
+test("create a test payment, find it, open it, mark it paid and failed, export CSV", async ({ page, seed }) => {
+  const externalId = `qa_${Date.now()}`;
+  await logInAs(page, seed);
+  await navLink(page, "Payments").click();
+  await expect(page.getByRole("heading", { name: "Payments", exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Create test payment" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create a test payment" });
+  await dialog.getByLabel("Amount").fill("12.345");
+  await dialog.getByLabel("External ID").fill("x".repeat(256));
+  await dialog.getByRole("button", { name: "Create payment" }).click();
+  await expect(dialog.getByText("The amount field must have 0-2 decimal places.")).toBeVisible();
+  await expect(dialog.getByText("The external id field must not be greater than 255 characters.")).toBeVisible();
+  await dialog.getByLabel("Amount").fill("");
+  await dialog.getByRole("button", { name: "Create payment" }).click();
+  await expect(dialog.getByText("The amount field is required.")).toBeVisible();
+
+  await dialog.getByLabel("Amount").fill("42.5");
+  await dialog.getByLabel("External ID").fill(externalId);
+  await dialog.getByLabel("Customer ID").fill("cus_qa");
+  await dialog.getByRole("button", { name: "Create payment" }).click();
+  await expect(dialog.getByText(/Payment \d+ created\./)).toBeVisible();
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  const row = page.getByRole("row").filter({ hasText: externalId });
+  await expect(row).toContainText("42.50");
+  await expect(row).toContainText("pending");
+
+  // Filters live in the URL: reload keeps them.
+  await page.getByLabel("External ID").fill(externalId);
+  await page.getByLabel("Per page").selectOption("10");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(new RegExp(`pageSize=10.*q=${externalId}|q=${externalId}.*pageSize=10`));
+  await page.reload();
+  await expect(page.getByRole("row")).toHaveCount(2);
+  await expect(page.getByText("1 payment · page 1 of 1")).toBeVisible();
+
+  await row.getByRole("link").click();
+  await expect(page.getByRole("heading", { name: /^Payment \d+$/ })).toBeVisible();
+  await expect(page.getByText('{"customer_id":"cus_qa"}')).toBeVisible();
+  await expect(page.getByTestId("timeline-event")).toHaveCount(1);
+  await page.getByRole("button", { name: "Mark as paid" }).click();
+  await expect(page.getByText("Marked as paid.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("timeline-event")).toHaveCount(2);
+  await expect(page.getByTestId("timeline-event").nth(1)).toContainText("payment.completed");
+  await expect(page.getByRole("button", { name: "Mark as paid" })).toHaveCount(0);
+  const paymentUrl = page.url();
+
+  await page.goto(`/dashboard/payments?status=completed&q=${externalId}`);
+  await expect(page.getByRole("row").filter({ hasText: externalId })).toContainText("completed");
+  await page.goto(`/dashboard/payments?status=pending&q=${externalId}`);
+  await expect(page.getByText("No payments match these filters.")).toBeVisible();
+
+  const download = page.waitForEvent("download");
+  await page.goto(`/dashboard/payments?q=${externalId}`);
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const csv = readFileSync(await (await download).path(), "utf8").trim().split("\n");
+  expect(csv[0]).toBe("id,external_id,customer_id,status,amount,created_at,settled_at");
+  expect(csv).toHaveLength(2);
+  expect(csv[1]).toContain(`,${externalId},cus_qa,completed,42.50,`);
+
+  // Another merchant gets a not-found page for this payment's URL.
+  await page.context().clearCookies();
+  await signUp(page, { name: "Intruder", email: uniqueEmail("intruder"), password: "intruder passphrase" });
+  await page.goto(paymentUrl);
+  await expect(page.getByText("This page could not be found.")).toBeVisible();
+  await expect(page.getByText(externalId)).toHaveCount(0);
+});
+
+test("mark a pending payment as failed", async ({ page, request, seed, seedData }) => {
+  const created = await request.post("/api/payments", { headers: { Authorization: `Bearer ${seedData.tokens.api}` }, data: { amount: 7 } });
+  await logInAs(page, seed);
+  await page.goto(created.headers().location!.replace("/api/", "/dashboard/"));
+  await page.getByRole("button", { name: "Mark as failed" }).click();
+  await expect(page.getByText("Marked as failed.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("timeline-event").nth(1)).toContainText("payment.failed");
+});
+
+test("the overview shows counts by status, the 30-day chart and recent payments", async ({ page, seed }) => {
+  await logInAs(page, seed);
+  await expect(page.getByRole("heading", { name: seed.name })).toBeVisible();
+  await expect(page.getByRole("img", { name: /Payments per day/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Recent payments" })).toBeVisible();
+  for (const status of ["pending", "completed", "failed"]) await expect(page.getByRole("term").filter({ hasText: status })).toBeVisible();
+});
