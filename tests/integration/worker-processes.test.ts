@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts";
@@ -63,7 +63,14 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
     // A 2 s timeout gives a 4 s lease: the killed worker's claims come due again soon.
     const doomed = await startWorkerProcess(serverEnv, { WEBHOOK_TIMEOUT_MS: "2000" });
     await receiver.waitFor("/slow", (hooks) => hooks.length >= 5);
+    // Mid-batch: its sends are in flight, its claims leased and nothing recorded yet.
+    const [leased] = await db!
+      .select({ count: sql<number>`count(*)::int` })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.attemptCount, 0), gt(webhookDeliveries.nextAttemptAt, sql`now()`)));
+    expect(leased!.count).toBeGreaterThanOrEqual(5);
     await doomed.kill("SIGKILL");
+    expect(() => process.kill(doomed.pid, 0)).toThrow();
     expect((await deliveriesOf(merchantId)).every((row) => row.status === "pending")).toBe(true);
 
     receiver.delay("/slow", 0);

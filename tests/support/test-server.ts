@@ -10,6 +10,9 @@ export type AdminResult = { status: number | null; stdout: string; stderr: strin
 export type SeedMerchant = { merchant_id: number; user_id: number; email: string; password: string; name: string };
 
 const root = path.resolve(import.meta.dirname, "../..");
+// TypeScript scripts run in one node process with tsx's loader (the tsx CLI would add a wrapper process, and
+// a SIGKILL to the wrapper would leave the real one running).
+const TSX = ["--import", "tsx", "--conditions=react-server"];
 
 export function testEnvironment(name: string, port: number, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -34,7 +37,7 @@ export function testEnvironment(name: string, port: number, overrides: Record<st
 
 /** Runs `npm run admin -- …` the way an operator would (without npm's banner). */
 export function runAdmin(args: string[], env: Record<string, string | undefined>): AdminResult {
-  const result = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/admin.ts", ...args], {
+  const result = spawnSync(process.execPath, [...TSX, "scripts/admin.ts", ...args], {
     cwd: root,
     env: env as NodeJS.ProcessEnv,
     encoding: "utf8",
@@ -64,7 +67,7 @@ export type TestServer = { baseUrl: string; env: NodeJS.ProcessEnv; data: SeedDa
 
 /** Runs tests/support/seed.ts (domain functions, before the server holds the database). */
 function seedDatabase(name: string, env: NodeJS.ProcessEnv): SeedData {
-  const result = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "tests/support/seed.ts", name], {
+  const result = spawnSync(process.execPath, [...TSX, "tests/support/seed.ts", name], {
     cwd: root,
     env,
     encoding: "utf8",
@@ -135,14 +138,20 @@ export type WorkerProcess = { pid: number; output: () => string; kill: (signal: 
 
 /** Starts `npm run worker` (PostgreSQL only) and resolves once it says it is running. */
 export async function startWorkerProcess(env: Record<string, string | undefined>, extra: Record<string, string> = {}): Promise<WorkerProcess> {
-  const worker = spawn(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/worker.ts"], {
+  const worker = spawn(process.execPath, [...TSX, "scripts/worker.ts"], {
     cwd: root,
     env: { ...(env as NodeJS.ProcessEnv), ...extra },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  worker.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  worker.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  mkdirSync(path.join(root, "test-results"), { recursive: true });
+  const log = createWriteStream(path.join(root, "test-results", `worker-${worker.pid}.log`));
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+    log.write(chunk);
+  };
+  worker.stdout.on("data", record);
+  worker.stderr.on("data", record);
   const deadline = Date.now() + 60_000;
   while (!output.includes("Webhook worker running")) {
     if (worker.exitCode !== null || Date.now() > deadline) throw new Error(`Worker did not start:\n${output}`);

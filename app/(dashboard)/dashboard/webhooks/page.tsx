@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/session";
 import { formatDateTime } from "@/components/format";
+import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
 import { listWebhookEndpoints } from "@/lib/webhooks/endpoints";
@@ -22,45 +23,23 @@ export default async function WebhooksPage() {
         </p>
       </div>
       <AddEndpointForm />
-      <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
-        <table className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
-          <caption className="sr-only">Webhook endpoints</caption>
-          <thead className="text-left text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
-            <tr>
-              {["URL", "Events", "Status", "Created"].map((heading) => (
-                <th key={heading} scope="col" className="px-4 py-3 font-medium">
-                  {heading}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-            {endpoints.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="px-4 py-8 text-center text-zinc-500">
-                  No endpoints yet. Add one above to receive payment events.
-                </td>
-              </tr>
-            ) : (
-              endpoints.map((endpoint) => (
-                <tr key={endpoint.id}>
-                  <td className="max-w-md truncate px-4 py-3 font-medium">
-                    <Link href={`/dashboard/webhooks/${endpoint.id}`} className="text-indigo-600 hover:underline dark:text-indigo-400">
-                      {endpoint.url}
-                    </Link>
-                    {endpoint.description ? <p className="truncate text-xs font-normal text-zinc-500">{endpoint.description}</p> : null}
-                  </td>
-                  <td className="px-4 py-3 text-xs">{endpoint.eventTypes.join(", ")}</td>
-                  <td className="px-4 py-3">
-                    <StatusBadge tone={endpoint.enabled ? "green" : "gray"}>{endpoint.enabled ? "enabled" : "disabled"}</StatusBadge>
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-3">{formatDateTime(endpoint.createdAt)}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <SimpleTable caption="Webhook endpoints" headings={["URL", "Events", "Status", "Created"]} empty="No endpoints yet. Add one above to receive payment events.">
+        {endpoints.map((endpoint) => (
+          <tr key={endpoint.id}>
+            <td className="max-w-md truncate px-4 py-3 font-medium">
+              <Link href={`/dashboard/webhooks/${endpoint.id}`} className="text-indigo-600 hover:underline dark:text-indigo-400">
+                {endpoint.url}
+              </Link>
+              {endpoint.description ? <p className="truncate text-xs font-normal text-zinc-500">{endpoint.description}</p> : null}
+            </td>
+            <td className="px-4 py-3 text-xs">{endpoint.eventTypes.join(", ")}</td>
+            <td className="px-4 py-3">
+              <StatusBadge tone={endpoint.enabled ? "green" : "gray"}>{endpoint.enabled ? "enabled" : "disabled"}</StatusBadge>
+            </td>
+            <td className="whitespace-nowrap px-4 py-3">{formatDateTime(endpoint.createdAt)}</td>
+          </tr>
+        ))}
+      </SimpleTable>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMerchantSession } from "@/app/session";
+import { BackLink } from "@/components/ui/simple-table";
 import { formatDateTime } from "@/components/format";
 import { PaymentStatusBadge } from "@/components/payment-status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -39,9 +39,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
   return (
     <div className="max-w-4xl space-y-6">
       <div>
-        <Link href="/dashboard/payments" className="text-sm text-indigo-600 hover:underline dark:text-indigo-400">
-          ← Payments
-        </Link>
+        <BackLink href="/dashboard/payments">Payments</BackLink>
         <div className="mt-2 flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold">Payment {payment.id}</h1>
           <PaymentStatusBadge status={payment.status} />

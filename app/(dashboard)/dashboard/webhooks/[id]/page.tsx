@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMerchantSession } from "@/app/session";
+import { BackLink } from "@/components/ui/simple-table";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { SelectField } from "@/components/ui/select-field";
@@ -35,9 +35,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
   return (
     <div className="max-w-5xl space-y-6">
       <div>
-        <Link href="/dashboard/webhooks" className="text-sm text-indigo-600 hover:underline dark:text-indigo-400">
-          ← Webhooks
-        </Link>
+        <BackLink href="/dashboard/webhooks">Webhooks</BackLink>
         <h1 className="mt-2 break-all text-2xl font-semibold">{endpoint.url}</h1>
         <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400">
           <StatusBadge tone={endpoint.enabled ? "green" : "gray"}>{endpoint.enabled ? "enabled" : "disabled"}</StatusBadge>
