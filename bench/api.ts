@@ -53,7 +53,7 @@ const app = await measure(
 );
 const baseline = await measure(
   "baseline",
-  await startServer(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], { ...baseEnv, PORT: "4200" }, 4200, "/"),
+  await startServer(process.execPath, ["--import", "tsx", "--conditions=react-server", "bench/baseline-server.ts"], { ...baseEnv, PORT: "4200" }, 4200, "/"),
 );
 
 const rows = app.map((result, index) => {

@@ -29,14 +29,16 @@ function rssMb(pid: number): number {
   }
 }
 
-export async function startServer(command: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string): Promise<RunningServer> {
+/** Starts a process and waits until `ready` answers: a path on `port`, or a line it prints. */
+export async function startServer(command: string, args: string[], env: NodeJS.ProcessEnv, port: number, ready: string | { line: string }): Promise<RunningServer> {
   const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${baseUrl}${readyPath}`).then(() => true, () => false))) {
+  const isReady = () => (typeof ready === "string" ? fetch(`${baseUrl}${ready}`).then(() => true, () => false) : Promise.resolve(output.includes(ready.line)));
+  while (!(await isReady())) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -26,11 +26,12 @@ export async function seedBenchmark(databaseUrl: string, paymentCount: number, t
       insert into payments (merchant_id, merchant_seq, external_id, status, amount, source, created_at, updated_at)
       select ${merchantId}, g, 'bench_' || g,
              (array['completed', 'completed', 'completed', 'failed', 'pending'])[1 + g % 5],
-             ((g * 7919) % 500000) / 100.0, 'api',
+             ((g::bigint * 7919) % 500000) / 100.0, 'api',
              now() - make_interval(secs => (${paymentCount} - g) * 0.5),
              now() - make_interval(secs => (${paymentCount} - g) * 0.5)
       from generate_series(1, ${paymentCount}) as g`;
-    await sql`analyze payments`;
+    // A live database is vacuumed by autovacuum; a fresh bulk load is not yet, and index-only scans need it.
+    await sql`vacuum analyze payments`;
     return { merchantId, tokens, payments: paymentCount, email, password: BENCH_PASSWORD };
   } finally {
     await sql.end();

@@ -33,6 +33,8 @@ const receiver = http.createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on("data", (chunk: Buffer) => chunks.push(chunk));
   request.on("end", () => {
+    // The harness's readiness probe is a bodiless GET.
+    if (request.method !== "POST") return response.writeHead(200).end("ready");
     received++;
     firstReceivedAt ||= Date.now();
     const { data } = JSON.parse(Buffer.concat(chunks).toString()) as { data: { created_at: string } };
@@ -46,7 +48,7 @@ await new Promise<void>((resolve) => receiver.listen(receiverPort, "127.0.0.1", 
 const { merchantId } = await createMerchantWithOwner(db, { name: "Webhook bench", email: `hooks-${Date.now()}@example.test`, password: "bench passphrase" });
 await createWebhookEndpoint(db, merchantId, { url: `http://127.0.0.1:${receiverPort}/hooks`, events: ["payment.pending"] });
 
-const worker = await startServer(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, "/");
+const worker = await startServer(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, { line: "Webhook worker running" });
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -87,7 +89,7 @@ await db.execute(sql`
 await db.execute(sql`
   insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
   select ${merchantId}, 'evt_bench_' || g, (select id from webhook_endpoints where merchant_id = ${merchantId}) from generate_series(1, ${backlog}) g`);
-const drainer = await startServer(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, "/");
+const drainer = await startServer(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, { line: "Webhook worker running" });
 for (;;) {
   const [row] = await selectRows<{ left: number }>(db, sql`select count(*)::int as left from webhook_deliveries where status = 'pending'`);
   if (row!.left === 0) break;
