@@ -106,8 +106,9 @@ export const payments = pgTable(
   },
   (t) => [
     uniqueIndex("payments_merchant_seq_idx").on(t.merchantId, t.merchantSeq),
-    index("payments_merchant_created_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
-    index("payments_merchant_status_created_idx").on(t.merchantId, t.status, t.createdAt.desc()),
+    // Plain DESC (nulls first, PostgreSQL's default for DESC) so `order by created_at desc, id desc` uses them.
+    index("payments_merchant_created_idx").on(t.merchantId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("payments_merchant_status_created_idx").on(t.merchantId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("payments_merchant_external_id_idx").on(t.merchantId, t.externalId),
     index("payments_settle_at_idx").on(t.settleAt).where(sql`status = 'pending'`),
   ],
