@@ -17,3 +17,9 @@ export function formStateFromError(error: unknown, values?: Record<string, strin
   }
   throw error;
 }
+
+/** A text field from a submitted form ("" when absent or not text). */
+export function formText(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === "string" ? value : "";
+}

@@ -2,16 +2,11 @@
 
 import { CredentialsSignin } from "next-auth";
 import { signIn, signOut } from "@/app/auth";
-import { formStateFromError, type FormState } from "@/app/form-state";
+import { formStateFromError, formText, type FormState } from "@/app/form-state";
 import { getDb } from "@/db/client";
 import { logInSchema } from "@/lib/account-schemas";
 import { createMerchantWithOwner } from "@/lib/accounts";
 import { fieldErrorsFrom } from "@/lib/validation";
-
-function field(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === "string" ? value : "";
-}
 
 async function signInOrExplain(email: string, password: string, values: Record<string, string>): Promise<FormState> {
   try {
@@ -33,15 +28,15 @@ async function signInOrExplain(email: string, password: string, values: Record<s
 }
 
 export async function logIn(_previous: FormState, formData: FormData): Promise<FormState> {
-  const values = { email: field(formData, "email") };
-  const parsed = logInSchema.safeParse({ email: values.email, password: field(formData, "password") });
+  const values = { email: formText(formData, "email") };
+  const parsed = logInSchema.safeParse({ email: values.email, password: formText(formData, "password") });
   if (!parsed.success) return { errors: fieldErrorsFrom(parsed.error), values };
   return signInOrExplain(parsed.data.email, parsed.data.password, values);
 }
 
 export async function signUp(_previous: FormState, formData: FormData): Promise<FormState> {
-  const values = { name: field(formData, "name"), email: field(formData, "email") };
-  const password = field(formData, "password");
+  const values = { name: formText(formData, "name"), email: formText(formData, "email") };
+  const password = formText(formData, "password");
   let email: string;
   try {
     ({ email } = await createMerchantWithOwner(getDb(), { ...values, password }));

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { formStateFromError, type FormState } from "@/app/form-state";
+import { formStateFromError, formText, type FormState } from "@/app/form-state";
 import { requireMerchantSession } from "@/app/session";
 import { getDb } from "@/db/client";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/api-tokens";
@@ -9,18 +9,13 @@ import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/api-tokens";
 export type RevealedToken = { id: number; name: string; scope: string; token: string };
 export type TokenFormState = FormState & { revealed?: RevealedToken };
 
-function text(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === "string" ? value : "";
-}
-
 function tokenId(formData: FormData): number {
-  return Number(text(formData, "token_id"));
+  return Number(formText(formData, "token_id"));
 }
 
 export async function generateApiToken(_previous: TokenFormState, formData: FormData): Promise<TokenFormState> {
   const { merchantId } = await requireMerchantSession();
-  const values = { name: text(formData, "name"), scope: text(formData, "scope"), expires_in_days: text(formData, "expires_in_days") };
+  const values = { name: formText(formData, "name"), scope: formText(formData, "scope"), expires_in_days: formText(formData, "expires_in_days") };
   try {
     const created = await createApiToken(getDb(), merchantId, values);
     revalidatePath("/dashboard/api-keys");
@@ -45,7 +40,7 @@ export async function rollToken(_previous: TokenFormState, formData: FormData): 
   const { merchantId } = await requireMerchantSession();
   try {
     // Refreshed when the dialog closes, so the new token stays on screen until the merchant has copied it.
-    const created = await rollApiToken(getDb(), merchantId, tokenId(formData), { grace: text(formData, "grace") });
+    const created = await rollApiToken(getDb(), merchantId, tokenId(formData), { grace: formText(formData, "grace") });
     return { ok: true, revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token } };
   } catch (error) {
     return formStateFromError(error);

@@ -1,16 +1,16 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { formStateFromError, type FormState } from "@/app/form-state";
+import { formStateFromError, formText, type FormState } from "@/app/form-state";
 import { requireMerchantSession } from "@/app/session";
 import { getDb } from "@/db/client";
 import { getEnv } from "@/lib/env";
 import { createPayment } from "@/lib/payments";
 import { settlePayment } from "@/lib/settlement";
 
+/** Blank optional fields are absent, as an API client would leave them out. */
 function text(formData: FormData, name: string): string | undefined {
-  const value = formData.get(name);
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  return formText(formData, name).trim() || undefined;
 }
 
 export type CreatedPaymentState = FormState & { paymentId?: number };

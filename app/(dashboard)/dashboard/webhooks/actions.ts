@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { formStateFromError, type FormState } from "@/app/form-state";
+import { formStateFromError, formText, type FormState } from "@/app/form-state";
 import { requireMerchantSession } from "@/app/session";
 import { getDb } from "@/db/client";
 import { recoverFailedDeliveries, resendDelivery } from "@/lib/webhooks/deliveries";
@@ -17,17 +17,12 @@ import {
 
 export type SecretState = FormState & { secret?: string };
 
-function text(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === "string" ? value : "";
-}
-
-const idOf = (formData: FormData, name = "endpoint_id") => Number(text(formData, name));
+const idOf = (formData: FormData, name = "endpoint_id") => Number(formText(formData, name));
 const endpointPath = (formData: FormData) => `/dashboard/webhooks/${idOf(formData)}`;
 
 export async function addEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
   const { merchantId } = await requireMerchantSession();
-  const values = { url: text(formData, "url"), description: text(formData, "description") };
+  const values = { url: formText(formData, "url"), description: formText(formData, "description") };
   let id: number;
   try {
     ({ id } = await createWebhookEndpoint(getDb(), merchantId, { ...values, events: formData.getAll("events") }));
@@ -50,7 +45,7 @@ async function endpointAction(formData: FormData, run: (merchantId: number) => P
 }
 
 export async function toggleEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
-  const enable = text(formData, "enable") === "true";
+  const enable = formText(formData, "enable") === "true";
   return endpointAction(formData, async (merchantId) => {
     await setWebhookEndpointEnabled(getDb(), merchantId, idOf(formData), enable);
     return enable ? "Endpoint enabled." : "Endpoint disabled.";
@@ -88,7 +83,7 @@ export async function rotateSecret(_previous: SecretState, formData: FormData): 
 
 export async function sendTest(_previous: FormState, formData: FormData): Promise<FormState> {
   return endpointAction(formData, async (merchantId) => {
-    const eventId = await sendTestEvent(getDb(), merchantId, idOf(formData), { event: text(formData, "event") });
+    const eventId = await sendTestEvent(getDb(), merchantId, idOf(formData), { event: formText(formData, "event") });
     return `Test event ${eventId} queued.`;
   });
 }
@@ -103,7 +98,7 @@ export async function resend(_previous: FormState, formData: FormData): Promise<
 export async function recoverFailed(_previous: FormState, formData: FormData): Promise<FormState> {
   return endpointAction(formData, async (merchantId) => {
     // datetime-local has no zone; the dashboard shows and takes UTC.
-    const since = text(formData, "since");
+    const since = formText(formData, "since");
     const count = await recoverFailedDeliveries(getDb(), merchantId, idOf(formData), { since: since ? `${since}Z` : undefined });
     return `${count} failed ${count === 1 ? "delivery" : "deliveries"} queued again.`;
   });
