@@ -46,7 +46,8 @@ export function rateLimitDecision(limit: number, allowed: boolean, aheadSeconds:
   if (!allowed) {
     return { allowed, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(aheadSeconds + interval - RATE_LIMIT_PERIOD_SECONDS)) };
   }
-  const remaining = Math.floor((RATE_LIMIT_PERIOD_SECONDS - aheadSeconds) / interval + 1e-9);
+  // tat is stored to the millisecond, so it can read up to half a millisecond late: allow for that.
+  const remaining = Math.floor((RATE_LIMIT_PERIOD_SECONDS - aheadSeconds + 0.001) / interval);
   return { allowed, limit, remaining: Math.max(0, Math.min(limit - 1, remaining)), retryAfterSeconds: 0 };
 }
 
