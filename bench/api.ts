@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { freshDatabase, markdownTable, root, runLoad, startServer, type LoadResult, type RunningServer } from "./harness";
+import { freshDatabase, markdownTable, root, runLoad, startScript, type LoadResult, type RunningServer } from "./harness";
 import { measureDashboard } from "./dashboard";
 import { seedBenchmark } from "./seed";
 
@@ -49,11 +49,11 @@ async function measure(label: string, server: RunningServer): Promise<LoadResult
 
 const app = await measure(
   "app",
-  await startServer(path.join(root, "node_modules/.bin/next"), ["start", "-p", "4100"], { ...baseEnv, AUTH_SECRET: randomBytes(33).toString("base64"), WORKER_MODE: "off", PAYMENTS_AUTO_SETTLE_MS: "0" }, 4100, "/api/openapi.json"),
+  await startScript("scripts/server.ts", { ...baseEnv, PORT: "4100", AUTH_SECRET: randomBytes(33).toString("base64"), WORKER_MODE: "off", PAYMENTS_AUTO_SETTLE_MS: "0" }, 4100, "/api/openapi.json"),
 );
 const baseline = await measure(
   "baseline",
-  await startServer(process.execPath, ["--import", "tsx", "--conditions=react-server", "bench/baseline-server.ts"], { ...baseEnv, PORT: "4200" }, 4200, "/"),
+  await startScript("bench/baseline-server.ts", { ...baseEnv, PORT: "4200" }, 4200, "/"),
 );
 
 const rows = app.map((result, index) => {

@@ -29,9 +29,9 @@ function rssMb(pid: number): number {
   }
 }
 
-/** Starts a process and waits until `ready` answers: a path on `port`, or a line it prints. */
-export async function startServer(command: string, args: string[], env: NodeJS.ProcessEnv, port: number, ready: string | { line: string }): Promise<RunningServer> {
-  const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts a TypeScript script as the project runs them and waits until `ready` answers: a path on `port`, or a line it prints. */
+export async function startScript(script: string, env: NodeJS.ProcessEnv, port: number, ready: string | { line: string }): Promise<RunningServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { freshDatabase, markdownTable, root, startServer } from "./harness";
+import { freshDatabase, markdownTable, root, startScript } from "./harness";
 
 const databaseUrl = process.env.BENCH_WEBHOOKS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_webhooks";
 const rate = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 200);
@@ -48,7 +48,7 @@ await new Promise<void>((resolve) => receiver.listen(receiverPort, "127.0.0.1", 
 const { merchantId } = await createMerchantWithOwner(db, { name: "Webhook bench", email: `hooks-${Date.now()}@example.test`, password: "bench passphrase" });
 await createWebhookEndpoint(db, merchantId, { url: `http://127.0.0.1:${receiverPort}/hooks`, events: ["payment.pending"] });
 
-const worker = await startServer(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, { line: "Webhook worker running" });
+const worker = await startScript("scripts/worker.ts", { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, { line: "Webhook worker running" });
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -89,7 +89,7 @@ await db.execute(sql`
 await db.execute(sql`
   insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
   select ${merchantId}, 'evt_bench_' || g, (select id from webhook_endpoints where merchant_id = ${merchantId}) from generate_series(1, ${backlog}) g`);
-const drainer = await startServer(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, { line: "Webhook worker running" });
+const drainer = await startScript("scripts/worker.ts", { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, { line: "Webhook worker running" });
 for (;;) {
   const [row] = await selectRows<{ left: number }>(db, sql`select count(*)::int as left from webhook_deliveries where status = 'pending'`);
   if (row!.left === 0) break;

@@ -15,8 +15,6 @@ export type ApiContext<Params> = {
   searchParams: URLSearchParams;
 };
 
-type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
-
 /** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
 const UNAUTHENTICATED_PER_MINUTE = 100;
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
@@ -41,7 +39,7 @@ export function apiRoute<Params = Record<string, never>>(
   handler: (context: ApiContext<Params>) => Promise<Response>,
   options: { requiresWrite?: boolean } = {},
 ) {
-  return async (request: Request, routeContext: RouteContext): Promise<Response> => {
+  return async (request: Request, params: Record<string, string>): Promise<Response> => {
     let rateLimit: RateLimitDecision | undefined;
     let response: Response;
     try {
@@ -63,7 +61,7 @@ export function apiRoute<Params = Record<string, never>>(
             env,
             token: auth.token,
             merchantId: auth.token.merchantId,
-            params: (await routeContext.params) as Params,
+            params: params as Params,
             searchParams: new URL(request.url).searchParams,
           });
         }
@@ -77,17 +75,4 @@ export function apiRoute<Params = Record<string, never>>(
     }
     return response;
   };
-}
-
-/** JSON 405s (with `Allow`) for the methods a route does not serve, worded as Laravel words them. */
-export function methodNotAllowed(route: string, allowed: string[]) {
-  const reject = (request: Request) =>
-    Promise.resolve(
-      jsonResponse(
-        405,
-        { message: `The ${request.method} method is not supported for route ${route}. Supported methods: ${allowed.join(", ")}.` },
-        { Allow: allowed.join(", ") },
-      ),
-    );
-  return { GET: reject, POST: reject, PUT: reject, PATCH: reject, DELETE: reject };
 }

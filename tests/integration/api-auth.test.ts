@@ -98,6 +98,28 @@ describe("unknown paths and wrong methods answer JSON", () => {
     expect(response.body).toEqual({ message: `The ${method} method is not supported for route ${route}. Supported methods: ${allow}.` });
   });
 
+  it("answers HEAD as GET without a body, and OPTIONS with the allowed methods", async () => {
+    const head = await fetch(`${baseUrl}/api/payments`, { method: "HEAD", headers: { Authorization: `Bearer ${tokens.api}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+    expect(await head.text()).toBe("");
+    const options = await fetch(`${baseUrl}/api/payments/1`, { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
+
+  it("ignores a trailing slash, as Laravel does", async () => {
+    const response = await callApi(baseUrl, "/api/payments/", { token: tokens.api });
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveProperty("meta.current_page", 1);
+  });
+
+  it("treats a malformed percent-encoding in the path as not found", async () => {
+    const response = await callApi(baseUrl, "/api/payments/%E0%A4%A", { token: tokens.api });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: "Not Found" });
+  });
+
   it("serves the OpenAPI 3.1 document generated from the schemas", async () => {
     const response = await callApi(baseUrl, "/api/openapi.json");
     expect(response.status).toBe(200);

@@ -1,4 +1,4 @@
-// Starts the real production build (`next start`) for a test run, on PGlite in a fresh temp directory or on
+// Starts the real production server (`npm start` on the production build) for a test run, on PGlite in a fresh temp directory or on
 // the PostgreSQL that DATABASE_URL names, after seeding one merchant through the admin CLI.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -77,14 +77,14 @@ function seedDatabase(name: string, env: NodeJS.ProcessEnv): SeedData {
   return JSON.parse(result.stdout) as SeedData;
 }
 
-/** Starts `next start` on a port; resolves once it answers. */
+/** Starts the production server (`npm start`) on a port; resolves once it answers. */
 export async function startServerProcess(port: number, env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   // A server left over from another run would answer in this one's place.
   if (await fetch(baseUrl).then(() => true, () => false)) throw new Error(`Port ${port} is already in use.`);
-  const server: ChildProcess = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(port)], {
+  const server: ChildProcess = spawn(process.execPath, [...TSX, "scripts/server.ts"], {
     cwd: root,
-    env,
+    env: { ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   // Kept in test-results/ for reading after a failure.

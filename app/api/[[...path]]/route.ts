@@ -1,13 +1,12 @@
-import { jsonResponse } from "@/lib/api/responses";
+import { handleApiRequest } from "@/lib/api/router";
 
-// Any /api path no route serves: a JSON 404, never Next's HTML page.
-function notFound(): Response {
-  return jsonResponse(404, { message: "Not Found" });
-}
-
-export const GET = notFound;
-export const POST = notFound;
-export const PUT = notFound;
-export const PATCH = notFound;
-export const DELETE = notFound;
-export const OPTIONS = notFound;
+// The merchant API, answered by lib/api's router. In production scripts/server.ts calls the router straight
+// from node:http and requests never get here; under `npm run dev` they come through Next.js so that edits to
+// lib/ hot-reload, and the router behaves the same either way.
+export const GET = handleApiRequest;
+export const HEAD = handleApiRequest;
+export const POST = handleApiRequest;
+export const PUT = handleApiRequest;
+export const PATCH = handleApiRequest;
+export const DELETE = handleApiRequest;
+export const OPTIONS = handleApiRequest;

@@ -1,0 +1,46 @@
+import { listPaymentsQuerySchema } from "../payment-schemas";
+import { createPayment, findPayment, listPayments } from "../payments";
+import { parseInput } from "../validation";
+import { apiRoute } from "./handler";
+import { readIdempotencyKey } from "./idempotency-key";
+import { paginationEnvelope } from "./pagination";
+import { readJsonBody } from "./request-body";
+import { HttpError, jsonResponse, UNAUTHORIZED } from "./responses";
+
+/** GET /api/payments: one page, newest first, in Laravel's resource-collection envelope. */
+export const listPaymentsRoute = apiRoute(async ({ db, merchantId, request, searchParams }) => {
+  // PHP keeps the last of repeated parameters; so do we.
+  const { page, perPage } = parseInput(listPaymentsQuerySchema, {
+    page: searchParams.getAll("page").at(-1),
+    perPage: searchParams.getAll("perPage").at(-1),
+  });
+  const { items, total } = await listPayments(db, merchantId, page, perPage);
+  return jsonResponse(200, { data: items, ...paginationEnvelope(request.url, page, perPage, total, items.length) });
+});
+
+/** POST /api/payments: the payment and its payment.pending event in one transaction. */
+export const createPaymentRoute = apiRoute(
+  async ({ db, env, merchantId, request }) => {
+    const body = await readJsonBody(request);
+    const idempotencyKey = readIdempotencyKey(request);
+    const { paymentId, replayed } = await createPayment(db, merchantId, body, {
+      source: "api",
+      autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
+      idempotencyKey,
+    });
+    return jsonResponse(201, { message: "Payment created successfully" }, {
+      Location: `/api/payments/${paymentId}`,
+      ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
+    });
+  },
+  { requiresWrite: true },
+);
+
+/** GET /api/payments/{id}: 404 when no payment has the id, 403 when another merchant owns it. */
+export const showPaymentRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
+  const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : undefined;
+  const found = id === undefined ? undefined : await findPayment(db, id);
+  if (!found) throw new HttpError(404, "Not Found");
+  if (found.merchantId !== merchantId) throw new HttpError(403, UNAUTHORIZED);
+  return jsonResponse(200, { data: found.payment });
+});
