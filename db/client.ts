@@ -33,8 +33,36 @@ const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 // Any fixed number: it only has to be the same in every process that migrates.
 const MIGRATION_LOCK_ID = 72_201_517;
 
+/**
+ * postgres.js prepares its tagged queries but not `unsafe()` ones, and `unsafe()` is how drizzle sends every
+ * statement: without this PostgreSQL parses and plans each statement on every call, which was most of the
+ * database's work per API request. Statements are cached per connection by their text; this app's queries
+ * are a fixed set of shapes with bound parameters, so the cache stays small.
+ */
+function preparingStatements(client: postgres.Sql): postgres.Sql {
+  type Callback = (sql: postgres.Sql) => unknown;
+  // begin and savepoint hand their callback a new client; it must prepare too.
+  const wrapScoped = (method: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
+    const callback = args.at(-1) as Callback;
+    return method(...args.slice(0, -1), (scoped: postgres.Sql) => callback(preparingStatements(scoped)));
+  };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === "unsafe") {
+        return (query: string, parameters?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) =>
+          target.unsafe(query, parameters, { ...options, prepare: true });
+      }
+      if (property === "begin" || property === "savepoint") {
+        const method = Reflect.get(target, property) as (...args: unknown[]) => unknown;
+        return wrapScoped(method.bind(target));
+      }
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
 function connectPostgres(url: string, poolMax: number): Connection {
-  const client = postgres(url, { max: poolMax, onnotice: () => {} });
+  const client = preparingStatements(postgres(url, { max: poolMax, onnotice: () => {} }));
   return {
     db: drizzlePostgres({ client, schema }),
     async migrate() {
@@ -69,8 +97,8 @@ function connectPglite(dataDir: string): Connection {
   };
 }
 
-// Cached on globalThis: Next.js bundles instrumentation, route handlers and pages separately, and hot reload
-// re-evaluates modules; all of them must share one pool (and PGlite must be opened once per process).
+// Cached on globalThis: the server script and Next.js's separately bundled pages and actions each load this
+// module, and hot reload re-evaluates it; all must share one pool (and PGlite must be opened once per process).
 const globalForDb = globalThis as unknown as { paymentsDbConnection?: Connection };
 
 function connection(): Connection {

@@ -28,12 +28,17 @@ export async function stopPlatform(): Promise<void> {
   await closeDatabase();
 }
 
-/** Stops background services (finishing sends under way) before the process exits on SIGTERM or SIGINT. */
-export function stopPlatformOnSignals(onStopping?: () => void): void {
+/**
+ * On SIGTERM or SIGINT: `beforeStop` (a server stops taking requests and lets those under way finish), then the
+ * background services stop (finishing sends under way), the database closes and the process exits.
+ */
+export function stopPlatformOnSignals(beforeStop?: () => void | Promise<void>): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      onStopping?.();
-      void stopPlatform().finally(() => process.exit(0));
+      void Promise.resolve()
+        .then(beforeStop)
+        .then(stopPlatform)
+        .finally(() => process.exit(0));
     });
   }
 }

@@ -2,8 +2,8 @@
 // In production the merchant API (`/api/*` except next-auth's `/api/auth/*`) is answered by lib/api's router
 // straight from node:http: Next.js's per-request pipeline costs several milliseconds of CPU, which was most of
 // an API call. Everything else (dashboard, sign-in, assets), and in development the API too (through
-// app/api/[[...path]], so edits hot-reload), goes to Next.js. The platform itself (configuration check,
-// migrations, the inline worker and settler) boots in instrumentation.ts, which Next.js runs in prepare().
+// app/api/[[...path]], so edits hot-reload), goes to Next.js. The platform boots first: configuration
+// check, migrations, then (unless WORKER_MODE=off) the webhook worker and settler.
 import http from "node:http";
 
 const dev = process.argv.includes("--dev");
@@ -13,6 +13,10 @@ await import("./load-env");
 const { default: next } = await import("next");
 const { isMerchantApiPath, handleApiRequest } = await import("@/lib/api/router");
 const { sendWebResponse, toWebRequest } = await import("@/lib/api/node-bridge");
+const { startPlatform, stopPlatformOnSignals } = await import("@/lib/platform-services");
+const { inlineBackgroundServices } = await import("@/lib/background-services");
+
+await startPlatform(inlineBackgroundServices());
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev, port, dir: process.cwd() });
@@ -31,7 +35,10 @@ async function serveApi(request: http.IncomingMessage, response: http.ServerResp
   await sendWebResponse(response, await handleApiRequest(webRequest), request.method);
 }
 
+let stopping = false;
 const server = http.createServer((request, response) => {
+  // A stopping server answers what is already on a keep-alive connection, then closes it.
+  if (stopping) response.setHeader("Connection", "close");
   const pathname = (request.url ?? "/").split("?", 1)[0]!;
   const served = !dev && isMerchantApiPath(pathname) ? serveApi(request, response) : handleWithNext(request, response);
   served.catch((error: unknown) => {
@@ -43,6 +50,16 @@ const server = http.createServer((request, response) => {
 server.on("upgrade", (request, socket, head) => void app.getUpgradeHandler()(request, socket, head));
 server.listen(port, () => console.log(`Ready on http://localhost:${port}${dev ? " (development)" : ""}`));
 
-// instrumentation.ts stops the background services and closes the database on these signals; stop
-// accepting connections at the same time.
-for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => server.close());
+/** How long a stopping server waits for requests under way before it closes the database anyway. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+stopPlatformOnSignals(
+  () =>
+    new Promise<void>((resolve) => {
+      // Stop accepting connections; idle keep-alive ones close now, busy ones once their response is sent.
+      stopping = true;
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(resolve, DRAIN_TIMEOUT_MS).unref();
+    }),
+);

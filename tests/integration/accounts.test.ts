@@ -57,7 +57,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded database held by th
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe("");
     expect(refused.stderr).toContain(`The embedded database at ${serverEnv.PGLITE_DATA_DIR} is in use by another process`);
-    expect(refused.stderr).toMatch(/pid \d+, started .*next start/);
+    expect(refused.stderr).toMatch(/pid \d+, started .*scripts\/server\.ts/);
     expect(refused.stderr).toContain("set DATABASE_URL");
 
     const login = await logInOverHttp(baseUrl, seed.email, seed.password);
