@@ -5,13 +5,7 @@ import { selectRows, type Executor } from "@/db/client";
 import { idempotencyKeys, payments } from "@/db/schema";
 import { DomainError } from "./errors";
 import { recordPaymentEvent } from "./events";
-import {
-  createPaymentSchema,
-  paymentListItemSchema,
-  paymentSchema,
-  type PaymentListItem,
-  type PaymentResource,
-} from "./payment-schemas";
+import { createPaymentSchema, type PaymentListItem, type PaymentResource, type PaymentStatus } from "./payment-schemas";
 import { parseInput } from "./validation";
 
 type PaymentRow = {
@@ -27,12 +21,33 @@ function isoTimestamp(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
+/**
+ * Exactly the fields of a list item (paymentListItemSchema, which documents them), built field by field so
+ * nothing else a row carries can leak; no per-row validation on the hot path, the database's constraints
+ * already guarantee the values.
+ */
 export function toPaymentListItem(row: PaymentRow): PaymentListItem {
-  return paymentListItemSchema.parse({ ...row, id: Number(row.id), type: "payment", created_at: isoTimestamp(row.created_at) });
+  return {
+    id: Number(row.id),
+    external_id: row.external_id,
+    type: "payment",
+    status: row.status as PaymentStatus,
+    amount: row.amount,
+    created_at: isoTimestamp(row.created_at),
+  };
 }
 
+/** A full payment (paymentSchema): the list fields plus metadata, in the contract's field order. */
 export function toPaymentResource(row: PaymentRow): PaymentResource {
-  return paymentSchema.parse({ ...row, id: Number(row.id), type: "payment", metadata: row.metadata ?? null, created_at: isoTimestamp(row.created_at) });
+  return {
+    id: Number(row.id),
+    external_id: row.external_id,
+    type: "payment",
+    status: row.status as PaymentStatus,
+    amount: row.amount,
+    metadata: row.metadata ?? null,
+    created_at: isoTimestamp(row.created_at),
+  };
 }
 
 export type CreatePaymentOptions = {

@@ -12,7 +12,7 @@ const dev = process.argv.includes("--dev");
 await import("./load-env");
 const { default: next } = await import("next");
 const { isMerchantApiPath, handleApiRequest } = await import("@/lib/api/router");
-const { sendWebResponse, toWebRequest } = await import("@/lib/api/node-bridge");
+const { sendApiResponse, toApiRequest } = await import("@/lib/api/node-bridge");
 const { startPlatform, stopPlatformOnSignals } = await import("@/lib/platform-services");
 const { inlineBackgroundServices } = await import("@/lib/background-services");
 
@@ -24,15 +24,7 @@ const handleWithNext = app.getRequestHandler();
 await app.prepare();
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-  let webRequest: Request;
-  try {
-    webRequest = toWebRequest(request);
-  } catch {
-    // An unparseable Host header, say: nothing a handler could act on.
-    response.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ message: "Bad Request" }));
-    return;
-  }
-  await sendWebResponse(response, await handleApiRequest(webRequest), request.method);
+  sendApiResponse(response, await handleApiRequest(toApiRequest(request)), request.method);
 }
 
 let stopping = false;

@@ -3,10 +3,21 @@ import { getDb, type Database } from "@/db/client";
 import { authenticateApiToken, type AuthenticatedToken } from "../api-auth";
 import { getEnv, type Env } from "../env";
 import { consumeRateLimit, type RateLimitDecision } from "../rate-limit";
-import { errorResponse, jsonResponse, UNAUTHORIZED, unauthenticatedResponse } from "./responses";
+import { errorResponse, jsonResponse, UNAUTHORIZED, unauthenticatedResponse, type ApiResponse } from "./responses";
+
+/**
+ * What the API reads of a request: a web `Request` satisfies it (Next.js route handlers in development), and
+ * so does the light view scripts/server.ts builds over node:http, which skips constructing a `Request`.
+ */
+export type ApiRequest = {
+  method: string;
+  url: string;
+  headers: { get(name: string): string | null };
+  body: ReadableStream<Uint8Array> | null;
+};
 
 export type ApiContext<Params> = {
-  request: Request;
+  request: ApiRequest;
   db: Database;
   env: Env;
   token: AuthenticatedToken;
@@ -19,11 +30,11 @@ export type ApiContext<Params> = {
 const UNAUTHENTICATED_PER_MINUTE = 100;
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
-function clientIp(request: Request): string {
+function clientIp(request: ApiRequest): string {
   return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
 }
 
-function tooManyAttempts(rateLimit: RateLimitDecision): Response {
+function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
   return jsonResponse(429, { message: "Too Many Attempts." }, {
     "Retry-After": String(rateLimit.retryAfterSeconds),
     "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + rateLimit.retryAfterSeconds),
@@ -36,12 +47,12 @@ function tooManyAttempts(rateLimit: RateLimitDecision): Response {
  * rate-limit headers.
  */
 export function apiRoute<Params = Record<string, never>>(
-  handler: (context: ApiContext<Params>) => Promise<Response>,
+  handler: (context: ApiContext<Params>) => Promise<ApiResponse>,
   options: { requiresWrite?: boolean } = {},
 ) {
-  return async (request: Request, params: Record<string, string>): Promise<Response> => {
+  return async (request: ApiRequest, params: Record<string, string>, url: URL): Promise<ApiResponse> => {
     let rateLimit: RateLimitDecision | undefined;
-    let response: Response;
+    let response: ApiResponse;
     try {
       const db = getDb();
       const env = getEnv();
@@ -62,7 +73,7 @@ export function apiRoute<Params = Record<string, never>>(
             token: auth.token,
             merchantId: auth.token.merchantId,
             params: params as Params,
-            searchParams: new URL(request.url).searchParams,
+            searchParams: url.searchParams,
           });
         }
       }
@@ -70,8 +81,8 @@ export function apiRoute<Params = Record<string, never>>(
       response = errorResponse(error);
     }
     if (rateLimit) {
-      response.headers.set("X-RateLimit-Limit", String(rateLimit.limit));
-      response.headers.set("X-RateLimit-Remaining", String(rateLimit.remaining));
+      response.headers["X-RateLimit-Limit"] = String(rateLimit.limit);
+      response.headers["X-RateLimit-Remaining"] = String(rateLimit.remaining);
     }
     return response;
   };

@@ -1,9 +1,10 @@
+import type { ApiRequest } from "./handler";
 import { validationError } from "../errors";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** The optional `Idempotency-Key` header: 1 to 255 visible ASCII characters (a UUID is typical). */
-export function readIdempotencyKey(request: Request): string | undefined {
+export function readIdempotencyKey(request: ApiRequest): string | undefined {
   const key = request.headers.get("idempotency-key");
   if (key === null) return undefined;
   if (!KEY_PATTERN.test(key)) {

@@ -1,3 +1,4 @@
+import type { ApiRequest } from "./handler";
 import { HttpError } from "./responses";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -6,7 +7,7 @@ export const MAX_BODY_BYTES = 16 * 1024;
  * Reads a JSON object body of at most 16 KiB, counting bytes as they arrive so a chunked or lying upload is
  * cut off too. An empty body is `{}` (the validator then names the missing fields).
  */
-export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+export async function readJsonBody(request: ApiRequest): Promise<Record<string, unknown>> {
   const tooLarge = new HttpError(413, `The request body must not be larger than ${MAX_BODY_BYTES / 1024} KiB.`);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge;
   const chunks: Uint8Array[] = [];

@@ -1,10 +1,18 @@
 import { DomainError, type DomainErrorKind } from "../errors";
 
+/**
+ * A response as plain data: node:http writes it as it is (no web `Response`, stream and copy per request);
+ * under Next.js it becomes a `Response` (toWebResponse).
+ */
+export type ApiResponse = { status: number; headers: Record<string, string>; body: string | null };
+
 /** Every API response is JSON; these are the Laravel-shaped bodies merchants' code matches on. */
-export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}): Response {
-  const response = Response.json(body, { status, headers });
-  response.headers.set("Cache-Control", "no-store");
-  return response;
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers }, body: JSON.stringify(body) };
+}
+
+export function toWebResponse(response: ApiResponse): Response {
+  return new Response(response.body, { status: response.status, headers: response.headers });
 }
 
 /** A failure the HTTP layer detects itself (bad JSON, body too large, unknown route), outside the domain. */
@@ -12,7 +20,7 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly headers: HeadersInit = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -31,7 +39,7 @@ export const UNAUTHENTICATED = "Unauthenticated.";
 export const UNAUTHORIZED = "This action is unauthorized.";
 
 /** The one error mapper: domain and HTTP errors get their status and message; anything else is a bare 500. */
-export function errorResponse(error: unknown): Response {
+export function errorResponse(error: unknown): ApiResponse {
   if (error instanceof DomainError) {
     const status = STATUS_BY_KIND[error.kind];
     if (status === 401) return unauthenticatedResponse();
@@ -42,6 +50,6 @@ export function errorResponse(error: unknown): Response {
   return jsonResponse(500, { message: "Server Error" });
 }
 
-export function unauthenticatedResponse(): Response {
+export function unauthenticatedResponse(): ApiResponse {
   return jsonResponse(401, { message: UNAUTHENTICATED }, { "WWW-Authenticate": "Bearer" });
 }

@@ -1,11 +1,12 @@
 import { buildOpenApiDocument } from "../openapi";
+import type { ApiRequest } from "./handler";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
-import { errorResponse, jsonResponse } from "./responses";
+import { errorResponse, jsonResponse, type ApiResponse } from "./responses";
 
-type Handler = (request: Request, params: Record<string, string>) => Promise<Response>;
+type Handler = (request: ApiRequest, params: Record<string, string>, url: URL) => Promise<ApiResponse>;
 type Route = { pattern: RegExp; name: string; methods: { GET: Handler; POST?: Handler } };
 
-const openApiRoute: Handler = (request) => Promise.resolve(jsonResponse(200, buildOpenApiDocument(new URL(request.url).origin)));
+const openApiRoute: Handler = (_request, _params, url) => Promise.resolve(jsonResponse(200, buildOpenApiDocument(url.origin)));
 
 /** Every merchant-facing endpoint. `name` is the route as Laravel names it in its 405 message. */
 const routes: Route[] = [
@@ -36,22 +37,25 @@ function allowedMethods(route: Route): string[] {
  * Dispatches an API request: HEAD runs GET without the body, an unserved method is a JSON 405 with `Allow`
  * worded as Laravel words it, an unknown path a JSON 404. A trailing slash is ignored, as Laravel does.
  */
-export async function handleApiRequest(request: Request): Promise<Response> {
+export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
   try {
-    const pathname = new URL(request.url).pathname.replace(/(?<=.)\/$/, "");
+    const url = URL.parse(request.url);
+    // A Host header no URL can be made of: nothing a handler could act on.
+    if (!url) return jsonResponse(400, { message: "Bad Request" });
+    const pathname = url.pathname.replace(/(?<=.)\/$/, "");
     for (const route of routes) {
       const match = route.pattern.exec(pathname);
       if (!match) continue;
       const params = decodeParams(match.groups ?? {});
       if (!params) break;
       const allowed = allowedMethods(route);
-      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") } });
+      if (request.method === "OPTIONS") return { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") }, body: null };
       const handler = request.method === "HEAD" ? route.methods.GET : route.methods[request.method as keyof Route["methods"]];
       if (!handler) {
         const message = `The ${request.method} method is not supported for route ${route.name}. Supported methods: ${allowed.join(", ")}.`;
         return jsonResponse(405, { message }, { Allow: allowed.join(", ") });
       }
-      return await handler(request, params);
+      return await handler(request, params, url);
     }
     return jsonResponse(404, { message: "Not Found" });
   } catch (error) {
