@@ -4,15 +4,18 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
+import type { SQL } from "drizzle-orm";
 import { authenticationQuery } from "@/lib/api-auth";
-import { listPaymentsQuery } from "@/lib/payments";
+import { paymentEventQuery } from "@/lib/events";
+import { publicId } from "@/lib/ids";
+import { listPaymentsQuery, paymentInsertQuery, toPaymentResource } from "@/lib/payments";
 
 const dialect = new PgDialect();
 const sql = postgres(process.env.DATABASE_URL!, { max: Number(process.env.DATABASE_POOL_MAX ?? 10), onnotice: () => {} });
 
-function run(query: ReturnType<typeof authenticationQuery>) {
+function run(query: SQL, client: Pick<postgres.Sql, "unsafe"> = sql) {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return sql.unsafe(text, params as never[], { prepare: true });
+  return client.unsafe(text, params as never[], { prepare: true });
 }
 
 async function authenticate(request: http.IncomingMessage) {
@@ -40,15 +43,12 @@ const server = http.createServer((request, response) => {
         return;
       }
       const body: { amount: number; external_id?: string } = JSON.parse(Buffer.concat(chunks).toString() || "{}") as never;
+      const amount = body.amount.toFixed(2);
+      const external_id = body.external_id ?? null;
       const id = await sql.begin(async (tx) => {
-        const [sequence] = await tx`update merchants set payments_count = payments_count + 1 where id = ${merchantId} returning payments_count as seq, clock_timestamp() as at`;
-        const [payment] = await tx`insert into payments (merchant_id, merchant_seq, external_id, amount, source, created_at, updated_at)
-          values (${merchantId}, ${sequence!.seq as string}, ${body.external_id ?? null}, ${String(body.amount)}, 'api', ${sequence!.at as Date}, ${sequence!.at as Date}) returning id`;
-        const eventId = `evt_${createHash("sha256").update(String(Math.random())).digest("hex").slice(0, 22)}`;
-        await tx`insert into events (id, merchant_id, payment_id, type, data) values (${eventId}, ${merchantId}, ${payment!.id as string}, 'payment.pending', ${JSON.stringify({ id: String(payment!.id) })})`;
-        await tx`with created as (insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
-          select ${merchantId}, ${eventId}, id from webhook_endpoints where merchant_id = ${merchantId} and enabled and 'payment.pending' = any(event_types) returning 1)
-          select pg_notify('webhook_deliveries', '') from created limit 1`;
+        const [payment] = await run(paymentInsertQuery(merchantId, { amount, external_id, customer_id: null, metadata: null, source: "api", autoSettleMs: 0 }), tx);
+        const resource = toPaymentResource({ id: payment!.id as string, external_id, status: "pending", amount, created_at: payment!.created_at as Date });
+        await run(paymentEventQuery(publicId("evt"), merchantId, "payment.pending", resource), tx);
         return payment!.id as string;
       });
       response.writeHead(201, { "content-type": "application/json", location: `/api/payments/${id}` }).end('{"message":"Payment created successfully"}');
