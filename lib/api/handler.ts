@@ -23,7 +23,8 @@ export type ApiContext<Params> = {
   token: AuthenticatedToken;
   merchantId: number;
   params: Params;
-  searchParams: URLSearchParams;
+  /** The request URL, parsed once by the router. */
+  url: URL;
 };
 
 /** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
@@ -73,7 +74,7 @@ export function apiRoute<Params = Record<string, never>>(
             token: auth.token,
             merchantId: auth.token.merchantId,
             params: params as Params,
-            searchParams: url.searchParams,
+            url,
           });
         }
       }

@@ -1,13 +1,10 @@
 /** Laravel's resource-collection envelope: `links` and `meta` beside `data`. */
-export function paginationEnvelope(requestUrl: string, page: number, perPage: number, total: number, count: number) {
+export function paginationEnvelope(requestUrl: URL, page: number, perPage: number, total: number, count: number) {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
-  const url = (target: number) => {
-    const link = new URL(requestUrl);
-    link.search = "";
-    link.searchParams.set("page", String(target));
-    if (perPage !== 10) link.searchParams.set("perPage", String(perPage));
-    return link.toString();
-  };
+  // The request's own origin and path (already percent-encoded by URL) with only page and perPage.
+  const base = `${requestUrl.origin}${requestUrl.pathname}?page=`;
+  const perPageParameter = perPage === 10 ? "" : `&perPage=${perPage}`;
+  const url = (target: number) => `${base}${target}${perPageParameter}`;
   const from = count > 0 ? (page - 1) * perPage + 1 : null;
   return {
     links: {

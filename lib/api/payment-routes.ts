@@ -8,14 +8,14 @@ import { readJsonBody } from "./request-body";
 import { HttpError, jsonResponse, UNAUTHORIZED } from "./responses";
 
 /** GET /api/payments: one page, newest first, in Laravel's resource-collection envelope. */
-export const listPaymentsRoute = apiRoute(async ({ db, merchantId, request, searchParams }) => {
+export const listPaymentsRoute = apiRoute(async ({ db, merchantId, url }) => {
   // PHP keeps the last of repeated parameters; so do we.
   const { page, perPage } = parseInput(listPaymentsQuerySchema, {
-    page: searchParams.getAll("page").at(-1),
-    perPage: searchParams.getAll("perPage").at(-1),
+    page: url.searchParams.getAll("page").at(-1),
+    perPage: url.searchParams.getAll("perPage").at(-1),
   });
   const { items, total } = await listPayments(db, merchantId, page, perPage);
-  return jsonResponse(200, { data: items, ...paginationEnvelope(request.url, page, perPage, total, items.length) });
+  return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
 });
 
 /** POST /api/payments: the payment and its payment.pending event in one transaction. */
