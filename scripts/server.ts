@@ -1,7 +1,7 @@
 // `npm run dev` (with --dev) and `npm start`: one node:http server for the whole platform on PORT (3000).
 // In production the merchant API (`/api/*` except next-auth's `/api/auth/*`) is answered by lib/api's router
-// straight from node:http: Next.js's per-request pipeline costs several milliseconds of CPU, which was most of
-// an API call. Everything else (dashboard, sign-in, assets), and in development the API too (through
+// straight from node:http: Next.js's request pipeline cost more than the API call itself (see BENCHMARKS.md),
+// so it is skipped. Everything else (dashboard, sign-in, assets), and in development the API too (through
 // app/api/[[...path]], so edits hot-reload), goes to Next.js. The platform boots first: configuration
 // check, migrations, then (unless WORKER_MODE=off) the webhook worker and settler.
 import http from "node:http";
@@ -40,6 +40,10 @@ const server = http.createServer((request, response) => {
   });
 });
 server.on("upgrade", (request, socket, head) => void app.getUpgradeHandler()(request, socket, head));
+server.once("error", (error: NodeJS.ErrnoException) => {
+  console.error(error.code === "EADDRINUSE" ? `\nPort ${port} is in use by another process; set PORT to use another.\n` : error);
+  process.exit(1);
+});
 server.listen(port, () => console.log(`Ready on http://localhost:${port}${dev ? " (development)" : ""}`));
 
 /** How long a stopping server waits for requests under way before it closes the database anyway. */
