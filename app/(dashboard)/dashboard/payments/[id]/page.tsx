@@ -25,8 +25,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
   if (!payment) notFound();
   const timeline = await getPaymentTimeline(db, merchantId, payment.id);
   const fields: Array<[string, React.ReactNode]> = [
-    ["ID", <span key="id" className="flex items-center gap-2 font-mono">{payment.id}<CopyButton value={String(payment.id)} label="Copy ID" /></span>],
-    ["External ID", payment.external_id ? <span key="ext" className="flex items-center gap-2 font-mono">{payment.external_id}<CopyButton value={payment.external_id} label="Copy external ID" /></span> : "—"],
+    ["ID", <span key="id" className="flex items-center gap-2"><span className="font-mono">{payment.id}</span><CopyButton value={String(payment.id)} label="Copy ID" /></span>],
+    ["External ID", payment.external_id ? <span key="ext" className="flex items-center gap-2"><span className="font-mono">{payment.external_id}</span><CopyButton value={payment.external_id} label="Copy external ID" /></span> : "—"],
     ["Customer ID", payment.customerId ?? "—"],
     ["Type", payment.type],
     ["Amount", <span key="amount" className="tabular-nums">{payment.amount}</span>],
