@@ -37,17 +37,10 @@ export function toPaymentListItem(row: PaymentRow): PaymentListItem {
   };
 }
 
-/** A full payment (paymentSchema): the list fields plus metadata, in the contract's field order. */
+/** A full payment (paymentSchema): the list fields, then metadata, in the contract's field order. */
 export function toPaymentResource(row: PaymentRow): PaymentResource {
-  return {
-    id: Number(row.id),
-    external_id: row.external_id,
-    type: "payment",
-    status: row.status as PaymentStatus,
-    amount: row.amount,
-    metadata: row.metadata ?? null,
-    created_at: isoTimestamp(row.created_at),
-  };
+  const { created_at, ...listFields } = toPaymentListItem(row);
+  return { ...listFields, metadata: row.metadata ?? null, created_at };
 }
 
 export type CreatePaymentOptions = {
