@@ -28,9 +28,9 @@ export default async function ApiKeysPage() {
       <SimpleTable caption="API tokens" headings={["Name", "Token", "Scope", "Created", "Last used", "Expires", "Status", ""]} empty="No tokens yet. Generate one above to call the API.">
         {tokens.map((token) => (
           <tr key={token.id}>
-            <td className="px-4 py-3 font-medium">{token.name}</td>
-            <td className="px-4 py-3 font-mono text-xs">{token.displayHint}</td>
-            <td className="px-4 py-3">{token.scope === "write" ? "Read and write" : "Read only"}</td>
+            <td className="min-w-32 px-4 py-3 font-medium">{token.name}</td>
+            <td className="whitespace-nowrap px-4 py-3 font-mono text-xs">{token.displayHint}</td>
+            <td className="whitespace-nowrap px-4 py-3">{token.scope === "write" ? "Read and write" : "Read only"}</td>
             <td className="whitespace-nowrap px-4 py-3">{formatDateTime(token.createdAt)}</td>
             <td className="whitespace-nowrap px-4 py-3">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "Never"}</td>
             <td className="whitespace-nowrap px-4 py-3">
