@@ -1,7 +1,6 @@
-import http from "node:http";
 import { describe, expect, inject, it } from "vitest";
 import { generateToken } from "@/lib/token-format";
-import { callApi, paymentTotal } from "../support/api-client";
+import { callApi, paymentTotal, rawRequest } from "../support/api-client";
 
 const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
@@ -116,17 +115,9 @@ describe("unknown paths and wrong methods answer JSON", () => {
   });
 
   it("answers 400 to a Host header no URL can be made of", async () => {
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = http.request(`${baseUrl}/api/payments`, { headers: { Host: "bad host", Authorization: `Bearer ${tokens.api}` } }, (response) => {
-        let text = "";
-        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
-      });
-      request.on("error", reject);
-      request.end();
-    });
+    const { status, text } = await rawRequest(`${baseUrl}/api/payments`, { headers: { Host: "bad host", Authorization: `Bearer ${tokens.api}` } });
     expect(status).toBe(400);
-    expect(JSON.parse(body)).toEqual({ message: "Bad Request" });
+    expect(JSON.parse(text)).toEqual({ message: "Bad Request" });
   });
 
   it("treats a malformed percent-encoding in the path as not found", async () => {

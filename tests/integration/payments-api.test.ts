@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { callApi, paymentTotal } from "../support/api-client";
+import { callApi, paymentTotal, rawRequest } from "../support/api-client";
 
 const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
@@ -121,6 +121,18 @@ describe("POST /api/payments with bad input writes nothing", () => {
     ["body over 16 KiB", { json: { amount: 1, external_id: "x".repeat(17_000) } }, 413, { message: "The request body must not be larger than 16 KiB." }],
     ["bad Idempotency-Key", { json: { amount: 1 }, headers: { "Idempotency-Key": "x".repeat(256) } }, 422, invalid({ "Idempotency-Key": ["The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID."] })],
   ];
+
+  it("cuts off a body streamed in chunks past 16 KiB with no Content-Length: 413, nothing written", async () => {
+    const before = await paymentTotal(baseUrl, tokens.badInput);
+    const response = await rawRequest(`${baseUrl}/api/payments`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${tokens.badInput}`, "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+      chunks: ['{"amount": 1, "external_id": "', ...Array<string>(20).fill("x".repeat(1024)), '"}'],
+    });
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.text)).toEqual({ message: "The request body must not be larger than 16 KiB." });
+    expect(await paymentTotal(baseUrl, tokens.badInput)).toBe(before);
+  });
 
   it.each(cases)("%s", async (_name, request, status, expected) => {
     const before = await paymentTotal(baseUrl, tokens.badInput);

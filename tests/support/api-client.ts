@@ -1,4 +1,6 @@
 // A merchant's backend as the tests see it: real HTTP against the started server.
+import http from "node:http";
+
 export type ApiResponse = { status: number; headers: Headers; body: unknown; text: string };
 
 export type ApiRequest = {
@@ -34,4 +36,24 @@ export async function paymentTotal(baseUrl: string, token: string): Promise<numb
   const response = await callApi(baseUrl, "/api/payments?perPage=1", { token });
   if (response.status !== 200) throw new Error(`Could not read the total: ${response.status} ${response.text}`);
   return (response.body as { meta: { total: number } }).meta.total;
+}
+
+/**
+ * A request fetch would not send: a hand-set Host header, or a body streamed in chunks with no
+ * Content-Length. Resolves with the status and the body text.
+ */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; chunks?: string[] } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? "GET", headers: options.headers }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.on("error", reject);
+    for (const chunk of options.chunks ?? []) request.write(chunk);
+    request.end();
+  });
 }
