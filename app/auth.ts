@@ -5,6 +5,7 @@ import { cache } from "react";
 import { getDb } from "@/db/client";
 import { logInSchema } from "@/lib/account-schemas";
 import { authenticateMerchantUser } from "@/lib/accounts";
+import { clientIp } from "@/lib/client-ip";
 import { DomainError } from "@/lib/errors";
 
 declare module "next-auth" {
@@ -24,11 +25,6 @@ class LoginRefused extends CredentialsSignin {
   }
 }
 
-function clientIp(request: Request): string {
-  // The first X-Forwarded-For hop is the client as seen by the load balancer in front of the app.
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || "unknown";
-}
-
 const nextAuth = NextAuth({
   // The app runs behind its own load balancer and reads the host it is served on.
   trustHost: true,
@@ -42,7 +38,7 @@ const nextAuth = NextAuth({
         const parsed = logInSchema.safeParse(credentials);
         if (!parsed.success) throw new LoginRefused("invalid", "Invalid credentials.");
         try {
-          const account = await authenticateMerchantUser(getDb(), parsed.data, clientIp(request));
+          const account = await authenticateMerchantUser(getDb(), parsed.data, clientIp(request.headers));
           return { id: String(account.userId), email: account.email, name: account.name, merchantId: account.merchantId };
         } catch (error) {
           if (error instanceof DomainError) {

@@ -7,6 +7,11 @@ import type { PaymentEventType, PaymentResource } from "./payment-schemas";
 /** Woken workers pick up new deliveries without waiting for their next poll. */
 export const DELIVERIES_CHANNEL = "webhook_deliveries";
 
+/** Wakes the webhook workers now (they also poll): call inside the transaction that queued deliveries. */
+export async function wakeWebhookWorkers(tx: Transaction): Promise<void> {
+  await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
+}
+
 /**
  * The outbox statement: the event, one pending delivery per enabled endpoint subscribed to its type, and a
  * wake-up for workers, in one round trip. Exported so the benchmark's bare baseline runs the same SQL.

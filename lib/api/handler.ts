@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type Database } from "@/db/client";
 import { authenticateApiToken, type AuthenticatedToken } from "../api-auth";
+import { clientIp } from "../client-ip";
 import { getEnv, type Env } from "../env";
 import { consumeRateLimit, type RateLimitDecision } from "../rate-limit";
 import { errorResponse, jsonResponse, UNAUTHORIZED, unauthenticatedResponse, type ApiResponse } from "./responses";
@@ -31,10 +32,6 @@ export type ApiContext<Params> = {
 const UNAUTHENTICATED_PER_MINUTE = 100;
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
-function clientIp(request: ApiRequest): string {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
-}
-
 function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
   return jsonResponse(429, { message: "Too Many Attempts." }, {
     "Retry-After": String(rateLimit.retryAfterSeconds),
@@ -60,7 +57,7 @@ export function apiRoute<Params = Record<string, never>>(
       const bearer = BEARER.exec(request.headers.get("authorization") ?? "")?.[1];
       const auth = bearer ? await authenticateApiToken(db, bearer, env.API_RATE_LIMIT_PER_MINUTE) : { token: null };
       if (!auth.token) {
-        rateLimit = await consumeRateLimit(db, `ip:${clientIp(request)}`, UNAUTHENTICATED_PER_MINUTE);
+        rateLimit = await consumeRateLimit(db, `ip:${clientIp(request.headers)}`, UNAUTHENTICATED_PER_MINUTE);
         response = rateLimit.allowed ? unauthenticatedResponse() : tooManyAttempts(rateLimit);
       } else {
         rateLimit = auth.rateLimit;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { events, webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { DomainError } from "../errors";
-import { DELIVERIES_CHANNEL } from "../events";
+import { wakeWebhookWorkers } from "../events";
 import { messages, parseInput } from "../validation";
 import { getWebhookEndpoint } from "./endpoints";
 
@@ -65,16 +65,19 @@ export async function listEndpointDeliveries(
   return deliveries.map((delivery) => ({ ...delivery, attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id) }));
 }
 
+/** A delivery queued again: due now, with a fresh retry schedule. */
+const REQUEUED = { status: "pending", attemptCount: 0, nextAttemptAt: sql`now()`, updatedAt: sql`now()` } as const;
+
 /** Queues a delivery again now, with a fresh retry schedule; its earlier attempts stay in the log. */
 export async function resendDelivery(db: Executor, merchantId: number, deliveryId: number): Promise<void> {
   await db.transaction(async (tx) => {
     const rows = await tx
       .update(webhookDeliveries)
-      .set({ status: "pending", attemptCount: 0, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+      .set(REQUEUED)
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.merchantId, merchantId), sql`${webhookDeliveries.status} <> 'pending'`))
       .returning({ id: webhookDeliveries.id });
     if (rows.length === 0) throw new DomainError("conflict", "That delivery is already queued, or does not exist.");
-    await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
+    await wakeWebhookWorkers(tx);
   });
 }
 
@@ -89,7 +92,7 @@ export async function recoverFailedDeliveries(db: Executor, merchantId: number, 
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(webhookDeliveries)
-      .set({ status: "pending", attemptCount: 0, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+      .set(REQUEUED)
       .where(
         and(
           eq(webhookDeliveries.merchantId, merchantId),
@@ -99,7 +102,7 @@ export async function recoverFailedDeliveries(db: Executor, merchantId: number, 
         ),
       )
       .returning({ id: webhookDeliveries.id });
-    if (rows.length > 0) await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
+    if (rows.length > 0) await wakeWebhookWorkers(tx);
     return rows.length;
   });
 }

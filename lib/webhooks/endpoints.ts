@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { getEnv } from "../env";
 import { DomainError, validationError } from "../errors";
-import { DELIVERIES_CHANNEL } from "../events";
+import { wakeWebhookWorkers } from "../events";
 import { publicId } from "../ids";
 import { parseInput } from "../validation";
 import { createEndpointSchema, testEventSchema } from "./endpoint-schemas";
@@ -132,7 +132,7 @@ export async function sendTestEvent(db: Executor, merchantId: number, endpointId
   await db.transaction(async (tx) => {
     await tx.insert(events).values({ id: eventId, merchantId, paymentId: null, type: event, data: sample });
     await tx.insert(webhookDeliveries).values({ merchantId, eventId, endpointId });
-    await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
+    await wakeWebhookWorkers(tx);
   });
   return eventId;
 }
