@@ -13,5 +13,7 @@ export default defineConfig({
   schema: "./db/schema.ts",
   out: "./db/migrations",
   casing: "snake_case",
-  ...(databaseUrl ? { dbCredentials: { url: databaseUrl } } : { driver: "pglite", dbCredentials: { url: dataDir } }),
+  ...(databaseUrl
+    ? { dbCredentials: { url: databaseUrl } }
+    : { driver: "pglite", dbCredentials: { url: dataDir } }),
 });

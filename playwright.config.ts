@@ -7,7 +7,9 @@ process.env.E2E_PORT ??= String(findFreePort());
 const port = Number(process.env.E2E_PORT);
 // Debian's Chromium where installed (this machine and CI cannot download Playwright's); Playwright's own
 // browser everywhere else.
-const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((candidate) => existsSync(candidate));
+const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((candidate) =>
+  existsSync(candidate),
+);
 
 export default defineConfig({
   testDir: "e2e",
@@ -25,7 +27,12 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? systemChromium,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+      ],
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],

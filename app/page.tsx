@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { auth } from "./auth";
+import { auth } from "@/app/_lib/auth";
 
 export default async function HomePage() {
   const session = await auth();

@@ -4,8 +4,16 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { freshDatabase, markdownTable, root, runLoad, startScript, type LoadResult, type RunningServer } from "./harness";
 import { measureDashboard } from "./dashboard";
+import {
+  freshDatabase,
+  markdownTable,
+  root,
+  runLoad,
+  startScript,
+  type LoadResult,
+  type RunningServer,
+} from "./harness";
 import { seedBenchmark } from "./seed";
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench";
@@ -21,13 +29,38 @@ const seed = await seedBenchmark(databaseUrl, paymentCount);
 const seedSeconds = ((performance.now() - seedStarted) / 1000).toFixed(1);
 console.log(`Seeded ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s`);
 
-const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: poolMax, NODE_ENV: "production" as const, NEXT_TELEMETRY_DISABLED: "1" };
+const baseEnv = {
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  DATABASE_POOL_MAX: poolMax,
+  NODE_ENV: "production" as const,
+  NEXT_TELEMETRY_DISABLED: "1",
+};
 let externalId = 0;
-const scenarios = (server: RunningServer) => [
-  () => runLoad({ name: "GET /api/payments", url: `${server.baseUrl}/api/payments`, tokens: seed.tokens, connections, durationSeconds, server }),
-  () => runLoad({ name: "GET page 10,000 (perPage=100)", url: `${server.baseUrl}/api/payments?page=10000&perPage=100`, tokens: seed.tokens, connections, durationSeconds, server }),
-  () => runLoad({ name: "POST /api/payments", url: `${server.baseUrl}/api/payments`, method: "POST", body: () => JSON.stringify({ amount: 12.5, external_id: `bench_post_${externalId++}` }), tokens: seed.tokens, connections, durationSeconds, server }),
+type Scenario = { name: string; path: string; method?: "POST"; body?: () => string };
+const SCENARIOS: Scenario[] = [
+  { name: "GET /api/payments", path: "/api/payments" },
+  { name: "GET page 10,000 (perPage=100)", path: "/api/payments?page=10000&perPage=100" },
+  {
+    name: "POST /api/payments",
+    path: "/api/payments",
+    method: "POST",
+    body: () => JSON.stringify({ amount: 12.5, external_id: `bench_post_${externalId++}` }),
+  },
 ];
+const scenarios = (server: RunningServer) =>
+  SCENARIOS.map(
+    ({ path, ...scenario }) =>
+      () =>
+        runLoad({
+          ...scenario,
+          url: `${server.baseUrl}${path}`,
+          tokens: seed.tokens,
+          connections,
+          durationSeconds,
+          server,
+        }),
+  );
 
 let dashboard: Awaited<ReturnType<typeof measureDashboard>> | undefined;
 
@@ -36,7 +69,14 @@ async function measure(label: string, server: RunningServer): Promise<LoadResult
   try {
     if (label === "app") dashboard = await measureDashboard(server, seed.email, seed.password);
     for (const scenario of scenarios(server)) {
-      await runLoad({ name: "warm-up", url: `${server.baseUrl}/api/payments`, tokens: seed.tokens, connections: 8, durationSeconds: 2, server });
+      await runLoad({
+        name: "warm-up",
+        url: `${server.baseUrl}/api/payments`,
+        tokens: seed.tokens,
+        connections: 8,
+        durationSeconds: 2,
+        server,
+      });
       const result = await scenario();
       results.push(result);
       console.log(`${label}: ${JSON.stringify(result)}`);
@@ -49,7 +89,18 @@ async function measure(label: string, server: RunningServer): Promise<LoadResult
 
 const app = await measure(
   "app",
-  await startScript("scripts/server.ts", { ...baseEnv, PORT: "4100", AUTH_SECRET: randomBytes(33).toString("base64"), WORKER_MODE: "off", PAYMENTS_AUTO_SETTLE_MS: "0" }, 4100, "/api/openapi.json"),
+  await startScript(
+    "scripts/server.ts",
+    {
+      ...baseEnv,
+      PORT: "4100",
+      AUTH_SECRET: randomBytes(33).toString("base64"),
+      WORKER_MODE: "off",
+      PAYMENTS_AUTO_SETTLE_MS: "0",
+    },
+    4100,
+    "/api/openapi.json",
+  ),
 );
 const baseline = await measure(
   "baseline",
@@ -68,7 +119,7 @@ const rows = app.map((result, index) => {
     "baseline req/s": ceiling.requestsPerSecond,
     "baseline p50/p99 ms": `${ceiling.p50} / ${ceiling.p99}`,
     "baseline RSS MB": ceiling.memoryMb,
-    "ratio": (result.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2),
+    ratio: (result.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2),
   };
 });
 const report = [

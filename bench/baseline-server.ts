@@ -2,16 +2,21 @@
 // requests (auth and rate limit, list, create), with none of Next.js, drizzle or zod in between.
 import { createHash } from "node:crypto";
 import http from "node:http";
+import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
-import type { SQL } from "drizzle-orm";
-import { authenticationQuery } from "@/lib/api-auth";
-import { paymentEventQuery } from "@/lib/events";
-import { publicId } from "@/lib/ids";
-import { listPaymentsQuery, paymentInsertQuery, toPaymentResource } from "@/lib/payments";
+import { paymentInsertQuery } from "@/lib/payments/create-payment";
+import { listPaymentsQuery } from "@/lib/payments/queries";
+import { toPaymentResource } from "@/lib/payments/resource";
+import { publicId } from "@/lib/platform/ids";
+import { authenticationQuery } from "@/lib/tokens/authenticate";
+import { paymentEventQuery } from "@/lib/webhooks/outbox";
 
 const dialect = new PgDialect();
-const sql = postgres(process.env.DATABASE_URL!, { max: Number(process.env.DATABASE_POOL_MAX ?? 10), onnotice: () => {} });
+const sql = postgres(process.env.DATABASE_URL!, {
+  max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+  onnotice: () => {},
+});
 
 function run(query: SQL, client: Pick<postgres.Sql, "unsafe"> = sql) {
   const { sql: text, params } = dialect.sqlToQuery(query);
@@ -38,20 +43,51 @@ const server = http.createServer((request, response) => {
         const page = Number(url.searchParams.get("page") ?? 1);
         const perPage = Number(url.searchParams.get("perPage") ?? 10);
         const rows = await run(listPaymentsQuery(merchantId, (page - 1) * perPage, perPage));
-        const data = rows.filter((row) => row.id !== null).map((row) => ({ id: Number(row.id), external_id: row.external_id as string, type: "payment", status: row.status as string, amount: row.amount as string, created_at: (row.created_at as Date).toISOString() }));
-        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data, meta: { total: Number(rows[0]?.total ?? 0) } }));
+        const data = rows
+          .filter((row) => row.id !== null)
+          .map((row) => ({
+            id: Number(row.id),
+            external_id: row.external_id as string,
+            type: "payment",
+            status: row.status as string,
+            amount: row.amount as string,
+            created_at: (row.created_at as Date).toISOString(),
+          }));
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data, meta: { total: Number(rows[0]?.total ?? 0) } }));
         return;
       }
-      const body: { amount: number; external_id?: string } = JSON.parse(Buffer.concat(chunks).toString() || "{}") as never;
+      const body: { amount: number; external_id?: string } = JSON.parse(
+        Buffer.concat(chunks).toString() || "{}",
+      ) as never;
       const amount = body.amount.toFixed(2);
       const external_id = body.external_id ?? null;
       const id = await sql.begin(async (tx) => {
-        const [payment] = await run(paymentInsertQuery(merchantId, { amount, external_id, customer_id: null, metadata: null, source: "api", autoSettleMs: 0 }), tx);
-        const resource = toPaymentResource({ id: payment!.id as string, external_id, status: "pending", amount, created_at: payment!.created_at as Date });
+        const [payment] = await run(
+          paymentInsertQuery(merchantId, {
+            amount,
+            external_id,
+            customer_id: null,
+            metadata: null,
+            source: "api",
+            autoSettleMs: 0,
+          }),
+          tx,
+        );
+        const resource = toPaymentResource({
+          id: payment!.id as string,
+          external_id,
+          status: "pending",
+          amount,
+          created_at: payment!.created_at as Date,
+        });
         await run(paymentEventQuery(publicId("evt"), merchantId, "payment.pending", resource), tx);
         return payment!.id as string;
       });
-      response.writeHead(201, { "content-type": "application/json", location: `/api/payments/${id}` }).end('{"message":"Payment created successfully"}');
+      response
+        .writeHead(201, { "content-type": "application/json", location: `/api/payments/${id}` })
+        .end('{"message":"Payment created successfully"}');
     })().catch((error: unknown) => {
       console.error(error);
       response.writeHead(500).end();

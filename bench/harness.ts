@@ -18,7 +18,12 @@ export async function freshDatabase(databaseUrl: string): Promise<void> {
   await admin.end();
 }
 
-export type RunningServer = { process: ChildProcess; baseUrl: string; peakRssMb: () => number; stop: () => Promise<void> };
+export type RunningServer = {
+  process: ChildProcess;
+  baseUrl: string;
+  peakRssMb: () => number;
+  stop: () => Promise<void>;
+};
 
 function rssMb(pid: number): number {
   try {
@@ -30,14 +35,29 @@ function rssMb(pid: number): number {
 }
 
 /** Starts a TypeScript script as the project runs them and waits until `ready` answers: a path on `port`, or a line it prints. */
-export async function startScript(script: string, env: NodeJS.ProcessEnv, port: number, ready: string | { line: string }): Promise<RunningServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+export async function startScript(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  port: number,
+  ready: string | { line: string },
+): Promise<RunningServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
-  const isReady = () => (typeof ready === "string" ? fetch(`${baseUrl}${ready}`).then(() => true, () => false) : Promise.resolve(output.includes(ready.line)));
+  const isReady = () =>
+    typeof ready === "string"
+      ? fetch(`${baseUrl}${ready}`).then(
+          () => true,
+          () => false,
+        )
+      : Promise.resolve(output.includes(ready.line));
   while (!(await isReady())) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -58,7 +78,15 @@ export async function startScript(script: string, env: NodeJS.ProcessEnv, port: 
   };
 }
 
-export type LoadResult = { name: string; requestsPerSecond: number; p50: number; p99: number; non2xx: number; errors: number; memoryMb: number };
+export type LoadResult = {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  memoryMb: number;
+};
 
 /** Runs one scenario with autocannon: `connections` keep-alive connections, tokens spread round robin. */
 export async function runLoad(options: {
@@ -82,7 +110,10 @@ export async function runLoad(options: {
       {
         setupRequest: (request) => ({
           ...request,
-          headers: { ...request.headers, authorization: `Bearer ${options.tokens[next++ % options.tokens.length]}` },
+          headers: {
+            ...request.headers,
+            authorization: `Bearer ${options.tokens[next++ % options.tokens.length]}`,
+          },
           ...(options.body ? { body: options.body() } : {}),
         }),
       },

@@ -3,14 +3,24 @@
 import "../scripts/load-env";
 import postgres from "postgres";
 import { closeDatabase, migrateDatabase } from "@/db/client";
-import { hashPassword } from "@/lib/passwords";
-import { generateToken, hashToken, tokenDisplayHint } from "@/lib/token-format";
+import { hashPassword } from "@/lib/accounts/passwords";
+import { generateToken, hashToken, tokenDisplayHint } from "@/lib/tokens/format";
 
-export type BenchSeed = { merchantId: number; tokens: string[]; payments: number; email: string; password: string };
+export type BenchSeed = {
+  merchantId: number;
+  tokens: string[];
+  payments: number;
+  email: string;
+  password: string;
+};
 
 const BENCH_PASSWORD = "bench passphrase";
 
-export async function seedBenchmark(databaseUrl: string, paymentCount: number, tokenCount = 64): Promise<BenchSeed> {
+export async function seedBenchmark(
+  databaseUrl: string,
+  paymentCount: number,
+  tokenCount = 64,
+): Promise<BenchSeed> {
   await migrateDatabase();
   await closeDatabase();
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });

@@ -7,7 +7,8 @@ import http from "node:http";
 import path from "node:path";
 import { freshDatabase, markdownTable, root, startScript } from "./harness";
 
-const databaseUrl = process.env.BENCH_WEBHOOKS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_webhooks";
+const databaseUrl =
+  process.env.BENCH_WEBHOOKS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_webhooks";
 const rate = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 200);
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const backlog = Number(process.env.BENCH_BACKLOG ?? 20_000);
@@ -19,8 +20,8 @@ process.env.AUTH_SECRET ??= randomBytes(33).toString("base64");
 process.env.PAYMENTS_AUTO_SETTLE_MS = "0";
 const { getDb, migrateDatabase, closeDatabase, selectRows } = await import("@/db/client");
 const { sql } = await import("drizzle-orm");
-const { createMerchantWithOwner } = await import("@/lib/accounts");
-const { createPayment } = await import("@/lib/payments");
+const { createMerchantWithOwner } = await import("@/lib/accounts/accounts");
+const { createPayment } = await import("@/lib/payments/create-payment");
 const { createWebhookEndpoint } = await import("@/lib/webhooks/endpoints");
 await migrateDatabase();
 const db = getDb();
@@ -45,10 +46,22 @@ const receiver = http.createServer((request, response) => {
 receiver.keepAliveTimeout = 60_000;
 await new Promise<void>((resolve) => receiver.listen(receiverPort, "127.0.0.1", resolve));
 
-const { merchantId } = await createMerchantWithOwner(db, { name: "Webhook bench", email: `hooks-${Date.now()}@example.test`, password: "bench passphrase" });
-await createWebhookEndpoint(db, merchantId, { url: `http://127.0.0.1:${receiverPort}/hooks`, events: ["payment.pending"] });
+const { merchantId } = await createMerchantWithOwner(db, {
+  name: "Webhook bench",
+  email: `hooks-${Date.now()}@example.test`,
+  password: "bench passphrase",
+});
+await createWebhookEndpoint(db, merchantId, {
+  url: `http://127.0.0.1:${receiverPort}/hooks`,
+  events: ["payment.pending"],
+});
 
-const worker = await startScript("scripts/worker.ts", { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, { line: "Webhook worker running" });
+const worker = await startScript(
+  "scripts/worker.ts",
+  { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" },
+  receiverPort,
+  { line: "Webhook worker running" },
+);
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -64,9 +77,12 @@ const started = Date.now();
 while (created < total) {
   const due = Math.min(total, Math.floor(((Date.now() - started) / tickMs + 1) * perTick));
   const batch: Array<Promise<unknown>> = [];
-  for (; created < due; created++) batch.push(createPayment(db, merchantId, { amount: 1 }, { source: "api", autoSettleMs: 0 }));
+  for (; created < due; created++)
+    batch.push(createPayment(db, merchantId, { amount: 1 }, { source: "api", autoSettleMs: 0 }));
   await Promise.all(batch);
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + (created / perTick) * tickMs - Date.now())));
+  await new Promise((resolve) =>
+    setTimeout(resolve, Math.max(0, started + (created / perTick) * tickMs - Date.now())),
+  );
 }
 while (received < total) await new Promise((resolve) => setTimeout(resolve, 50));
 const steady = {
@@ -89,9 +105,17 @@ await db.execute(sql`
 await db.execute(sql`
   insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
   select ${merchantId}, 'evt_bench_' || g, (select id from webhook_endpoints where merchant_id = ${merchantId}) from generate_series(1, ${backlog}) g`);
-const drainer = await startScript("scripts/worker.ts", { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" }, receiverPort, { line: "Webhook worker running" });
+const drainer = await startScript(
+  "scripts/worker.ts",
+  { ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", DATABASE_POOL_MAX: "8" },
+  receiverPort,
+  { line: "Webhook worker running" },
+);
 for (;;) {
-  const [row] = await selectRows<{ left: number }>(db, sql`select count(*)::int as left from webhook_deliveries where status = 'pending'`);
+  const [row] = await selectRows<{ left: number }>(
+    db,
+    sql`select count(*)::int as left from webhook_deliveries where status = 'pending'`,
+  );
   if (row!.left === 0) break;
   await new Promise((resolve) => setTimeout(resolve, 200));
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import type { FormState } from "@/app/form-state";
+import type { FormState } from "./form-state";
 import { Alert } from "./ui/alert";
 import { Button, type ButtonVariant } from "./ui/button";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import type { FormState } from "@/app/form-state";
+import type { FormState } from "./form-state";
 import { Alert } from "./ui/alert";
 import { Button } from "./ui/button";
 import { Dialog } from "./ui/dialog";

@@ -2,13 +2,13 @@ import "server-only";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { getEnv } from "@/lib/env";
+import { readDatabaseConfig } from "./config";
 import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
 import * as schema from "./schema";
 
@@ -17,7 +17,11 @@ import * as schema from "./schema";
  * otherwise. Everything else sees `Database` and calls the helpers below.
  */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
+export type Transaction = PgTransaction<
+  PgQueryResultHKT,
+  typeof schema,
+  ExtractTablesWithRelations<typeof schema>
+>;
 /** What domain functions take: the database, or a transaction already under way. */
 export type Executor = Database | Transaction;
 
@@ -42,15 +46,20 @@ const MIGRATION_LOCK_ID = 72_201_517;
 function preparingStatements(client: postgres.Sql): postgres.Sql {
   type Callback = (sql: postgres.Sql) => unknown;
   // begin and savepoint hand their callback a new client; it must prepare too.
-  const wrapScoped = (method: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
-    const callback = args.at(-1) as Callback;
-    return method(...args.slice(0, -1), (scoped: postgres.Sql) => callback(preparingStatements(scoped)));
-  };
+  const wrapScoped =
+    (method: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      const callback = args.at(-1) as Callback;
+      return method(...args.slice(0, -1), (scoped: postgres.Sql) => callback(preparingStatements(scoped)));
+    };
   return new Proxy(client, {
     get(target, property, receiver) {
       if (property === "unsafe") {
-        return (query: string, parameters?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) =>
-          target.unsafe(query, parameters, { ...options, prepare: true });
+        return (
+          query: string,
+          parameters?: postgres.ParameterOrJSON<never>[],
+          options?: postgres.UnsafeQueryOptions,
+        ) => target.unsafe(query, parameters, { ...options, prepare: true });
       }
       if (property === "begin" || property === "savepoint") {
         const method = Reflect.get(target, property) as (...args: unknown[]) => unknown;
@@ -103,10 +112,10 @@ const globalForDb = globalThis as unknown as { paymentsDbConnection?: Connection
 
 function connection(): Connection {
   if (!globalForDb.paymentsDbConnection) {
-    const env = getEnv();
-    globalForDb.paymentsDbConnection = env.DATABASE_URL
-      ? connectPostgres(env.DATABASE_URL, env.DATABASE_POOL_MAX)
-      : connectPglite(env.PGLITE_DATA_DIR);
+    const config = readDatabaseConfig();
+    globalForDb.paymentsDbConnection = config.DATABASE_URL
+      ? connectPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX)
+      : connectPglite(config.PGLITE_DATA_DIR);
   }
   return globalForDb.paymentsDbConnection;
 }

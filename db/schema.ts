@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { DELIVERY_STATUSES, PAYMENT_SOURCES, PAYMENT_STATUSES, TOKEN_SCOPES, USER_ROLES } from "./enums";
 
 // Shared column helpers, so every table spells ids and timestamps the same way.
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
@@ -19,10 +20,8 @@ const merchantId = () =>
   bigint("merchant_id", { mode: "number" })
     .notNull()
     .references(() => merchants.id, { onDelete: "cascade" });
-const createdAt = () =>
-  timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
-const updatedAt = () =>
-  timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const createdAt = () => timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
 export const merchants = pgTable("merchants", {
@@ -49,7 +48,7 @@ export const users = pgTable(
     name: text("name"),
     /** scrypt, self-describing: `scrypt$N$r$p$salt$hash`. */
     passwordHash: text("password_hash").notNull(),
-    role: text("role", { enum: ["owner", "member"] }).notNull().default("owner"),
+    role: text("role", { enum: USER_ROLES }).notNull().default("owner"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -66,7 +65,7 @@ export const apiTokens = pgTable(
     tokenHash: text("token_hash").notNull(),
     /** Safe to show: the prefix and the last four characters, e.g. `pay_…a1B2`. */
     displayHint: text("display_hint").notNull(),
-    scope: text("scope", { enum: ["read", "write"] }).notNull().default("write"),
+    scope: text("scope", { enum: TOKEN_SCOPES }).notNull().default("write"),
     expiresAt: at("expires_at"),
     /** Revocation time; may be in the future when a rolled token keeps working for a grace period. */
     revokedAt: at("revoked_at"),
@@ -91,13 +90,15 @@ export const payments = pgTable(
     merchantSeq: bigint("merchant_seq", { mode: "number" }).notNull(),
     externalId: text("external_id"),
     customerId: text("customer_id"),
-    type: text("type", { enum: ["payment"] }).notNull().default("payment"),
-    status: text("status", { enum: ["pending", "completed", "failed"] }).notNull().default("pending"),
+    type: text("type", { enum: ["payment"] })
+      .notNull()
+      .default("payment"),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
     amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
     /** JSON text, returned to merchants verbatim (e.g. `{"customer_id":"cus_1"}`), or null. */
     metadata: text("metadata"),
     /** Where it was created: the API, the dashboard (test payment) or the admin CLI. */
-    source: text("source", { enum: ["api", "dashboard", "cli"] }).notNull().default("api"),
+    source: text("source", { enum: PAYMENT_SOURCES }).notNull().default("api"),
     /** When the simulated processor settles it; null when automatic settlement is off. */
     settleAt: at("settle_at"),
     settledAt: at("settled_at"),
@@ -107,10 +108,21 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex("payments_merchant_seq_idx").on(t.merchantId, t.merchantSeq),
     // Plain DESC (nulls first, PostgreSQL's default for DESC) so `order by created_at desc, id desc` uses them.
-    index("payments_merchant_created_idx").on(t.merchantId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index("payments_merchant_status_created_idx").on(t.merchantId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("payments_merchant_created_idx").on(
+      t.merchantId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("payments_merchant_status_created_idx").on(
+      t.merchantId,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index("payments_merchant_external_id_idx").on(t.merchantId, t.externalId),
-    index("payments_settle_at_idx").on(t.settleAt).where(sql`status = 'pending'`),
+    index("payments_settle_at_idx")
+      .on(t.settleAt)
+      .where(sql`status = 'pending'`),
   ],
 );
 
@@ -168,7 +180,7 @@ export const webhookDeliveries = pgTable(
     endpointId: bigint("endpoint_id", { mode: "number" })
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
     attemptCount: integer("attempt_count").notNull().default(0),
     /** When a worker may next try it; also the lease: a claim pushes it forward past the send timeout. */
     nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
@@ -177,7 +189,9 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
     index("webhook_deliveries_endpoint_idx").on(t.merchantId, t.endpointId, t.createdAt.desc()),
     index("webhook_deliveries_event_idx").on(t.eventId),
   ],

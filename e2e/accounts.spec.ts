@@ -12,7 +12,9 @@ test("sign up, land on the dashboard, log out and log back in", async ({ page })
 
 test("a wrong password shows an error and stays on the login page", async ({ page, seed }) => {
   await logIn(page, seed.email, "definitely wrong");
-  await expect(page.getByRole("alert").filter({ hasText: "These credentials do not match our records." })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "These credentials do not match our records." }),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByLabel("Email")).toHaveValue(seed.email);
 });
@@ -27,7 +29,9 @@ test("sign-up form errors are shown next to their fields, and nothing is created
   await expect(page.getByText("The password field must be at least 10 characters.")).toBeVisible();
   await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
   await logIn(page, email, "short");
-  await expect(page.getByRole("alert").filter({ hasText: "These credentials do not match our records." })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "These credentials do not match our records." }),
+  ).toBeVisible();
 });
 
 test("an email can only sign up once", async ({ page, seed }) => {

@@ -1,9 +1,15 @@
 import { expect, logInAs, navLink, test } from "./fixtures";
 
-test("generate a token, see it once, copy it, use it, roll it and revoke it", async ({ page, context, request, seed }) => {
+test("generate a token, see it once, copy it, use it, roll it and revoke it", async ({
+  page,
+  context,
+  request,
+  seed,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const name = `Backend ${Date.now()}`;
-  const call = (token: string) => request.get("/api/payments?perPage=1", { headers: { Authorization: `Bearer ${token}` } });
+  const call = (token: string) =>
+    request.get("/api/payments?perPage=1", { headers: { Authorization: `Bearer ${token}` } });
 
   await logInAs(page, seed);
   await navLink(page, "API keys").click();
@@ -25,7 +31,14 @@ test("generate a token, see it once, copy it, use it, roll it and revoke it", as
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
   expect((await call(token)).status()).toBe(200);
-  expect((await request.post("/api/payments", { headers: { Authorization: `Bearer ${token}` }, data: { amount: 1 } })).status()).toBe(403);
+  expect(
+    (
+      await request.post("/api/payments", {
+        headers: { Authorization: `Bearer ${token}` },
+        data: { amount: 1 },
+      })
+    ).status(),
+  ).toBe(403);
 
   await page.reload();
   await expect(page.getByText(token)).toHaveCount(0);
@@ -69,4 +82,27 @@ test("the Developers page shows the base URL and a curl example per endpoint", a
   }
   await expect(page.getByText("Too Many Attempts.")).toBeVisible();
   await expect(page.getByText(/curl -X POST "http:\/\/127\.0\.0\.1:\d+\/api\/payments"/)).toBeVisible();
+});
+
+test("a crafted token id in the revoke form is a field error, and revokes nothing", async ({ page, seed }) => {
+  const name = `Crafted ${Date.now()}`;
+  await logInAs(page, seed);
+  await page.goto("/dashboard/api-keys");
+  await page.getByLabel("Token name").fill(name);
+  await page.getByRole("button", { name: "Generate token" }).click();
+  await expect(page.getByText("You won't see it again.")).toBeVisible();
+  await page.reload();
+
+  await page.getByRole("button", { name: `Revoke ${name}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Revoke token “${name}”?` });
+  for (const crafted of ["abc", "1 or 1=1", "", "1e3", "9".repeat(16)]) {
+    await dialog.locator('input[name="token_id"]').evaluate((input, value) => {
+      (input as HTMLInputElement).value = value;
+    }, crafted);
+    await dialog.getByRole("button", { name: "Revoke token" }).click();
+    await expect(dialog.getByText("The token id field must be an integer.")).toBeVisible();
+  }
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: name })).toContainText("active");
 });

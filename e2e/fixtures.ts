@@ -1,5 +1,5 @@
-import { test as base, expect, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
+import { test as base, expect, type Page } from "@playwright/test";
 import type { SeedData, SeedMerchant } from "../tests/support/test-server";
 
 export { expect };

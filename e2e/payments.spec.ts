@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { expect, logInAs, navLink, signUp, test, uniqueEmail } from "./fixtures";
 
-test("create a test payment, find it, open it, mark it paid and failed, export CSV", async ({ page, seed }) => {
+test("create a test payment, find it, open it, mark it paid and failed, export CSV", async ({
+  page,
+  seed,
+}) => {
   const externalId = `qa_${Date.now()}`;
   await logInAs(page, seed);
   await navLink(page, "Payments").click();
@@ -13,7 +16,9 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   await dialog.getByLabel("External ID").fill("x".repeat(256));
   await dialog.getByRole("button", { name: "Create payment" }).click();
   await expect(dialog.getByText("The amount field must have 0-2 decimal places.")).toBeVisible();
-  await expect(dialog.getByText("The external id field must not be greater than 255 characters.")).toBeVisible();
+  await expect(
+    dialog.getByText("The external id field must not be greater than 255 characters."),
+  ).toBeVisible();
   await dialog.getByLabel("Amount").fill("");
   await dialog.getByRole("button", { name: "Create payment" }).click();
   await expect(dialog.getByText("The amount field is required.")).toBeVisible();
@@ -58,7 +63,9 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   const download = page.waitForEvent("download");
   await page.goto(`/dashboard/payments?q=${externalId}`);
   await page.getByRole("link", { name: "Export CSV" }).click();
-  const csv = readFileSync(await (await download).path(), "utf8").trim().split("\n");
+  const csv = readFileSync(await (await download).path(), "utf8")
+    .trim()
+    .split("\n");
   expect(csv[0]).toBe("id,external_id,customer_id,status,amount,created_at,settled_at");
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain(`,${externalId},cus_qa,completed,42.50,`);
@@ -72,7 +79,10 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
 });
 
 test("mark a pending payment as failed", async ({ page, request, seed, seedData }) => {
-  const created = await request.post("/api/payments", { headers: { Authorization: `Bearer ${seedData.tokens.api}` }, data: { amount: 7 } });
+  const created = await request.post("/api/payments", {
+    headers: { Authorization: `Bearer ${seedData.tokens.api}` },
+    data: { amount: 7 },
+  });
   await logInAs(page, seed);
   await page.goto(created.headers().location!.replace("/api/", "/dashboard/"));
   await page.getByRole("button", { name: "Mark as failed" }).click();
@@ -86,5 +96,6 @@ test("the overview shows counts by status, the 30-day chart and recent payments"
   await expect(page.getByRole("heading", { name: seed.name })).toBeVisible();
   await expect(page.getByRole("img", { name: /Payments per day/ })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Recent payments" })).toBeVisible();
-  for (const status of ["pending", "completed", "failed"]) await expect(page.getByRole("term").filter({ hasText: status })).toBeVisible();
+  for (const status of ["pending", "completed", "failed"])
+    await expect(page.getByRole("term").filter({ hasText: status })).toBeVisible();
 });

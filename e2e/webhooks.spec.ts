@@ -1,5 +1,5 @@
-import { WebhookReceiver } from "../tests/support/webhook-receiver";
 import { expect, logInAs, navLink, test } from "./fixtures";
+import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
 const receiver = new WebhookReceiver();
 const port = Number(process.env.E2E_RECEIVER_PORT);
@@ -7,7 +7,12 @@ const port = Number(process.env.E2E_RECEIVER_PORT);
 test.beforeAll(() => receiver.listen(port));
 test.afterAll(() => receiver.close());
 
-test("add an endpoint, receive signed payment events, inspect deliveries, send a test event", async ({ page, request, seed, seedData }) => {
+test("add an endpoint, receive signed payment events, inspect deliveries, send a test event", async ({
+  page,
+  request,
+  seed,
+  seedData,
+}) => {
   await logInAs(page, seed);
   await navLink(page, "Webhooks").click();
   await expect(page.getByRole("heading", { name: "Webhooks", exact: true })).toBeVisible();
@@ -48,7 +53,9 @@ test("add an endpoint, receive signed payment events, inspect deliveries, send a
   await expect(deliveries).toHaveCount(2);
   await expect(deliveries.filter({ hasText: "payment.completed" })).toContainText("succeeded");
   await deliveries.filter({ hasText: "payment.pending" }).locator("summary").click();
-  await expect(deliveries.filter({ hasText: "payment.pending" }).getByRole("cell", { name: "200", exact: true })).toBeVisible();
+  await expect(
+    deliveries.filter({ hasText: "payment.pending" }).getByRole("cell", { name: "200", exact: true }),
+  ).toBeVisible();
 
   await page.getByLabel("Event type").selectOption("payment.failed");
   await page.getByRole("button", { name: "Send test event" }).click();
@@ -61,7 +68,10 @@ test("add an endpoint, receive signed payment events, inspect deliveries, send a
   await expect(page.getByText("No deliveries with status failed yet.")).toBeVisible();
 
   await page.getByRole("button", { name: "Rotate secret" }).click();
-  await page.getByRole("dialog", { name: "Rotate the signing secret?" }).getByRole("button", { name: "Rotate" }).click();
+  await page
+    .getByRole("dialog", { name: "Rotate the signing secret?" })
+    .getByRole("button", { name: "Rotate" })
+    .click();
   await expect(page.getByText("The previous secret keeps signing alongside it for 24 hours.")).toBeVisible();
   const rotated = (await page.getByTestId("signing-secret").textContent())!;
   expect(rotated).not.toBe(secret);
@@ -69,7 +79,10 @@ test("add an endpoint, receive signed payment events, inspect deliveries, send a
   await page.getByRole("button", { name: "Disable endpoint" }).click();
   await expect(page.getByText("Endpoint disabled.")).toBeVisible();
   await page.getByRole("button", { name: "Delete endpoint" }).click();
-  await page.getByRole("dialog", { name: "Delete this endpoint?" }).getByRole("button", { name: "Delete" }).click();
+  await page
+    .getByRole("dialog", { name: "Delete this endpoint?" })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await expect(page).toHaveURL(/\/dashboard\/webhooks$/);
   await expect(page.getByText(`127.0.0.1:${port}${path}`)).toHaveCount(0);
 });

@@ -1,20 +1,21 @@
 import type { Database } from "@/db/client";
-import { createMerchantWithOwner } from "@/lib/accounts";
-import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/api-tokens";
-import { validationError } from "@/lib/errors";
-import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/merchants";
-import { settlePayment } from "@/lib/settlement";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/accounts/merchants";
+import { createPayment } from "@/lib/payments/create-payment";
+import { settlePayment } from "@/lib/payments/settlement";
+import { getEnv } from "@/lib/platform/env";
+import { parseId } from "@/lib/platform/validation";
+import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
 export type OptionSpec = { type: "string" | "boolean"; required?: boolean; description: string };
 export type CommandOptions = Record<string, string | boolean | undefined>;
 
-function idOption(value: string | boolean | undefined): number {
-  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) throw validationError({ id: ["The id field must be an integer."] });
-  return Number(value);
-}
-
-const emailOption: OptionSpec = { type: "string", required: true, description: "a login email of the merchant" };
+const emailOption: OptionSpec = {
+  type: "string",
+  required: true,
+  description: "a login email of the merchant",
+};
 
 export type AdminCommand = {
   summary: string;
@@ -84,13 +85,16 @@ export const adminCommands: Record<string, AdminCommand> = {
     options: { email: emailOption, id: { type: "string", required: true, description: "the token's id" } },
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
-      const revoked = await revokeApiToken(db, merchantId, idOption(options.id));
+      const revoked = await revokeApiToken(db, merchantId, parseId(options.id));
       return { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() };
     },
   },
   "merchant:rate-limit": {
     summary: "Set a merchant's API rate limit (requests per minute per token).",
-    options: { email: emailOption, "per-minute": { type: "string", required: true, description: "1 to 1000000" } },
+    options: {
+      email: emailOption,
+      "per-minute": { type: "string", required: true, description: "1 to 1000000" },
+    },
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
       return setMerchantRateLimit(db, merchantId, { per_minute: options["per-minute"] });
@@ -105,9 +109,34 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
-      const events = typeof options.events === "string" ? options.events.split(",").map((event) => event.trim()) : undefined;
+      const events =
+        typeof options.events === "string"
+          ? options.events.split(",").map((event) => event.trim())
+          : undefined;
       const endpoint = await createWebhookEndpoint(db, merchantId, { url: options.url, events });
       return { id: endpoint.id, url: endpoint.url, secret: endpoint.secret };
+    },
+  },
+  "payment:create": {
+    summary: "Create a payment (status pending; emits payment.pending), as POST /api/payments does.",
+    options: {
+      email: emailOption,
+      amount: { type: "string", required: true, description: "amount in standard units, e.g. 12.50" },
+      "external-id": { type: "string", description: "the merchant's own identifier" },
+      "customer-id": { type: "string", description: "the merchant's customer identifier" },
+    },
+    async run(db, options) {
+      const merchantId = await findMerchantIdByEmail(db, String(options.email));
+      const input = {
+        amount: options.amount,
+        external_id: options["external-id"],
+        customer_id: options["customer-id"],
+      };
+      const { paymentId } = await createPayment(db, merchantId, input, {
+        source: "cli",
+        autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS,
+      });
+      return { id: paymentId, status: "pending" };
     },
   },
   "payment:settle": {
@@ -117,7 +146,7 @@ export const adminCommands: Record<string, AdminCommand> = {
       outcome: { type: "string", required: true, description: "completed or failed" },
     },
     async run(db, options) {
-      const payment = await settlePayment(db, idOption(options.id), { outcome: options.outcome });
+      const payment = await settlePayment(db, parseId(options.id), { outcome: options.outcome });
       return { id: payment.id, status: payment.status };
     },
   },

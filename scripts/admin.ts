@@ -3,7 +3,7 @@
 import "./load-env";
 import { parseArgs } from "node:util";
 import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { adminCommands, type AdminCommand } from "./admin-commands";
 
 class UsageError extends Error {}
@@ -18,7 +18,12 @@ function usage(): string {
   return `Usage: npm run admin -- <command> [options]\n\nCommands:\n${lines.join("\n")}`;
 }
 
-function parseCommandLine(argv: string[]): { name: string; command: AdminCommand; options: Record<string, string | boolean | undefined>; json: boolean } {
+function parseCommandLine(argv: string[]): {
+  name: string;
+  command: AdminCommand;
+  options: Record<string, string | boolean | undefined>;
+  json: boolean;
+} {
   const [name, ...rest] = argv;
   const command = name ? adminCommands[name] : undefined;
   if (!name || !command) throw new UsageError(name ? `Unknown command "${name}".\n\n${usage()}` : usage());
@@ -26,7 +31,12 @@ function parseCommandLine(argv: string[]): { name: string; command: AdminCommand
   try {
     const parsed = parseArgs({
       args: rest,
-      options: { ...Object.fromEntries(Object.entries(command.options).map(([key, spec]) => [key, { type: spec.type }])), json: { type: "boolean" } },
+      options: {
+        ...Object.fromEntries(
+          Object.entries(command.options).map(([key, spec]) => [key, { type: spec.type }]),
+        ),
+        json: { type: "boolean" },
+      },
       strict: true,
       allowPositionals: false,
     });
@@ -34,14 +44,19 @@ function parseCommandLine(argv: string[]): { name: string; command: AdminCommand
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${usage()}`);
   }
-  const missing = Object.entries(command.options).filter(([key, spec]) => spec.required && values[key] === undefined);
-  if (missing.length > 0) throw new UsageError(`${name}: missing ${missing.map(([key]) => `--${key}`).join(", ")}.`);
+  const missing = Object.entries(command.options).filter(
+    ([key, spec]) => spec.required && values[key] === undefined,
+  );
+  if (missing.length > 0)
+    throw new UsageError(`${name}: missing ${missing.map(([key]) => `--${key}`).join(", ")}.`);
   return { name, command, options: values, json: values.json === true };
 }
 
 function describeError(error: unknown): string {
   if (error instanceof DomainError && error.fieldErrors) {
-    return Object.entries(error.fieldErrors).map(([field, messages]) => `${field}: ${messages.join(" ")}`).join("\n");
+    return Object.entries(error.fieldErrors)
+      .map(([field, messages]) => `${field}: ${messages.join(" ")}`)
+      .join("\n");
   }
   return error instanceof Error ? error.message : String(error);
 }
@@ -57,7 +72,13 @@ async function main(): Promise<number> {
   try {
     await migrateDatabase();
     const result = await parsed.command.run(getDb(), parsed.options);
-    console.log(parsed.json ? JSON.stringify(result) : Object.entries(result).map(([key, value]) => `${key}: ${String(value)}`).join("\n"));
+    console.log(
+      parsed.json
+        ? JSON.stringify(result)
+        : Object.entries(result)
+            .map(([key, value]) => `${key}: ${String(value)}`)
+            .join("\n"),
+    );
     return 0;
   } catch (error) {
     console.error(`${parsed.name} failed: ${describeError(error)}`);

@@ -4,10 +4,15 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 
 const files = [".env", ".env.local", ".env.development", ".env.development.local"];
-const defined = files.some((file) => existsSync(file) && /^\s*AUTH_SECRET\s*=\s*\S/m.test(readFileSync(file, "utf8")));
+const defined = files.some(
+  (file) => existsSync(file) && /^\s*AUTH_SECRET\s*=\s*\S/m.test(readFileSync(file, "utf8")),
+);
 
 if (!process.env.AUTH_SECRET && !defined) {
   const prefix = existsSync(".env.local") && !readFileSync(".env.local", "utf8").endsWith("\n") ? "\n" : "";
-  appendFileSync(".env.local", `${prefix}# Generated for local development by scripts/prepare-dev-env.mjs\nAUTH_SECRET=${randomBytes(33).toString("base64")}\n`);
+  appendFileSync(
+    ".env.local",
+    `${prefix}# Generated for local development by scripts/prepare-dev-env.mjs\nAUTH_SECRET=${randomBytes(33).toString("base64")}\n`,
+  );
   console.error("Generated AUTH_SECRET into .env.local (development only).");
 }

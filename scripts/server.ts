@@ -13,8 +13,8 @@ await import("./load-env");
 const { default: next } = await import("next");
 const { isMerchantApiPath, handleApiRequest } = await import("@/lib/api/router");
 const { sendApiResponse, toApiRequest } = await import("@/lib/api/node-bridge");
-const { startPlatform, stopPlatformOnSignals } = await import("@/lib/platform-services");
-const { inlineBackgroundServices } = await import("@/lib/background-services");
+const { inlineBackgroundServices, startPlatform, stopPlatformOnSignals } =
+  await import("@/lib/platform/background-services");
 
 await startPlatform(inlineBackgroundServices());
 
@@ -32,7 +32,8 @@ const server = http.createServer((request, response) => {
   // A stopping server answers what is already on a keep-alive connection, then closes it.
   if (stopping) response.setHeader("Connection", "close");
   const pathname = (request.url ?? "/").split("?", 1)[0]!;
-  const served = !dev && isMerchantApiPath(pathname) ? serveApi(request, response) : handleWithNext(request, response);
+  const served =
+    !dev && isMerchantApiPath(pathname) ? serveApi(request, response) : handleWithNext(request, response);
   served.catch((error: unknown) => {
     console.error("Unhandled server error", error);
     if (!response.headersSent) response.writeHead(500, { "Content-Type": "application/json" });
@@ -41,7 +42,11 @@ const server = http.createServer((request, response) => {
 });
 server.on("upgrade", (request, socket, head) => void app.getUpgradeHandler()(request, socket, head));
 server.once("error", (error: NodeJS.ErrnoException) => {
-  console.error(error.code === "EADDRINUSE" ? `\nPort ${port} is in use by another process; set PORT to use another.\n` : error);
+  console.error(
+    error.code === "EADDRINUSE"
+      ? `\nPort ${port} is in use by another process; set PORT to use another.\n`
+      : error,
+  );
   process.exit(1);
 });
 server.listen(port, () => console.log(`Ready on http://localhost:${port}${dev ? " (development)" : ""}`));

@@ -1,14 +1,19 @@
 "use server";
 
 import { CredentialsSignin } from "next-auth";
-import { signIn, signOut } from "@/app/auth";
-import { formStateFromError, formText, type FormState } from "@/app/form-state";
+import { signIn, signOut } from "@/app/_lib/auth";
+import { formStateFromError, formText } from "@/app/_lib/form-state";
+import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { logInSchema } from "@/lib/account-schemas";
-import { createMerchantWithOwner } from "@/lib/accounts";
-import { fieldErrorsFrom } from "@/lib/validation";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { logInSchema, type LogInInput } from "@/lib/accounts/schemas";
+import { parseInput } from "@/lib/platform/validation";
 
-async function signInOrExplain(email: string, password: string, values: Record<string, string>): Promise<FormState> {
+async function signInOrExplain(
+  email: string,
+  password: string,
+  values: Record<string, string>,
+): Promise<FormState> {
   try {
     // On success this throws Next's redirect, which must propagate.
     await signIn("credentials", { email, password, redirectTo: "/dashboard" });
@@ -29,9 +34,13 @@ async function signInOrExplain(email: string, password: string, values: Record<s
 
 export async function logIn(_previous: FormState, formData: FormData): Promise<FormState> {
   const values = { email: formText(formData, "email") };
-  const parsed = logInSchema.safeParse({ email: values.email, password: formText(formData, "password") });
-  if (!parsed.success) return { errors: fieldErrorsFrom(parsed.error), values };
-  return signInOrExplain(parsed.data.email, parsed.data.password, values);
+  let credentials: LogInInput;
+  try {
+    credentials = parseInput(logInSchema, { email: values.email, password: formText(formData, "password") });
+  } catch (error) {
+    return formStateFromError(error, values);
+  }
+  return signInOrExplain(credentials.email, credentials.password, values);
 }
 
 export async function signUp(_previous: FormState, formData: FormData): Promise<FormState> {

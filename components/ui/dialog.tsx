@@ -3,7 +3,17 @@
 import { useEffect, useRef } from "react";
 
 /** A modal built on <dialog>: focus trapping, Escape to close and the dialog role come from the browser. */
-export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: React.ReactNode }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: React.ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;

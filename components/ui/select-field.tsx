@@ -5,7 +5,12 @@ export function SelectField({
   options,
   errors,
   ...selectProps
-}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; name: string; options: Array<{ value: string; label: string }>; errors?: string[] }) {
+}: SelectHTMLAttributes<HTMLSelectElement> & {
+  label: string;
+  name: string;
+  options: Array<{ value: string; label: string }>;
+  errors?: string[];
+}) {
   const id = useId();
   return (
     <div className="space-y-1">

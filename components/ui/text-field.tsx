@@ -6,7 +6,12 @@ export function TextField({
   errors,
   hint,
   ...inputProps
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; errors?: string[]; hint?: string; name: string }) {
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  errors?: string[];
+  hint?: string;
+  name: string;
+}) {
   const id = useId();
   const describedBy = errors?.length ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (

@@ -1,5 +1,5 @@
-import type { ApiRequest } from "./handler";
-import { validationError } from "../errors";
+import { validationError } from "@/lib/platform/errors";
+import type { ApiRequest } from "./types";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -9,7 +9,9 @@ export function readIdempotencyKey(request: ApiRequest): string | undefined {
   if (key === null) return undefined;
   if (!KEY_PATTERN.test(key)) {
     throw validationError({
-      "Idempotency-Key": ["The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID."],
+      "Idempotency-Key": [
+        "The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID.",
+      ],
     });
   }
   return key;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import type { ApiRequest } from "./handler";
-import type { ApiResponse } from "./responses";
+import type { ApiRequest } from "./types";
+import type { ApiResponse } from "./types";
 
 /**
  * The API's view of a node:http request, read straight from it instead of building a web `Request` (which
@@ -23,11 +23,16 @@ export function toApiRequest(incoming: IncomingMessage): ApiRequest {
     method,
     url,
     headers: {
-      get: (name) => header(name) ?? (name.toLowerCase() === "x-forwarded-for" ? (incoming.socket.remoteAddress ?? null) : null),
+      get: (name) =>
+        header(name) ??
+        (name.toLowerCase() === "x-forwarded-for" ? (incoming.socket.remoteAddress ?? null) : null),
     },
     get body() {
       if (body === undefined) {
-        body = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
+        body =
+          method === "GET" || method === "HEAD"
+            ? null
+            : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
       }
       return body;
     },
@@ -35,7 +40,11 @@ export function toApiRequest(incoming: IncomingMessage): ApiRequest {
 }
 
 /** Writes an API response in one write (headers and body together), without the body for HEAD. */
-export function sendApiResponse(outgoing: ServerResponse, response: ApiResponse, method: string | undefined): void {
+export function sendApiResponse(
+  outgoing: ServerResponse,
+  response: ApiResponse,
+  method: string | undefined,
+): void {
   const length = response.body === null ? {} : { "Content-Length": Buffer.byteLength(response.body) };
   outgoing.writeHead(response.status, { ...response.headers, ...length });
   outgoing.end(method === "HEAD" ? undefined : (response.body ?? undefined));

@@ -1,5 +1,11 @@
 /** Laravel's resource-collection envelope: `links` and `meta` beside `data`. */
-export function paginationEnvelope(requestUrl: URL, page: number, perPage: number, total: number, count: number) {
+export function paginationEnvelope(
+  requestUrl: URL,
+  page: number,
+  perPage: number,
+  total: number,
+  count: number,
+) {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   // The request's own origin and path (already percent-encoded by URL) with only page and perPage.
   const base = `${requestUrl.origin}${requestUrl.pathname}?page=`;
@@ -13,6 +19,13 @@ export function paginationEnvelope(requestUrl: URL, page: number, perPage: numbe
       prev: page > 1 ? url(Math.min(page - 1, lastPage)) : null,
       next: page < lastPage ? url(page + 1) : null,
     },
-    meta: { current_page: page, from, last_page: lastPage, per_page: perPage, to: from === null ? null : from + count - 1, total },
+    meta: {
+      current_page: page,
+      from,
+      last_page: lastPage,
+      per_page: perPage,
+      to: from === null ? null : from + count - 1,
+      total,
+    },
   };
 }

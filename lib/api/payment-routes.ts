@@ -1,11 +1,13 @@
-import { listPaymentsQuerySchema } from "../payment-schemas";
-import { createPayment, findPayment, listPayments } from "../payments";
-import { parseInput } from "../validation";
-import { apiRoute } from "./handler";
+import { createPayment } from "@/lib/payments/create-payment";
+import { findPayment, listPayments } from "@/lib/payments/queries";
+import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
+import { idParam, parseInput } from "@/lib/platform/validation";
+import { HttpError } from "./api-errors";
+import { apiRoute } from "./api-route";
 import { readIdempotencyKey } from "./idempotency-key";
 import { paginationEnvelope } from "./pagination";
 import { readJsonBody } from "./request-body";
-import { HttpError, jsonResponse, UNAUTHORIZED } from "./responses";
+import { jsonResponse } from "./responses";
 
 /** GET /api/payments: one page, newest first, in Laravel's resource-collection envelope. */
 export const listPaymentsRoute = apiRoute(async ({ db, merchantId, url }) => {
@@ -28,19 +30,23 @@ export const createPaymentRoute = apiRoute(
       autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
       idempotencyKey,
     });
-    return jsonResponse(201, { message: "Payment created successfully" }, {
-      Location: `/api/payments/${paymentId}`,
-      ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
-    });
+    return jsonResponse(
+      201,
+      { message: "Payment created successfully" },
+      {
+        Location: `/api/payments/${paymentId}`,
+        ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
+      },
+    );
   },
   { requiresWrite: true },
 );
 
 /** GET /api/payments/{id}: 404 when no payment has the id, 403 when another merchant owns it. */
 export const showPaymentRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
-  const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : undefined;
-  const found = id === undefined ? undefined : await findPayment(db, id);
-  if (!found) throw new HttpError(404, "Not Found");
-  if (found.merchantId !== merchantId) throw new HttpError(403, UNAUTHORIZED);
+  const id = idParam.safeParse(params.id);
+  const found = id.success ? await findPayment(db, id.data) : undefined;
+  if (!found) throw HttpError.of("notFound");
+  if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
   return jsonResponse(200, { data: found.payment });
 });

@@ -1,14 +1,12 @@
-import type { ApiRequest } from "./handler";
-import { HttpError } from "./responses";
-
-export const MAX_BODY_BYTES = 16 * 1024;
+import { HttpError, MAX_BODY_BYTES } from "./api-errors";
+import type { ApiRequest } from "./types";
 
 /**
  * Reads a JSON object body of at most 16 KiB, counting bytes as they arrive so a chunked or lying upload is
  * cut off too. An empty body is `{}` (the validator then names the missing fields).
  */
 export async function readJsonBody(request: ApiRequest): Promise<Record<string, unknown>> {
-  const tooLarge = new HttpError(413, `The request body must not be larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+  const tooLarge = HttpError.of("bodyTooLarge");
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -31,10 +29,10 @@ export async function readJsonBody(request: ApiRequest): Promise<Record<string, 
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new HttpError(400, "The request body is not valid JSON.");
+    throw HttpError.of("malformedJson");
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new HttpError(400, "The request body must be a JSON object.");
+    throw HttpError.of("bodyNotObject");
   }
   return parsed as Record<string, unknown>;
 }

@@ -1,17 +1,27 @@
-import { buildOpenApiDocument } from "../openapi";
-import type { ApiRequest } from "./handler";
+import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
+import { buildOpenApiDocument } from "./openapi";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
-import { errorResponse, jsonResponse, type ApiResponse } from "./responses";
+import { errorResponse, jsonResponse } from "./responses";
+import type { ApiRequest, ApiResponse } from "./types";
 
 type Handler = (request: ApiRequest, params: Record<string, string>, url: URL) => Promise<ApiResponse>;
 type Route = { pattern: RegExp; name: string; methods: { GET: Handler; POST?: Handler } };
 
-const openApiRoute: Handler = (_request, _params, url) => Promise.resolve(jsonResponse(200, buildOpenApiDocument(url.origin)));
+const openApiRoute: Handler = (_request, _params, url) =>
+  Promise.resolve(jsonResponse(200, buildOpenApiDocument(url.origin)));
 
 /** Every merchant-facing endpoint. `name` is the route as Laravel names it in its 405 message. */
 const routes: Route[] = [
-  { pattern: /^\/api\/payments$/, name: "api/payments", methods: { GET: listPaymentsRoute, POST: createPaymentRoute } },
-  { pattern: /^\/api\/payments\/(?<id>[^/]+)$/, name: "api/payments/{id}", methods: { GET: showPaymentRoute } },
+  {
+    pattern: /^\/api\/payments$/,
+    name: "api/payments",
+    methods: { GET: listPaymentsRoute, POST: createPaymentRoute },
+  },
+  {
+    pattern: /^\/api\/payments\/(?<id>[^/]+)$/,
+    name: "api/payments/{id}",
+    methods: { GET: showPaymentRoute },
+  },
   { pattern: /^\/api\/openapi\.json$/, name: "api/openapi.json", methods: { GET: openApiRoute } },
 ];
 
@@ -49,15 +59,22 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       const params = decodeParams(match.groups ?? {});
       if (!params) break;
       const allowed = allowedMethods(route);
-      if (request.method === "OPTIONS") return { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") }, body: null };
-      const handler = request.method === "HEAD" ? route.methods.GET : route.methods[request.method as keyof Route["methods"]];
+      if (request.method === "OPTIONS")
+        return { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") }, body: null };
+      const handler =
+        request.method === "HEAD"
+          ? route.methods.GET
+          : route.methods[request.method as keyof Route["methods"]];
       if (!handler) {
-        const message = `The ${request.method} method is not supported for route ${route.name}. Supported methods: ${allowed.join(", ")}.`;
-        return jsonResponse(405, { message }, { Allow: allowed.join(", ") });
+        return jsonResponse(
+          405,
+          { message: methodNotAllowedMessage(request.method, route.name, allowed) },
+          { Allow: allowed.join(", ") },
+        );
       }
       return await handler(request, params, url);
     }
-    return jsonResponse(404, { message: "Not Found" });
+    return jsonResponse(404, { message: API_ERRORS.notFound.message });
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { PAYMENT_EVENT_TYPES } from "../payment-schemas";
-import { messages, stringField } from "../validation";
+import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
+import { messages, stringField } from "@/lib/platform/validation";
 
 export const WEBHOOK_EVENT_TYPES = PAYMENT_EVENT_TYPES;
 

@@ -2,13 +2,13 @@ import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
-import { getEnv } from "../env";
-import { DomainError, validationError } from "../errors";
-import { wakeWebhookWorkers } from "../events";
-import { publicId } from "../ids";
-import { parseInput } from "../validation";
+import { getEnv } from "@/lib/platform/env";
+import { DomainError, validationError } from "@/lib/platform/errors";
+import { publicId } from "@/lib/platform/ids";
+import { parseInput } from "@/lib/platform/validation";
 import { createEndpointSchema, testEventSchema } from "./endpoint-schemas";
 import { isPrivateAddress } from "./network-guard";
+import { wakeWebhookWorkers } from "./outbox";
 import { decryptSecret, encryptSecret, generateWebhookSecret } from "./secrets";
 
 /** After a rotation the old secret keeps signing beside the new one for this long. */
@@ -25,7 +25,9 @@ function checkUrlPolicy(url: string): void {
   const { protocol, hostname } = new URL(url);
   if (protocol !== "https:") throw validationError({ url: ["The url field must use https://."] });
   if (isPrivateAddress(hostname.replace(/^\[|\]$/g, ""))) {
-    throw validationError({ url: ["The url field must not point to a private, loopback or link-local address."] });
+    throw validationError({
+      url: ["The url field must not point to a private, loopback or link-local address."],
+    });
   }
 }
 
@@ -55,16 +57,30 @@ export async function createWebhookEndpoint(db: Executor, merchantId: number, in
   const secret = generateWebhookSecret();
   const [row] = await db
     .insert(webhookEndpoints)
-    .values({ merchantId, url: data.url, description: data.description || null, eventTypes: data.events, secretCiphertext: encryptSecret(secret) })
+    .values({
+      merchantId,
+      url: data.url,
+      description: data.description || null,
+      eventTypes: data.events,
+      secretCiphertext: encryptSecret(secret),
+    })
     .returning(summaryColumns);
   return { ...row!, secret };
 }
 
 export function listWebhookEndpoints(db: Executor, merchantId: number): Promise<WebhookEndpointSummary[]> {
-  return db.select(summaryColumns).from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, merchantId)).orderBy(desc(webhookEndpoints.id));
+  return db
+    .select(summaryColumns)
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.merchantId, merchantId))
+    .orderBy(desc(webhookEndpoints.id));
 }
 
-export async function getWebhookEndpoint(db: Executor, merchantId: number, endpointId: number): Promise<WebhookEndpointSummary> {
+export async function getWebhookEndpoint(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+): Promise<WebhookEndpointSummary> {
   const [row] = await db
     .select(summaryColumns)
     .from(webhookEndpoints)
@@ -76,7 +92,12 @@ export async function getWebhookEndpoint(db: Executor, merchantId: number, endpo
 const ownedBy = (merchantId: number, endpointId: number) =>
   and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.merchantId, merchantId));
 
-export async function setWebhookEndpointEnabled(db: Executor, merchantId: number, endpointId: number, enabled: boolean) {
+export async function setWebhookEndpointEnabled(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+  enabled: boolean,
+) {
   const rows = await db
     .update(webhookEndpoints)
     .set({ enabled, disabledReason: null, failingSince: null, updatedAt: new Date() })
@@ -86,19 +107,33 @@ export async function setWebhookEndpointEnabled(db: Executor, merchantId: number
 }
 
 export async function deleteWebhookEndpoint(db: Executor, merchantId: number, endpointId: number) {
-  const rows = await db.delete(webhookEndpoints).where(ownedBy(merchantId, endpointId)).returning({ id: webhookEndpoints.id });
+  const rows = await db
+    .delete(webhookEndpoints)
+    .where(ownedBy(merchantId, endpointId))
+    .returning({ id: webhookEndpoints.id });
   if (rows.length === 0) throw new DomainError("not_found", "Webhook endpoint not found.");
 }
 
 /** The current signing secret, shown on request in the dashboard. */
-export async function revealWebhookSecret(db: Executor, merchantId: number, endpointId: number): Promise<string> {
-  const [row] = await db.select({ secret: webhookEndpoints.secretCiphertext }).from(webhookEndpoints).where(ownedBy(merchantId, endpointId));
+export async function revealWebhookSecret(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+): Promise<string> {
+  const [row] = await db
+    .select({ secret: webhookEndpoints.secretCiphertext })
+    .from(webhookEndpoints)
+    .where(ownedBy(merchantId, endpointId));
   if (!row) throw new DomainError("not_found", "Webhook endpoint not found.");
   return decryptSecret(row.secret);
 }
 
 /** A new secret; the old one keeps signing alongside it for 24 h so receivers can switch without failures. */
-export async function rotateWebhookSecret(db: Executor, merchantId: number, endpointId: number): Promise<string> {
+export async function rotateWebhookSecret(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+): Promise<string> {
   const secret = generateWebhookSecret();
   const rows = await db
     .update(webhookEndpoints)
@@ -115,7 +150,12 @@ export async function rotateWebhookSecret(db: Executor, merchantId: number, endp
 }
 
 /** Sends a signed sample of an event type to one endpoint, through the normal delivery path. */
-export async function sendTestEvent(db: Executor, merchantId: number, endpointId: number, input: unknown): Promise<string> {
+export async function sendTestEvent(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+  input: unknown,
+): Promise<string> {
   const { event } = parseInput(testEventSchema, input);
   await getWebhookEndpoint(db, merchantId, endpointId);
   const status = event.slice("payment.".length);

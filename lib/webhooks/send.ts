@@ -6,7 +6,13 @@ import { isIP, type LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { isPrivateAddress } from "./network-guard";
 
-export type WebhookMessage = { url: string; eventId: string; timestamp: Date; body: string; secrets: string[] };
+export type WebhookMessage = {
+  url: string;
+  eventId: string;
+  timestamp: Date;
+  body: string;
+  secrets: string[];
+};
 
 export type SendResult = {
   ok: boolean;
@@ -28,8 +34,14 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, "", 0);
     const refused = addresses.find((entry) => isPrivateAddress(entry.address));
-    if (refused) return callback(new RefusedDestination(`Refused: ${hostname} resolves to the private address ${refused.address}.`), "", 0);
-    if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+    if (refused)
+      return callback(
+        new RefusedDestination(`Refused: ${hostname} resolves to the private address ${refused.address}.`),
+        "",
+        0,
+      );
+    if (options.all)
+      return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
     const first = addresses[0]!;
     callback(null, first.address, first.family);
   });
@@ -52,7 +64,9 @@ export function signatureHeaders(message: WebhookMessage): Record<string, string
   return {
     "webhook-id": message.eventId,
     "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
-    "webhook-signature": message.secrets.map((secret) => new Webhook(secret).sign(message.eventId, message.timestamp, message.body)).join(" "),
+    "webhook-signature": message.secrets
+      .map((secret) => new Webhook(secret).sign(message.eventId, message.timestamp, message.body))
+      .join(" "),
   };
 }
 
@@ -67,10 +81,17 @@ function parseRetryAfter(value: string | undefined): number | null {
  * POSTs one signed event. Never follows redirects; gives up after `timeoutMs`; keeps the status, latency and
  * the first 1 KB of the answer. With `allowPrivateNetworks` false, plain http and private addresses are refused.
  */
-export function sendWebhook(message: WebhookMessage, options: { allowPrivateNetworks: boolean; timeoutMs: number }): Promise<SendResult> {
+export function sendWebhook(
+  message: WebhookMessage,
+  options: { allowPrivateNetworks: boolean; timeoutMs: number },
+): Promise<SendResult> {
   const started = performance.now();
-  const finish = (result: Omit<SendResult, "latencyMs">): SendResult => ({ ...result, latencyMs: Math.round(performance.now() - started) });
-  const failure = (error: string, status: number | null = null) => finish({ ok: false, status, error, excerpt: null, retryAfterSeconds: null });
+  const finish = (result: Omit<SendResult, "latencyMs">): SendResult => ({
+    ...result,
+    latencyMs: Math.round(performance.now() - started),
+  });
+  const failure = (error: string, status: number | null = null) =>
+    finish({ ok: false, status, error, excerpt: null, retryAfterSeconds: null });
 
   let url: URL;
   try {
@@ -78,11 +99,14 @@ export function sendWebhook(message: WebhookMessage, options: { allowPrivateNetw
   } catch {
     return Promise.resolve(failure("Invalid URL."));
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return Promise.resolve(failure("Only http and https URLs are allowed."));
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return Promise.resolve(failure("Only http and https URLs are allowed."));
   if (!options.allowPrivateNetworks) {
-    if (url.protocol !== "https:") return Promise.resolve(failure("Refused: plain http is not allowed in production."));
+    if (url.protocol !== "https:")
+      return Promise.resolve(failure("Refused: plain http is not allowed in production."));
     const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(host) && isPrivateAddress(host)) return Promise.resolve(failure(`Refused: ${host} is a private address.`));
+    if (isIP(host) && isPrivateAddress(host))
+      return Promise.resolve(failure(`Refused: ${host} is a private address.`));
   }
 
   const body = Buffer.from(message.body);
@@ -110,7 +134,11 @@ export function sendWebhook(message: WebhookMessage, options: { allowPrivateNetw
       request.destroy();
       done(failure(`Timed out after ${options.timeoutMs / 1000} s.`));
     }, options.timeoutMs);
-    request.on("error", (error) => done(failure(error instanceof RefusedDestination ? error.message : `Connection failed: ${error.message}`)));
+    request.on("error", (error) =>
+      done(
+        failure(error instanceof RefusedDestination ? error.message : `Connection failed: ${error.message}`),
+      ),
+    );
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -122,10 +150,24 @@ export function sendWebhook(message: WebhookMessage, options: { allowPrivateNetw
         const status = response.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
         const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
-        const error = ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed.` : `HTTP ${status}`;
-        done(finish({ ok, status, error, excerpt, retryAfterSeconds: parseRetryAfter(response.headers["retry-after"]) }));
+        const error = ok
+          ? null
+          : status >= 300 && status < 400
+            ? `Redirect (${status}) not followed.`
+            : `HTTP ${status}`;
+        done(
+          finish({
+            ok,
+            status,
+            error,
+            excerpt,
+            retryAfterSeconds: parseRetryAfter(response.headers["retry-after"]),
+          }),
+        );
       });
-      response.on("error", (error) => done(failure(`Response failed: ${error.message}`, response.statusCode ?? null)));
+      response.on("error", (error) =>
+        done(failure(`Response failed: ${error.message}`, response.statusCode ?? null)),
+      );
     });
     request.end(body);
   });

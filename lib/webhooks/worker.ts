@@ -1,10 +1,15 @@
 import "server-only";
 import { getDb, listenForNotifications } from "@/db/client";
-import { getEnv } from "../env";
-import { DELIVERIES_CHANNEL } from "../events";
-import type { BackgroundService } from "../platform-services";
-import { claimDueDeliveries, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from "./delivery-store";
+import type { BackgroundService } from "@/lib/platform/background-services";
+import { getEnv } from "@/lib/platform/env";
+import {
+  claimDueDeliveries,
+  recordAttempts,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from "./delivery-queue";
 import { allowsPrivateNetworks } from "./endpoints";
+import { DELIVERIES_CHANNEL } from "./outbox";
 import { nextAttemptDelaySeconds } from "./retry-policy";
 import { sendWebhook, type SendResult } from "./send";
 
@@ -22,7 +27,13 @@ export type WorkerOptions = {
 
 export function defaultWorkerOptions(): WorkerOptions {
   const timeoutMs = getEnv().WEBHOOK_TIMEOUT_MS;
-  return { concurrency: 64, timeoutMs, leaseSeconds: Math.ceil(timeoutMs / 1000) * 2, pollMs: 1000, flushSize: 100 };
+  return {
+    concurrency: 64,
+    timeoutMs,
+    leaseSeconds: Math.ceil(timeoutMs / 1000) * 2,
+    pollMs: 1000,
+    flushSize: 100,
+  };
 }
 
 function outcomeOf(delivery: ClaimedDelivery, attemptedAt: Date, result: SendResult): AttemptOutcome {
@@ -104,10 +115,23 @@ export class WebhookWorker {
     const attemptedAt = new Date();
     const send: Promise<SendResult> = !delivery.problem
       ? sendWebhook(
-          { url: delivery.url, eventId: delivery.eventId, timestamp: attemptedAt, body: JSON.stringify({ event: delivery.eventType, data: delivery.data }), secrets: delivery.secrets },
+          {
+            url: delivery.url,
+            eventId: delivery.eventId,
+            timestamp: attemptedAt,
+            body: JSON.stringify({ event: delivery.eventType, data: delivery.data }),
+            secrets: delivery.secrets,
+          },
           { allowPrivateNetworks: allowsPrivateNetworks(), timeoutMs: this.options.timeoutMs },
         )
-      : Promise.resolve({ ok: false, status: null, latencyMs: 0, error: delivery.problem, excerpt: null, retryAfterSeconds: null });
+      : Promise.resolve({
+          ok: false,
+          status: null,
+          latencyMs: 0,
+          error: delivery.problem,
+          excerpt: null,
+          retryAfterSeconds: null,
+        });
     void send.then((result) => {
       this.results.push(outcomeOf(delivery, attemptedAt, result));
       this.inFlight--;

@@ -10,7 +10,10 @@ describe("merchant log in over HTTP", () => {
     const login = await logInOverHttp(baseUrl, seed.email, seed.password);
     expect(login.status).toBe(302);
     expect(new URL(login.location).pathname).toBe("/dashboard");
-    const dashboard = await fetch(`${baseUrl}/dashboard`, { headers: { cookie: login.cookie }, redirect: "manual" });
+    const dashboard = await fetch(`${baseUrl}/dashboard`, {
+      headers: { cookie: login.cookie },
+      redirect: "manual",
+    });
     expect(dashboard.status).toBe(200);
     expect(await dashboard.text()).toContain(seed.name);
   });
@@ -18,7 +21,10 @@ describe("merchant log in over HTTP", () => {
   it("refuses a wrong password without creating a session", async () => {
     const login = await logInOverHttp(baseUrl, seed.email, "not the password");
     expect(login.location).toContain("error=CredentialsSignin");
-    const dashboard = await fetch(`${baseUrl}/dashboard`, { headers: { cookie: login.cookie }, redirect: "manual" });
+    const dashboard = await fetch(`${baseUrl}/dashboard`, {
+      headers: { cookie: login.cookie },
+      redirect: "manual",
+    });
     expect(dashboard.status).toBe(307);
     expect(dashboard.headers.get("location")).toMatch(/\/login$/);
   });
@@ -53,10 +59,15 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded database held by th
   const serverEnv = inject("serverEnv");
 
   it("refuses a second process with a clear message and keeps the first working with its data", async () => {
-    const refused = runAdmin(["merchant:create", "--email", uniqueEmail("second"), "--password", "long enough pw", "--json"], serverEnv);
+    const refused = runAdmin(
+      ["merchant:create", "--email", uniqueEmail("second"), "--password", "long enough pw", "--json"],
+      serverEnv,
+    );
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe("");
-    expect(refused.stderr).toContain(`The embedded database at ${serverEnv.PGLITE_DATA_DIR} is in use by another process`);
+    expect(refused.stderr).toContain(
+      `The embedded database at ${serverEnv.PGLITE_DATA_DIR} is in use by another process`,
+    );
     expect(refused.stderr).toMatch(/pid \d+, started .*scripts\/server\.ts/);
     expect(refused.stderr).toContain("set DATABASE_URL");
 

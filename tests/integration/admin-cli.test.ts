@@ -8,7 +8,19 @@ const env = { ...testEnvironment("cli", 0), WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "fa
 describe("admin CLI: merchant:create", () => {
   it("creates a merchant and prints exactly one JSON object", () => {
     const email = uniqueEmail("cli");
-    const result = runAdmin(["merchant:create", "--email", email.toUpperCase(), "--password", "long enough pw", "--name", "Acme", "--json"], env);
+    const result = runAdmin(
+      [
+        "merchant:create",
+        "--email",
+        email.toUpperCase(),
+        "--password",
+        "long enough pw",
+        "--name",
+        "Acme",
+        "--json",
+      ],
+      env,
+    );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const output = JSON.parse(result.stdout) as Record<string, unknown>;
@@ -19,14 +31,54 @@ describe("admin CLI: merchant:create", () => {
 
   const email = uniqueEmail("cli-bad");
   const cases: Array<{ name: string; args: string[]; status: number; stderr: string }> = [
-    { name: "missing password", args: ["merchant:create", "--email", email], status: 2, stderr: "missing --password" },
-    { name: "missing everything", args: ["merchant:create", "--json"], status: 2, stderr: "missing --email, --password" },
-    { name: "invalid email", args: ["merchant:create", "--email", "not-an-email", "--password", "long enough pw"], status: 1, stderr: "The email field must be a valid email address." },
-    { name: "short password", args: ["merchant:create", "--email", email, "--password", "short", "--json"], status: 1, stderr: "The password field must be at least 10 characters." },
-    { name: "common password", args: ["merchant:create", "--email", email, "--password", "password123"], status: 1, stderr: "too common" },
-    { name: "empty name", args: ["merchant:create", "--email", email, "--password", "long enough pw", "--name", " "], status: 1, stderr: "The name field is required." },
-    { name: "unknown option", args: ["merchant:create", "--email", email, "--password", "long enough pw", "--admin"], status: 2, stderr: "Unknown option '--admin'" },
-    { name: "unknown command", args: ["merchant:delete", "--email", email], status: 2, stderr: 'Unknown command "merchant:delete"' },
+    {
+      name: "missing password",
+      args: ["merchant:create", "--email", email],
+      status: 2,
+      stderr: "missing --password",
+    },
+    {
+      name: "missing everything",
+      args: ["merchant:create", "--json"],
+      status: 2,
+      stderr: "missing --email, --password",
+    },
+    {
+      name: "invalid email",
+      args: ["merchant:create", "--email", "not-an-email", "--password", "long enough pw"],
+      status: 1,
+      stderr: "The email field must be a valid email address.",
+    },
+    {
+      name: "short password",
+      args: ["merchant:create", "--email", email, "--password", "short", "--json"],
+      status: 1,
+      stderr: "The password field must be at least 10 characters.",
+    },
+    {
+      name: "common password",
+      args: ["merchant:create", "--email", email, "--password", "password123"],
+      status: 1,
+      stderr: "too common",
+    },
+    {
+      name: "empty name",
+      args: ["merchant:create", "--email", email, "--password", "long enough pw", "--name", " "],
+      status: 1,
+      stderr: "The name field is required.",
+    },
+    {
+      name: "unknown option",
+      args: ["merchant:create", "--email", email, "--password", "long enough pw", "--admin"],
+      status: 2,
+      stderr: "Unknown option '--admin'",
+    },
+    {
+      name: "unknown command",
+      args: ["merchant:delete", "--email", email],
+      status: 2,
+      stderr: 'Unknown command "merchant:delete"',
+    },
   ];
 
   it.each(cases)("rejects $name with a clear message and no output", ({ args, status, stderr }) => {
@@ -37,9 +89,15 @@ describe("admin CLI: merchant:create", () => {
   });
 
   it("wrote nothing for the rejected email, and refuses a duplicate", () => {
-    const created = runAdmin(["merchant:create", "--email", email, "--password", "long enough pw", "--json"], env);
+    const created = runAdmin(
+      ["merchant:create", "--email", email, "--password", "long enough pw", "--json"],
+      env,
+    );
     expect(created.status).toBe(0);
-    const duplicate = runAdmin(["merchant:create", "--email", email, "--password", "long enough pw", "--json"], env);
+    const duplicate = runAdmin(
+      ["merchant:create", "--email", email, "--password", "long enough pw", "--json"],
+      env,
+    );
     expect(duplicate.status).toBe(1);
     expect(duplicate.stderr).toContain("The email has already been taken.");
     expect(duplicate.stdout).toBe("");
@@ -60,19 +118,35 @@ describe("admin CLI: tokens and rate limits", () => {
   it("creates, lists and revokes tokens, and sets a rate limit", () => {
     json(["merchant:create", "--email", owner, "--password", "long enough pw"]);
     json(["merchant:create", "--email", stranger, "--password", "long enough pw"]);
-    const created = json(["token:create", "--email", owner, "--name", "CI deploys", "--scope", "read", "--expires-in-days", "30"]);
+    const created = json([
+      "token:create",
+      "--email",
+      owner,
+      "--name",
+      "CI deploys",
+      "--scope",
+      "read",
+      "--expires-in-days",
+      "30",
+    ]);
     expect(Object.keys(created).sort()).toEqual(["id", "name", "scope", "token"]);
     expect(created).toMatchObject({ name: "CI deploys", scope: "read" });
     expect(created.token).toMatch(/^pay_[0-9A-Za-z]{49}$/);
 
     const listed = json(["token:list", "--email", owner]).tokens as Array<Record<string, unknown>>;
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ id: created.id, status: "active", hint: `pay_…${String(created.token).slice(-4)}` });
+    expect(listed[0]).toMatchObject({
+      id: created.id,
+      status: "active",
+      hint: `pay_…${String(created.token).slice(-4)}`,
+    });
     expect(JSON.stringify(listed)).not.toContain(String(created.token));
 
     const revoked = json(["token:revoke", "--email", owner, "--id", String(created.id)]);
     expect(Object.keys(revoked).sort()).toEqual(["id", "revoked_at"]);
-    expect((json(["token:list", "--email", owner]).tokens as Array<Record<string, unknown>>)[0]).toMatchObject({ status: "revoked" });
+    expect(
+      (json(["token:list", "--email", owner]).tokens as Array<Record<string, unknown>>)[0],
+    ).toMatchObject({ status: "revoked" });
 
     const limit = json(["merchant:rate-limit", "--email", owner, "--per-minute", "120"]);
     expect(Object.keys(limit).sort()).toEqual(["merchant_id", "per_minute"]);
@@ -80,15 +154,55 @@ describe("admin CLI: tokens and rate limits", () => {
   });
 
   const refusals: Array<[string, () => string[], number, string]> = [
-    ["unknown merchant", () => ["token:create", "--email", uniqueEmail("nobody"), "--name", "x"], 1, "No merchant has a user with the email"],
+    [
+      "unknown merchant",
+      () => ["token:create", "--email", uniqueEmail("nobody"), "--name", "x"],
+      1,
+      "No merchant has a user with the email",
+    ],
     ["missing name", () => ["token:create", "--email", owner], 2, "missing --name"],
-    ["blank name", () => ["token:create", "--email", owner, "--name", "  "], 1, "The name field is required."],
-    ["bad scope", () => ["token:create", "--email", owner, "--name", "x", "--scope", "admin"], 1, "The selected scope is invalid."],
-    ["zero days", () => ["token:create", "--email", owner, "--name", "x", "--expires-in-days", "0"], 1, "The expires in days field must be at least 1."],
-    ["text days", () => ["token:create", "--email", owner, "--name", "x", "--expires-in-days", "soon"], 1, "The expires in days field must be an integer."],
-    ["revoke a non-numeric id", () => ["token:revoke", "--email", owner, "--id", "abc"], 1, "The id field must be an integer."],
-    ["zero rate limit", () => ["merchant:rate-limit", "--email", owner, "--per-minute", "0"], 1, "The per minute field must be at least 1."],
-    ["text rate limit", () => ["merchant:rate-limit", "--email", owner, "--per-minute", "lots"], 1, "The per minute field must be an integer."],
+    [
+      "blank name",
+      () => ["token:create", "--email", owner, "--name", "  "],
+      1,
+      "The name field is required.",
+    ],
+    [
+      "bad scope",
+      () => ["token:create", "--email", owner, "--name", "x", "--scope", "admin"],
+      1,
+      "The selected scope is invalid.",
+    ],
+    [
+      "zero days",
+      () => ["token:create", "--email", owner, "--name", "x", "--expires-in-days", "0"],
+      1,
+      "The expires in days field must be at least 1.",
+    ],
+    [
+      "text days",
+      () => ["token:create", "--email", owner, "--name", "x", "--expires-in-days", "soon"],
+      1,
+      "The expires in days field must be an integer.",
+    ],
+    [
+      "revoke a non-numeric id",
+      () => ["token:revoke", "--email", owner, "--id", "abc"],
+      1,
+      "The id field must be an integer.",
+    ],
+    [
+      "zero rate limit",
+      () => ["merchant:rate-limit", "--email", owner, "--per-minute", "0"],
+      1,
+      "The per minute field must be at least 1.",
+    ],
+    [
+      "text rate limit",
+      () => ["merchant:rate-limit", "--email", owner, "--per-minute", "lots"],
+      1,
+      "The per minute field must be an integer.",
+    ],
   ];
 
   let tokensBeforeRefusals = 0;
@@ -123,8 +237,22 @@ describe("admin CLI: webhooks and settlement", () => {
   const owner = uniqueEmail("cli-hooks");
 
   it("adds a webhook endpoint and prints its secret once", () => {
-    expect(runAdmin(["merchant:create", "--email", owner, "--password", "long enough pw"], env).status).toBe(0);
-    const result = runAdmin(["webhook:create", "--email", owner, "--url", "https://example.com/hooks", "--events", "payment.completed,payment.failed", "--json"], env);
+    expect(runAdmin(["merchant:create", "--email", owner, "--password", "long enough pw"], env).status).toBe(
+      0,
+    );
+    const result = runAdmin(
+      [
+        "webhook:create",
+        "--email",
+        owner,
+        "--url",
+        "https://example.com/hooks",
+        "--events",
+        "payment.completed,payment.failed",
+        "--json",
+      ],
+      env,
+    );
     expect(result.stderr).toBe("");
     const output = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(output).sort()).toEqual(["id", "secret", "url"]);
@@ -137,13 +265,44 @@ describe("admin CLI: webhooks and settlement", () => {
     [["--url", "not a url"], "The url field must be a valid URL."],
     [["--url", "https://user:pw@example.com/"], "The url field must not contain a user name or password."],
     [["--url", "http://example.com/hooks"], "The url field must use https://."],
-    [["--url", "https://127.0.0.1/hooks"], "The url field must not point to a private, loopback or link-local address."],
+    [
+      ["--url", "https://127.0.0.1/hooks"],
+      "The url field must not point to a private, loopback or link-local address.",
+    ],
     [["--url", "https://example.com", "--events", "payment.refunded"], "The selected events is invalid."],
   ])("refuses webhook:create %j", (args, message) => {
     const result = runAdmin(["webhook:create", "--email", owner, ...args, "--json"], env);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(message);
+  });
+
+  it("creates a payment and settles it; bad input writes nothing", () => {
+    const create = (args: string[]) => runAdmin(["payment:create", "--email", owner, ...args, "--json"], env);
+    const first = create(["--amount", "12.5", "--external-id", "cli_order_1"]);
+    expect(first.stderr).toBe("");
+    const { id, status } = JSON.parse(first.stdout) as { id: number; status: string };
+    expect(status).toBe("pending");
+    for (const [args, exitStatus, message] of [
+      [["--amount", "12,50"], 1, "The amount field must be a number."],
+      [["--amount", "-1"], 1, "The amount field must be at least 0."],
+      [["--amount", "1.001"], 1, "The amount field must have 0-2 decimal places."],
+      [
+        ["--amount", "1", "--external-id", "x".repeat(256)],
+        1,
+        "The external id field must not be greater than 255 characters.",
+      ],
+      [[], 2, "missing --amount"],
+    ] as Array<[string[], number, string]>) {
+      const refused = create(args);
+      expect(refused.status, args.join(" ")).toBe(exitStatus);
+      expect(refused.stdout).toBe("");
+      expect(refused.stderr).toContain(message);
+    }
+    const second = JSON.parse(create(["--amount", "1"]).stdout) as { id: number };
+    expect(second.id).toBe(id + 1);
+    const settled = runAdmin(["payment:settle", "--id", String(id), "--outcome", "completed", "--json"], env);
+    expect(JSON.parse(settled.stdout)).toEqual({ id, status: "completed" });
   });
 
   it.each([

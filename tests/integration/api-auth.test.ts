@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { generateToken } from "@/lib/token-format";
+import { generateToken } from "@/lib/tokens/format";
 import { callApi, paymentTotal, rawRequest } from "../support/api-client";
 
 const baseUrl = inject("baseUrl");
@@ -25,8 +25,16 @@ describe("401 for every way a token can be wrong", () => {
   ];
 
   it.each(variants)("%s", async (_name, headers) => {
-    for (const [method, path] of [["GET", "/api/payments"], ["POST", "/api/payments"], ["GET", "/api/payments/1"]] as const) {
-      const response = await callApi(baseUrl, path, { method, headers, ...(method === "POST" ? { json: { amount: 1 } } : {}) });
+    for (const [method, path] of [
+      ["GET", "/api/payments"],
+      ["POST", "/api/payments"],
+      ["GET", "/api/payments/1"],
+    ] as const) {
+      const response = await callApi(baseUrl, path, {
+        method,
+        headers,
+        ...(method === "POST" ? { json: { amount: 1 } } : {}),
+      });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ message: "Unauthenticated." });
       expect(response.headers.get("www-authenticate")).toBe("Bearer");
@@ -34,13 +42,19 @@ describe("401 for every way a token can be wrong", () => {
   });
 
   it.each(["bearer", "BEARER", "BeArEr"])("accepts the scheme written %s", async (scheme) => {
-    const response = await callApi(baseUrl, "/api/payments?perPage=1", { headers: { Authorization: `${scheme} ${tokens.api}` } });
+    const response = await callApi(baseUrl, "/api/payments?perPage=1", {
+      headers: { Authorization: `${scheme} ${tokens.api}` },
+    });
     expect(response.status).toBe(200);
   });
 
   it("keeps a rolled token working during its grace period, and its replacement works at once", async () => {
-    expect((await callApi(baseUrl, "/api/payments?perPage=1", { token: tokens.rolledInGrace })).status).toBe(200);
-    expect((await callApi(baseUrl, "/api/payments?perPage=1", { token: tokens.rolledReplacement })).status).toBe(200);
+    expect((await callApi(baseUrl, "/api/payments?perPage=1", { token: tokens.rolledInGrace })).status).toBe(
+      200,
+    );
+    expect(
+      (await callApi(baseUrl, "/api/payments?perPage=1", { token: tokens.rolledReplacement })).status,
+    ).toBe(200);
   });
 });
 
@@ -56,31 +70,48 @@ describe("read-only tokens", () => {
 
 describe("tenant isolation", () => {
   it("gives 403 on another merchant's payment, 404 on none, and disjoint lists", async () => {
-    const created = await callApi(baseUrl, "/api/payments", { token: tokens.isolation, json: { amount: 3, external_id: "mine" } });
+    const created = await callApi(baseUrl, "/api/payments", {
+      token: tokens.isolation,
+      json: { amount: 3, external_id: "mine" },
+    });
     const location = created.headers.get("location")!;
     const foreign = await callApi(baseUrl, location, { token: tokens.other });
     expect(foreign.status).toBe(403);
     expect(foreign.body).toEqual({ message: "This action is unauthorized." });
 
-    const otherCreated = await callApi(baseUrl, "/api/payments", { token: tokens.other, json: { amount: 4, external_id: "theirs" } });
+    const otherCreated = await callApi(baseUrl, "/api/payments", {
+      token: tokens.other,
+      json: { amount: 4, external_id: "theirs" },
+    });
     expect(otherCreated.status).toBe(201);
-    const mine = (await callApi(baseUrl, "/api/payments?perPage=100", { token: tokens.isolation })).body as { data: Array<{ id: number }> };
-    const theirs = (await callApi(baseUrl, "/api/payments?perPage=100", { token: tokens.other })).body as { data: Array<{ id: number; external_id: string }> };
+    const mine = (await callApi(baseUrl, "/api/payments?perPage=100", { token: tokens.isolation })).body as {
+      data: Array<{ id: number }>;
+    };
+    const theirs = (await callApi(baseUrl, "/api/payments?perPage=100", { token: tokens.other })).body as {
+      data: Array<{ id: number; external_id: string }>;
+    };
     expect(theirs.data.map((payment) => payment.external_id)).toContain("theirs");
     expect(theirs.data.map((payment) => payment.external_id)).not.toContain("mine");
     const mineIds = new Set(mine.data.map((payment) => payment.id));
     expect(theirs.data.filter((payment) => mineIds.has(payment.id))).toEqual([]);
   });
 
-  it.each(["/api/payments/999999999999", "/api/payments/abc", "/api/payments/1.5", "/api/payments/-1"])("404 for %s", async (path) => {
-    const response = await callApi(baseUrl, path, { token: tokens.api });
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({ message: "Not Found" });
-  });
+  it.each(["/api/payments/999999999999", "/api/payments/abc", "/api/payments/1.5", "/api/payments/-1"])(
+    "404 for %s",
+    async (path) => {
+      const response = await callApi(baseUrl, path, { token: tokens.api });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ message: "Not Found" });
+    },
+  );
 });
 
 describe("unknown paths and wrong methods answer JSON", () => {
-  it.each([["GET", "/api/nope"], ["POST", "/api/payments/1/refund"], ["DELETE", "/api"]])("%s %s → 404", async (method, path) => {
+  it.each([
+    ["GET", "/api/nope"],
+    ["POST", "/api/payments/1/refund"],
+    ["DELETE", "/api"],
+  ])("%s %s → 404", async (method, path) => {
     const response = await callApi(baseUrl, path, { method, token: tokens.api });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ message: "Not Found" });
@@ -95,11 +126,16 @@ describe("unknown paths and wrong methods answer JSON", () => {
     const response = await callApi(baseUrl, path, { method, token: tokens.api });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe(allow);
-    expect(response.body).toEqual({ message: `The ${method} method is not supported for route ${route}. Supported methods: ${allow}.` });
+    expect(response.body).toEqual({
+      message: `The ${method} method is not supported for route ${route}. Supported methods: ${allow}.`,
+    });
   });
 
   it("answers HEAD as GET without a body, and OPTIONS with the allowed methods", async () => {
-    const head = await fetch(`${baseUrl}/api/payments`, { method: "HEAD", headers: { Authorization: `Bearer ${tokens.api}` } });
+    const head = await fetch(`${baseUrl}/api/payments`, {
+      method: "HEAD",
+      headers: { Authorization: `Bearer ${tokens.api}` },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
     expect(await head.text()).toBe("");
@@ -115,7 +151,9 @@ describe("unknown paths and wrong methods answer JSON", () => {
   });
 
   it("answers 400 to a Host header no URL can be made of", async () => {
-    const { status, text } = await rawRequest(`${baseUrl}/api/payments`, { headers: { Host: "bad host", Authorization: `Bearer ${tokens.api}` } });
+    const { status, text } = await rawRequest(`${baseUrl}/api/payments`, {
+      headers: { Host: "bad host", Authorization: `Bearer ${tokens.api}` },
+    });
     expect(status).toBe(400);
     expect(JSON.parse(text)).toEqual({ message: "Bad Request" });
   });
@@ -129,10 +167,21 @@ describe("unknown paths and wrong methods answer JSON", () => {
   it("serves the OpenAPI 3.1 document generated from the schemas", async () => {
     const response = await callApi(baseUrl, "/api/openapi.json");
     expect(response.status).toBe(200);
-    const document = response.body as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { required?: string[] }> } };
+    const document = response.body as {
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, { required?: string[] }> };
+    };
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths)).toEqual(["/api/payments", "/api/payments/{id}"]);
     expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
-    expect(document.components.schemas.PaymentListItem!.required).toEqual(["id", "external_id", "type", "status", "amount", "created_at"]);
+    expect(document.components.schemas.PaymentListItem!.required).toEqual([
+      "id",
+      "external_id",
+      "type",
+      "status",
+      "amount",
+      "created_at",
+    ]);
   });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, inject, it } from "vitest";
 import { randomUUID } from "node:crypto";
+import { describe, expect, inject, it } from "vitest";
 import { callApi, paymentTotal } from "../support/api-client";
 import { startServerProcess } from "../support/test-server";
 
@@ -13,34 +13,72 @@ describe("Idempotency-Key", () => {
     const before = await paymentTotal(baseUrl, tokens.idempotency);
     const body = { amount: "42.10", external_id: `idem_${key}` };
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => callApi(baseUrl, "/api/payments", { token: tokens.idempotency, json: body, headers: { "Idempotency-Key": key } })),
+      Array.from({ length: 10 }, () =>
+        callApi(baseUrl, "/api/payments", {
+          token: tokens.idempotency,
+          json: body,
+          headers: { "Idempotency-Key": key },
+        }),
+      ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(10).fill(201));
     expect(new Set(responses.map((response) => response.headers.get("location"))).size).toBe(1);
-    expect(responses.filter((response) => response.headers.get("idempotent-replayed") === "true")).toHaveLength(9);
-    expect(responses.every((response) => JSON.stringify(response.body) === '{"message":"Payment created successfully"}')).toBe(true);
+    expect(
+      responses.filter((response) => response.headers.get("idempotent-replayed") === "true"),
+    ).toHaveLength(9);
+    expect(
+      responses.every(
+        (response) => JSON.stringify(response.body) === '{"message":"Payment created successfully"}',
+      ),
+    ).toBe(true);
     expect(await paymentTotal(baseUrl, tokens.idempotency)).toBe(before + 1);
 
     // The same body written differently is the same request.
-    const replay = await callApi(baseUrl, "/api/payments", { token: tokens.idempotency, raw: `{ "external_id": "idem_${key}", "amount": 42.1 }`, headers: { "Idempotency-Key": key } });
+    const replay = await callApi(baseUrl, "/api/payments", {
+      token: tokens.idempotency,
+      raw: `{ "external_id": "idem_${key}", "amount": 42.1 }`,
+      headers: { "Idempotency-Key": key },
+    });
     expect(replay.status).toBe(201);
     expect(replay.headers.get("location")).toBe(responses[0]!.headers.get("location"));
   });
 
   it("refuses the same key with another body with 409 and writes nothing", async () => {
     const key = randomUUID();
-    expect((await callApi(baseUrl, "/api/payments", { token: tokens.idempotency, json: { amount: 1 }, headers: { "Idempotency-Key": key } })).status).toBe(201);
+    expect(
+      (
+        await callApi(baseUrl, "/api/payments", {
+          token: tokens.idempotency,
+          json: { amount: 1 },
+          headers: { "Idempotency-Key": key },
+        })
+      ).status,
+    ).toBe(201);
     const before = await paymentTotal(baseUrl, tokens.idempotency);
-    const conflict = await callApi(baseUrl, "/api/payments", { token: tokens.idempotency, json: { amount: 2 }, headers: { "Idempotency-Key": key } });
+    const conflict = await callApi(baseUrl, "/api/payments", {
+      token: tokens.idempotency,
+      json: { amount: 2 },
+      headers: { "Idempotency-Key": key },
+    });
     expect(conflict.status).toBe(409);
-    expect(conflict.body).toEqual({ message: "This Idempotency-Key was already used with a different request body." });
+    expect(conflict.body).toEqual({
+      message: "This Idempotency-Key was already used with a different request body.",
+    });
     expect(await paymentTotal(baseUrl, tokens.idempotency)).toBe(before);
   });
 
   it("scopes keys per merchant", async () => {
     const key = randomUUID();
-    const mine = await callApi(baseUrl, "/api/payments", { token: tokens.idempotency, json: { amount: 1 }, headers: { "Idempotency-Key": key } });
-    const theirs = await callApi(baseUrl, "/api/payments", { token: tokens.other, json: { amount: 1 }, headers: { "Idempotency-Key": key } });
+    const mine = await callApi(baseUrl, "/api/payments", {
+      token: tokens.idempotency,
+      json: { amount: 1 },
+      headers: { "Idempotency-Key": key },
+    });
+    const theirs = await callApi(baseUrl, "/api/payments", {
+      token: tokens.other,
+      json: { amount: 1 },
+      headers: { "Idempotency-Key": key },
+    });
     expect(theirs.status).toBe(201);
     expect(theirs.headers.get("location")).not.toBe(mine.headers.get("location"));
   });
@@ -64,7 +102,9 @@ describe("rate limit: 30 a minute per token, counted in the database", () => {
       expect(response.headers.get("x-ratelimit-remaining")).toBe("0");
     }
     for (const response of responses) expect(response.headers.get("x-ratelimit-limit")).toBe("30");
-    const remaining = accepted.map((response) => Number(response.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
+    const remaining = accepted
+      .map((response) => Number(response.headers.get("x-ratelimit-remaining")))
+      .sort((a, b) => a - b);
     // Counted down from 29 to 0 (requests landing a moment later may see the same figure: the bucket refills
     // continuously, one request every 2 s).
     expect(remaining[0]).toBe(0);
@@ -73,9 +113,15 @@ describe("rate limit: 30 a minute per token, counted in the database", () => {
   });
 
   it.skipIf(!process.env.DATABASE_URL)("shares one count across two server processes", async () => {
-    const second = await startServerProcess(Number(new URL(baseUrl).port) + 1, serverEnv as NodeJS.ProcessEnv);
+    const second = await startServerProcess(
+      Number(new URL(baseUrl).port) + 1,
+      serverEnv as NodeJS.ProcessEnv,
+    );
     try {
-      const { accepted, limited } = await burst([...Array<string>(20).fill(baseUrl), ...Array<string>(20).fill(second.baseUrl)], tokens.rateLimitShared);
+      const { accepted, limited } = await burst(
+        [...Array<string>(20).fill(baseUrl), ...Array<string>(20).fill(second.baseUrl)],
+        tokens.rateLimitShared,
+      );
       expect(accepted).toHaveLength(30);
       expect(limited).toHaveLength(10);
     } finally {

@@ -7,7 +7,10 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("POST /api/payments then GET it back", () => {
   it("creates a payment: 201, the exact message, a Location, rate-limit headers", async () => {
-    const created = await callApi(baseUrl, "/api/payments", { token: tokens.api, json: { amount: 12.5, external_id: "order_1001", customer_id: "cus_1" } });
+    const created = await callApi(baseUrl, "/api/payments", {
+      token: tokens.api,
+      json: { amount: 12.5, external_id: "order_1001", customer_id: "cus_1" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ message: "Payment created successfully" });
     expect(created.headers.get("location")).toMatch(/^\/api\/payments\/\d+$/);
@@ -17,8 +20,22 @@ describe("POST /api/payments then GET it back", () => {
     const fetched = await callApi(baseUrl, created.headers.get("location")!, { token: tokens.api });
     expect(fetched.status).toBe(200);
     const { data } = fetched.body as { data: Record<string, unknown> };
-    expect(Object.keys(data).sort()).toEqual(["amount", "created_at", "external_id", "id", "metadata", "status", "type"]);
-    expect(data).toMatchObject({ external_id: "order_1001", type: "payment", status: "pending", amount: "12.50", metadata: '{"customer_id":"cus_1"}' });
+    expect(Object.keys(data).sort()).toEqual([
+      "amount",
+      "created_at",
+      "external_id",
+      "id",
+      "metadata",
+      "status",
+      "type",
+    ]);
+    expect(data).toMatchObject({
+      external_id: "order_1001",
+      type: "payment",
+      status: "pending",
+      amount: "12.50",
+      metadata: '{"customer_id":"cus_1"}',
+    });
     expect(data.id).toBe(Number(created.headers.get("location")!.split("/").at(-1)));
     expect(data.created_at).toMatch(TIMESTAMP);
   });
@@ -40,22 +57,44 @@ describe("POST /api/payments then GET it back", () => {
 describe("GET /api/payments", () => {
   it("lists exactly the list fields, newest first, with Laravel links and meta", async () => {
     for (const external_id of ["list_a", "list_b", "list_c"]) {
-      expect((await callApi(baseUrl, "/api/payments", { token: tokens.api, json: { amount: 1, external_id } })).status).toBe(201);
+      expect(
+        (await callApi(baseUrl, "/api/payments", { token: tokens.api, json: { amount: 1, external_id } }))
+          .status,
+      ).toBe(201);
     }
     const response = await callApi(baseUrl, "/api/payments?perPage=2", { token: tokens.api });
     expect(response.status).toBe(200);
-    const body = response.body as { data: Array<Record<string, unknown>>; links: Record<string, string | null>; meta: Record<string, number | null> };
+    const body = response.body as {
+      data: Array<Record<string, unknown>>;
+      links: Record<string, string | null>;
+      meta: Record<string, number | null>;
+    };
     expect(Object.keys(body).sort()).toEqual(["data", "links", "meta"]);
     expect(body.data.map((item) => item.external_id)).toEqual(["list_c", "list_b"]);
-    expect(Object.keys(body.data[0]!).sort()).toEqual(["amount", "created_at", "external_id", "id", "status", "type"]);
+    expect(Object.keys(body.data[0]!).sort()).toEqual([
+      "amount",
+      "created_at",
+      "external_id",
+      "id",
+      "status",
+      "type",
+    ]);
     expect(body.data[0]!.id).toBeGreaterThan(body.data[1]!.id as number);
     const total = body.meta.total!;
-    expect(body.meta).toEqual({ current_page: 1, from: 1, last_page: Math.ceil(total / 2), per_page: 2, to: 2, total });
+    expect(body.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: Math.ceil(total / 2),
+      per_page: 2,
+      to: 2,
+      total,
+    });
     expect(body.links.first).toMatch(/\/api\/payments\?page=1&perPage=2$/);
     expect(body.links.next).toMatch(/\/api\/payments\?page=2&perPage=2$/);
     expect(body.links.prev).toBeNull();
 
-    const second = (await callApi(baseUrl, "/api/payments?page=2&perPage=2", { token: tokens.api })).body as typeof body;
+    const second = (await callApi(baseUrl, "/api/payments?page=2&perPage=2", { token: tokens.api }))
+      .body as typeof body;
     expect(second.data[0]!.external_id).toBe("list_a");
     expect(second.meta).toMatchObject({ current_page: 2, from: 3, to: 4 });
   });
@@ -63,7 +102,10 @@ describe("GET /api/payments", () => {
   it("answers a page past the end with 200 and empty data", async () => {
     const response = await callApi(baseUrl, "/api/payments?page=100000&perPage=100", { token: tokens.api });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ data: [], meta: { current_page: 100000, from: null, to: null, per_page: 100 } });
+    expect(response.body).toMatchObject({
+      data: [],
+      meta: { current_page: 100000, from: null, to: null, per_page: 100 },
+    });
   });
 
   it("defaults to page 1 and 10 per page", async () => {
@@ -74,7 +116,10 @@ describe("GET /api/payments", () => {
     expect(body.meta.total).toBeGreaterThan(0);
   });
 
-  const invalid = (field: string, message: string) => ({ message: "The given data was invalid.", errors: { [field]: [message] } });
+  const invalid = (field: string, message: string) => ({
+    message: "The given data was invalid.",
+    errors: { [field]: [message] },
+  });
   it.each([
     ["page=0", invalid("page", "The page field must be at least 1.")],
     ["page=-1", invalid("page", "The page field must be at least 1.")],
@@ -94,7 +139,9 @@ describe("GET /api/payments", () => {
 describe("POST /api/payments with bad input writes nothing", () => {
   const invalid = (errors: Record<string, string[]>) => ({ message: "The given data was invalid.", errors });
   const amountError = (message: string) => invalid({ amount: [message] });
-  const cases: Array<[string, { json?: unknown; raw?: string; headers?: Record<string, string> }, number, unknown]> = [
+  const cases: Array<
+    [string, { json?: unknown; raw?: string; headers?: Record<string, string> }, number, unknown]
+  > = [
     ["empty object", { json: {} }, 422, amountError("The amount field is required.")],
     ["empty body", { raw: "" }, 422, amountError("The amount field is required.")],
     ["null amount", { json: { amount: null } }, 422, amountError("The amount field is required.")],
@@ -103,40 +150,123 @@ describe("POST /api/payments with bad input writes nothing", () => {
     ["exponent string", { json: { amount: "1e3" } }, 422, amountError("The amount field must be a number.")],
     ["boolean amount", { json: { amount: true } }, 422, amountError("The amount field must be a number.")],
     ["array amount", { json: { amount: [1] } }, 422, amountError("The amount field must be a number.")],
-    ["object amount", { json: { amount: { value: 1 } } }, 422, amountError("The amount field must be a number.")],
+    [
+      "object amount",
+      { json: { amount: { value: 1 } } },
+      422,
+      amountError("The amount field must be a number."),
+    ],
     ["negative amount", { json: { amount: -1 } }, 422, amountError("The amount field must be at least 0.")],
-    ["negative string", { json: { amount: "-0.01" } }, 422, amountError("The amount field must be at least 0.")],
-    ["three decimals", { json: { amount: 1.234 } }, 422, amountError("The amount field must have 0-2 decimal places.")],
-    ["three decimals string", { json: { amount: "1.234" } }, 422, amountError("The amount field must have 0-2 decimal places.")],
-    ["too large", { json: { amount: 1000000000000 } }, 422, amountError("The amount field must not be greater than 999999999999.99.")],
-    ["too large string", { json: { amount: "999999999999.999" } }, 422, amountError("The amount field must have 0-2 decimal places.")],
-    ["huge number", { json: { amount: 1e21 } }, 422, amountError("The amount field must not be greater than 999999999999.99.")],
-    ["numeric external_id", { json: { amount: 1, external_id: 123 } }, 422, invalid({ external_id: ["The external id field must be a string."] })],
-    ["long external_id", { json: { amount: 1, external_id: "x".repeat(256) } }, 422, invalid({ external_id: ["The external id field must not be greater than 255 characters."] })],
-    ["object customer_id", { json: { amount: 1, customer_id: {} } }, 422, invalid({ customer_id: ["The customer id field must be a string."] })],
-    ["several fields", { json: { external_id: 5, customer_id: "y".repeat(300) } }, 422, invalid({ amount: ["The amount field is required."], external_id: ["The external id field must be a string."], customer_id: ["The customer id field must not be greater than 255 characters."] })],
+    [
+      "negative string",
+      { json: { amount: "-0.01" } },
+      422,
+      amountError("The amount field must be at least 0."),
+    ],
+    [
+      "three decimals",
+      { json: { amount: 1.234 } },
+      422,
+      amountError("The amount field must have 0-2 decimal places."),
+    ],
+    [
+      "three decimals string",
+      { json: { amount: "1.234" } },
+      422,
+      amountError("The amount field must have 0-2 decimal places."),
+    ],
+    [
+      "too large",
+      { json: { amount: 1000000000000 } },
+      422,
+      amountError("The amount field must not be greater than 999999999999.99."),
+    ],
+    [
+      "too large string",
+      { json: { amount: "999999999999.999" } },
+      422,
+      amountError("The amount field must have 0-2 decimal places."),
+    ],
+    [
+      "huge number",
+      { json: { amount: 1e21 } },
+      422,
+      amountError("The amount field must not be greater than 999999999999.99."),
+    ],
+    [
+      "numeric external_id",
+      { json: { amount: 1, external_id: 123 } },
+      422,
+      invalid({ external_id: ["The external id field must be a string."] }),
+    ],
+    [
+      "long external_id",
+      { json: { amount: 1, external_id: "x".repeat(256) } },
+      422,
+      invalid({ external_id: ["The external id field must not be greater than 255 characters."] }),
+    ],
+    [
+      "object customer_id",
+      { json: { amount: 1, customer_id: {} } },
+      422,
+      invalid({ customer_id: ["The customer id field must be a string."] }),
+    ],
+    [
+      "several fields",
+      { json: { external_id: 5, customer_id: "y".repeat(300) } },
+      422,
+      invalid({
+        amount: ["The amount field is required."],
+        external_id: ["The external id field must be a string."],
+        customer_id: ["The customer id field must not be greater than 255 characters."],
+      }),
+    ],
     ["malformed JSON", { raw: '{"amount": 1' }, 400, { message: "The request body is not valid JSON." }],
     ["JSON array", { raw: "[1]" }, 400, { message: "The request body must be a JSON object." }],
     ["JSON string", { raw: '"12"' }, 400, { message: "The request body must be a JSON object." }],
-    ["body over 16 KiB", { json: { amount: 1, external_id: "x".repeat(17_000) } }, 413, { message: "The request body must not be larger than 16 KiB." }],
-    ["bad Idempotency-Key", { json: { amount: 1 }, headers: { "Idempotency-Key": "x".repeat(256) } }, 422, invalid({ "Idempotency-Key": ["The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID."] })],
+    [
+      "body over 16 KiB",
+      { json: { amount: 1, external_id: "x".repeat(17_000) } },
+      413,
+      { message: "The request body must not be larger than 16 KiB." },
+    ],
+    [
+      "bad Idempotency-Key",
+      { json: { amount: 1 }, headers: { "Idempotency-Key": "x".repeat(256) } },
+      422,
+      invalid({
+        "Idempotency-Key": [
+          "The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID.",
+        ],
+      }),
+    ],
   ];
 
   it("cuts off a body streamed in chunks past 16 KiB with no Content-Length: 413, nothing written", async () => {
     const before = await paymentTotal(baseUrl, tokens.badInput);
     const response = await rawRequest(`${baseUrl}/api/payments`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${tokens.badInput}`, "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+      headers: {
+        Authorization: `Bearer ${tokens.badInput}`,
+        "Content-Type": "application/json",
+        "Transfer-Encoding": "chunked",
+      },
       chunks: ['{"amount": 1, "external_id": "', ...Array<string>(20).fill("x".repeat(1024)), '"}'],
     });
     expect(response.status).toBe(413);
-    expect(JSON.parse(response.text)).toEqual({ message: "The request body must not be larger than 16 KiB." });
+    expect(JSON.parse(response.text)).toEqual({
+      message: "The request body must not be larger than 16 KiB.",
+    });
     expect(await paymentTotal(baseUrl, tokens.badInput)).toBe(before);
   });
 
   it.each(cases)("%s", async (_name, request, status, expected) => {
     const before = await paymentTotal(baseUrl, tokens.badInput);
-    const response = await callApi(baseUrl, "/api/payments", { token: tokens.badInput, method: "POST", ...request });
+    const response = await callApi(baseUrl, "/api/payments", {
+      token: tokens.badInput,
+      method: "POST",
+      ...request,
+    });
     expect(response.status).toBe(status);
     expect(response.body).toEqual(expected);
     expect(response.headers.get("content-type")).toContain("application/json");

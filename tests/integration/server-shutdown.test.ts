@@ -10,10 +10,16 @@ const { tokens } = inject("data");
 // (PGlite admits one process). Draining does not depend on the database.
 describe.skipIf(!process.env.DATABASE_URL)("stopping a server with SIGTERM", () => {
   it("finishes the requests under way: every create it answered is there, none failed, none was half-done", async () => {
-    const server = await startServerProcess(Number(new URL(baseUrl).port) + 2, serverEnv as NodeJS.ProcessEnv);
+    const server = await startServerProcess(
+      Number(new URL(baseUrl).port) + 2,
+      serverEnv as NodeJS.ProcessEnv,
+    );
     const before = await paymentTotal(baseUrl, tokens.idempotency);
     const requests = Array.from({ length: 40 }, (_, index) =>
-      callApi(server.baseUrl, "/api/payments", { token: tokens.idempotency, json: { amount: 5, external_id: `drain_${index}` } }).then(
+      callApi(server.baseUrl, "/api/payments", {
+        token: tokens.idempotency,
+        json: { amount: 5, external_id: `drain_${index}` },
+      }).then(
         (response) => response.status,
         () => "not connected",
       ),

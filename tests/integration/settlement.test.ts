@@ -2,28 +2,49 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { events, payments } from "@/db/schema";
-import { createMerchantWithOwner } from "@/lib/accounts";
-import { DomainError } from "@/lib/errors";
-import { createPayment } from "@/lib/payments";
-import { settleDuePayments, settlePayment } from "@/lib/settlement";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { createPayment } from "@/lib/payments/create-payment";
+import { settleDuePayments, settlePayment } from "@/lib/payments/settlement";
+import { DomainError } from "@/lib/platform/errors";
 import { db } from "../support/direct-db";
 
 async function newMerchant() {
-  const account = await createMerchantWithOwner(db, { name: "Settlement", email: `settle-${randomBytes(5).toString("hex")}@example.test`, password: "long enough pw" });
+  const account = await createMerchantWithOwner(db, {
+    name: "Settlement",
+    email: `settle-${randomBytes(5).toString("hex")}@example.test`,
+    password: "long enough pw",
+  });
   return account.merchantId;
 }
 
+/** A payment left pending until settled by hand. */
+async function pendingPayment(merchantId: number): Promise<number> {
+  const { paymentId } = await createPayment(
+    db,
+    merchantId,
+    { amount: 5 },
+    { source: "cli", autoSettleMs: 0 },
+  );
+  return paymentId;
+}
+
 async function eventTypes(paymentId: number) {
-  const rows = await db.select({ type: events.type }).from(events).where(eq(events.paymentId, paymentId)).orderBy(events.createdAt);
+  const rows = await db
+    .select({ type: events.type })
+    .from(events)
+    .where(eq(events.paymentId, paymentId))
+    .orderBy(events.createdAt);
   return rows.map((row) => row.type);
 }
 
 describe("settlePayment", () => {
   it("gives exactly one transition and one event under concurrent settles", async () => {
     const merchantId = await newMerchant();
-    const { paymentId } = await createPayment(db, merchantId, { amount: 5 }, { source: "cli", autoSettleMs: 0 });
+    const paymentId = await pendingPayment(merchantId);
     const results = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, index) => settlePayment(db, paymentId, { outcome: index % 2 ? "failed" : "completed" })),
+      Array.from({ length: 12 }, (_, index) =>
+        settlePayment(db, paymentId, { outcome: index % 2 ? "failed" : "completed" }),
+      ),
     );
     const settled = results.filter((result) => result.status === "fulfilled");
     const refused = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
@@ -37,20 +58,32 @@ describe("settlePayment", () => {
 
   it("treats completed and failed as final, and names unknown payments and bad outcomes", async () => {
     const merchantId = await newMerchant();
-    const { paymentId } = await createPayment(db, merchantId, { amount: 5 }, { source: "cli", autoSettleMs: 0 });
+    const paymentId = await pendingPayment(merchantId);
     await settlePayment(db, paymentId, { outcome: "failed" });
-    await expect(settlePayment(db, paymentId, { outcome: "completed" })).rejects.toThrow(`Payment ${paymentId} is already failed; completed and failed are final.`);
-    await expect(settlePayment(db, 999_999_999, { outcome: "completed" })).rejects.toThrow("Payment 999999999 was not found.");
-    await expect(settlePayment(db, paymentId, { outcome: "refunded" })).rejects.toMatchObject({ kind: "validation", fieldErrors: { outcome: ["The selected outcome is invalid."] } });
+    await expect(settlePayment(db, paymentId, { outcome: "completed" })).rejects.toThrow(
+      `Payment ${paymentId} is already failed; completed and failed are final.`,
+    );
+    await expect(settlePayment(db, 999_999_999, { outcome: "completed" })).rejects.toThrow(
+      "Payment 999999999 was not found.",
+    );
+    await expect(settlePayment(db, paymentId, { outcome: "refunded" })).rejects.toMatchObject({
+      kind: "validation",
+      fieldErrors: { outcome: ["The selected outcome is invalid."] },
+    });
     expect(await eventTypes(paymentId)).toEqual(["payment.pending", "payment.failed"]);
   });
 
   it("will not settle another merchant's payment when scoped", async () => {
     const owner = await newMerchant();
     const intruder = await newMerchant();
-    const { paymentId } = await createPayment(db, owner, { amount: 5 }, { source: "cli", autoSettleMs: 0 });
-    await expect(settlePayment(db, paymentId, { outcome: "completed" }, intruder)).rejects.toMatchObject({ kind: "not_found" });
-    const [row] = await db.select({ status: payments.status }).from(payments).where(eq(payments.id, paymentId));
+    const paymentId = await pendingPayment(owner);
+    await expect(settlePayment(db, paymentId, { outcome: "completed" }, intruder)).rejects.toMatchObject({
+      kind: "not_found",
+    });
+    const [row] = await db
+      .select({ status: payments.status })
+      .from(payments)
+      .where(eq(payments.id, paymentId));
     expect(row!.status).toBe("pending");
   });
 });
@@ -60,15 +93,24 @@ describe("automatic settlement by the simulated processor", () => {
     const merchantId = await newMerchant();
     const ids: Record<string, number> = {};
     for (const amount of ["1999.99", "2000.00", "2999.99", "3000.00"]) {
-      ids[amount] = (await createPayment(db, merchantId, { amount }, { source: "cli", autoSettleMs: 1 })).paymentId;
+      ids[amount] = (
+        await createPayment(db, merchantId, { amount }, { source: "cli", autoSettleMs: 1 })
+      ).paymentId;
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
     while ((await settleDuePayments(db)) > 0);
     const statuses: Record<string, string> = {};
     for (const [amount, id] of Object.entries(ids)) {
-      statuses[amount] = (await db.select({ status: payments.status }).from(payments).where(eq(payments.id, id)))[0]!.status;
+      statuses[amount] = (
+        await db.select({ status: payments.status }).from(payments).where(eq(payments.id, id))
+      )[0]!.status;
     }
-    expect(statuses).toEqual({ "1999.99": "completed", "2000.00": "failed", "2999.99": "failed", "3000.00": "completed" });
+    expect(statuses).toEqual({
+      "1999.99": "completed",
+      "2000.00": "failed",
+      "2999.99": "failed",
+      "3000.00": "completed",
+    });
     // Another pass settles nothing of these again. (It may settle other suites' payments that fell due
     // meanwhile: the database is shared, so the count it returns says nothing about this test's.)
     await settleDuePayments(db);

@@ -27,11 +27,16 @@ async function createPayment(token: string, body: Record<string, unknown>): Prom
   return Number(created.headers.get("location")!.split("/").at(-1));
 }
 
-const forPayment = (id: number) => (hooks: ReceivedWebhook[]) => hooks.filter((hook) => hook.payload.data.id === id);
+const forPayment = (id: number) => (hooks: ReceivedWebhook[]) =>
+  hooks.filter((hook) => hook.payload.data.id === id);
 
 describe("payment events delivered to the merchant's endpoint, signed", () => {
   it("delivers payment.pending then payment.completed, each once, verified with standardwebhooks", async () => {
-    const id = await createPayment(tokens.hooks, { amount: 10, external_id: "hook_ok", customer_id: "cus_9" });
+    const id = await createPayment(tokens.hooks, {
+      amount: 10,
+      external_id: "hook_ok",
+      customer_id: "cus_9",
+    });
     const delivered = await receiver.waitFor("/hooks", (all) => forPayment(id)(all).length >= 2);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const mine = forPayment(id)(receiver.on("/hooks"));
@@ -41,9 +46,25 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
     expect(mine[0]!.id).toMatch(/^evt_[0-9A-Za-z]{22}$/);
     expect(mine[1]!.payload).toEqual({
       event: "payment.completed",
-      data: { id, external_id: "hook_ok", type: "payment", status: "completed", amount: "10.00", metadata: '{"customer_id":"cus_9"}', created_at: mine[0]!.payload.data.created_at },
+      data: {
+        id,
+        external_id: "hook_ok",
+        type: "payment",
+        status: "completed",
+        amount: "10.00",
+        metadata: '{"customer_id":"cus_9"}',
+        created_at: mine[0]!.payload.data.created_at,
+      },
     });
-    expect(Object.keys(mine[0]!.payload.data)).toEqual(["id", "external_id", "type", "status", "amount", "metadata", "created_at"]);
+    expect(Object.keys(mine[0]!.payload.data)).toEqual([
+      "id",
+      "external_id",
+      "type",
+      "status",
+      "amount",
+      "metadata",
+      "created_at",
+    ]);
     expect(delivered.length).toBeGreaterThanOrEqual(2);
 
     const fetched = await callApi(baseUrl, `/api/payments/${id}`, { token: tokens.hooks });
@@ -60,7 +81,9 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
   it("retries a receiver that answered 500, with the same webhook-id", async () => {
     receiver.script("/flaky", [500]);
     const id = await createPayment(tokens.flaky, { amount: 1 });
-    const mine = forPayment(id)(await receiver.waitFor("/flaky", (all) => forPayment(id)(all).length >= 2, 30_000));
+    const mine = forPayment(id)(
+      await receiver.waitFor("/flaky", (all) => forPayment(id)(all).length >= 2, 30_000),
+    );
     expect(mine).toHaveLength(2);
     expect(mine[0]!.id).toBe(mine[1]!.id);
     expect(mine.every((hook) => hook.verified)).toBe(true);

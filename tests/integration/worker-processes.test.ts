@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
-import { createMerchantWithOwner } from "@/lib/accounts";
-import { createPayment } from "@/lib/payments";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { createPayment } from "@/lib/payments/create-payment";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { startWorkerProcess } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
@@ -19,13 +19,27 @@ beforeAll(() => receiver.listen(port));
 afterAll(() => receiver.close());
 
 async function merchantWithEndpoint(path: string) {
-  const account = await createMerchantWithOwner(db!, { name: "Workers", email: `workers-${randomBytes(5).toString("hex")}@example.test`, password: "long enough pw" });
-  await createWebhookEndpoint(db!, account.merchantId, { url: `http://127.0.0.1:${port}${path}`, events: ["payment.pending"] });
+  const account = await createMerchantWithOwner(db!, {
+    name: "Workers",
+    email: `workers-${randomBytes(5).toString("hex")}@example.test`,
+    password: "long enough pw",
+  });
+  await createWebhookEndpoint(db!, account.merchantId, {
+    url: `http://127.0.0.1:${port}${path}`,
+    events: ["payment.pending"],
+  });
   return account.merchantId;
 }
 
 async function deliveriesOf(merchantId: number) {
-  return db!.select({ id: webhookDeliveries.id, status: webhookDeliveries.status, eventId: webhookDeliveries.eventId }).from(webhookDeliveries).where(eq(webhookDeliveries.merchantId, merchantId));
+  return db!
+    .select({
+      id: webhookDeliveries.id,
+      status: webhookDeliveries.status,
+      eventId: webhookDeliveries.eventId,
+    })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.merchantId, merchantId));
 }
 
 async function waitUntilAllSucceeded(merchantId: number, count: number) {
@@ -33,7 +47,8 @@ async function waitUntilAllSucceeded(merchantId: number, count: number) {
   for (;;) {
     const rows = await deliveriesOf(merchantId);
     if (rows.length === count && rows.every((row) => row.status === "succeeded")) return rows;
-    if (Date.now() > deadline) throw new Error(`Deliveries not done: ${JSON.stringify(rows.map((row) => row.status))}`);
+    if (Date.now() > deadline)
+      throw new Error(`Deliveries not done: ${JSON.stringify(rows.map((row) => row.status))}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -43,13 +58,22 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
     const merchantId = await merchantWithEndpoint("/pair");
     const workers = await Promise.all([startWorkerProcess(serverEnv), startWorkerProcess(serverEnv)]);
     try {
-      for (let index = 0; index < 60; index++) await createPayment(db!, merchantId, { amount: 1 }, { source: "cli", autoSettleMs: 0 });
+      for (let index = 0; index < 60; index++)
+        await createPayment(db!, merchantId, { amount: 1 }, { source: "cli", autoSettleMs: 0 });
       const rows = await waitUntilAllSucceeded(merchantId, 60);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const ids = receiver.on("/pair").map((hook) => hook.id);
       expect(ids).toHaveLength(60);
       expect(new Set(ids)).toEqual(new Set(rows.map((row) => row.eventId)));
-      const [attempts] = await db!.select({ count: sql<number>`count(*)::int` }).from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((row) => row.id)));
+      const [attempts] = await db!
+        .select({ count: sql<number>`count(*)::int` })
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((row) => row.id),
+          ),
+        );
       expect(attempts!.count).toBe(60);
     } finally {
       await Promise.all(workers.map((worker) => worker.kill("SIGTERM")));
@@ -58,7 +82,8 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
 
   it("a worker killed with SIGKILL mid-batch loses nothing: its claims expire and another worker delivers them", async () => {
     const merchantId = await merchantWithEndpoint("/slow");
-    for (let index = 0; index < 20; index++) await createPayment(db!, merchantId, { amount: 1 }, { source: "cli", autoSettleMs: 0 });
+    for (let index = 0; index < 20; index++)
+      await createPayment(db!, merchantId, { amount: 1 }, { source: "cli", autoSettleMs: 0 });
     receiver.delay("/slow", 3000);
     // A 2 s timeout gives a 4 s lease: the killed worker's claims come due again soon.
     const doomed = await startWorkerProcess(serverEnv, { WEBHOOK_TIMEOUT_MS: "2000" });
@@ -67,7 +92,13 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
     const [leased] = await db!
       .select({ count: sql<number>`count(*)::int` })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.attemptCount, 0), gt(webhookDeliveries.nextAttemptAt, sql`now()`)));
+      .where(
+        and(
+          eq(webhookDeliveries.merchantId, merchantId),
+          eq(webhookDeliveries.attemptCount, 0),
+          gt(webhookDeliveries.nextAttemptAt, sql`now()`),
+        ),
+      );
     expect(leased!.count).toBeGreaterThanOrEqual(5);
     await doomed.kill("SIGKILL");
     expect(() => process.kill(doomed.pid, 0)).toThrow();
@@ -77,7 +108,9 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
     const survivor = await startWorkerProcess(serverEnv);
     try {
       const rows = await waitUntilAllSucceeded(merchantId, 20);
-      expect(new Set(receiver.on("/slow").map((hook) => hook.id))).toEqual(new Set(rows.map((row) => row.eventId)));
+      expect(new Set(receiver.on("/slow").map((hook) => hook.id))).toEqual(
+        new Set(rows.map((row) => row.eventId)),
+      );
     } finally {
       await survivor.kill("SIGTERM");
     }

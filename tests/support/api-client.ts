@@ -20,7 +20,12 @@ export async function callApi(baseUrl: string, path: string, request: ApiRequest
     headers["Content-Type"] = "application/json";
     body = request.raw ?? JSON.stringify(request.json);
   }
-  const response = await fetch(`${baseUrl}${path}`, { method: request.method ?? (body ? "POST" : "GET"), headers, body, redirect: "manual" });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: request.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+    redirect: "manual",
+  });
   const text = await response.text();
   let parsed: unknown = undefined;
   try {
@@ -34,7 +39,8 @@ export async function callApi(baseUrl: string, path: string, request: ApiRequest
 /** The merchant's payment count as the API reports it: how tests prove nothing was written. */
 export async function paymentTotal(baseUrl: string, token: string): Promise<number> {
   const response = await callApi(baseUrl, "/api/payments?perPage=1", { token });
-  if (response.status !== 200) throw new Error(`Could not read the total: ${response.status} ${response.text}`);
+  if (response.status !== 200)
+    throw new Error(`Could not read the total: ${response.status} ${response.text}`);
   return (response.body as { meta: { total: number } }).meta.total;
 }
 
@@ -47,11 +53,15 @@ export function rawRequest(
   options: { method?: string; headers?: Record<string, string>; chunks?: string[] } = {},
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? "GET", headers: options.headers }, (response) => {
-      let text = "";
-      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
-    });
+    const request = http.request(
+      url,
+      { method: options.method ?? "GET", headers: options.headers },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+      },
+    );
     request.on("error", reject);
     for (const chunk of options.chunks ?? []) request.write(chunk);
     request.end();

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 
-if (!process.env.DATABASE_URL) process.env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), "payments-direct-")), "pglite");
+if (!process.env.DATABASE_URL)
+  process.env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), "payments-direct-")), "pglite");
 // The server's secret, so webhook secrets written here can be read by its workers (and the reverse).
 process.env.AUTH_SECRET = inject("serverEnv").AUTH_SECRET ?? randomBytes(33).toString("base64");
 

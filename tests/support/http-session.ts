@@ -12,7 +12,10 @@ export async function logInOverHttp(baseUrl: string, email: string, password: st
   const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookiesFrom(csrfResponse).join("; ") },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: cookiesFrom(csrfResponse).join("; "),
+    },
     body: new URLSearchParams({ email, password, csrfToken, callbackUrl: "/dashboard" }),
   });
   return {

@@ -5,9 +5,9 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
 import { apiTokens } from "@/db/schema";
-import { createMerchantWithOwner } from "@/lib/accounts";
-import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/api-tokens";
-import { setMerchantRateLimit } from "@/lib/merchants";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { setMerchantRateLimit } from "@/lib/accounts/merchants";
+import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
 const db = getDb();
@@ -17,8 +17,18 @@ const unique = `${Date.now()}-${randomBytes(3).toString("hex")}`;
 
 async function merchant(name: string) {
   const password = "seed password 123";
-  const account = await createMerchantWithOwner(db, { name: `${name} ${label}`, email: `${name.toLowerCase()}-${label}-${unique}@example.test`, password });
-  return { merchant_id: account.merchantId, user_id: account.userId, email: account.email, name: account.name, password };
+  const account = await createMerchantWithOwner(db, {
+    name: `${name} ${label}`,
+    email: `${name.toLowerCase()}-${label}-${unique}@example.test`,
+    password,
+  });
+  return {
+    merchant_id: account.merchantId,
+    user_id: account.userId,
+    email: account.email,
+    name: account.name,
+    password,
+  };
 }
 
 async function token(merchantId: number, name: string, scope: "read" | "write" = "write") {
@@ -32,11 +42,16 @@ const other = await merchant("Other");
 await setMerchantRateLimit(db, seed.merchant_id, { per_minute: 10_000 });
 const limited = await merchant("Limited");
 const writeTokens: Record<string, string> = {};
-for (const name of ["api", "badInput", "idempotency", "isolation"]) writeTokens[name] = await token(seed.merchant_id, name);
-for (const name of ["rateLimit", "rateLimitShared"]) writeTokens[name] = await token(limited.merchant_id, name);
+for (const name of ["api", "badInput", "idempotency", "isolation"])
+  writeTokens[name] = await token(seed.merchant_id, name);
+for (const name of ["rateLimit", "rateLimitShared"])
+  writeTokens[name] = await token(limited.merchant_id, name);
 
 const expired = await createApiToken(db, seed.merchant_id, { name: "expired", expires_in_days: 1 });
-await db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, expired.id));
+await db
+  .update(apiTokens)
+  .set({ expiresAt: new Date(Date.now() - 1000) })
+  .where(eq(apiTokens.id, expired.id));
 const revoked = await createApiToken(db, seed.merchant_id, { name: "revoked" });
 await revokeApiToken(db, seed.merchant_id, revoked.id);
 const rolledNow = await createApiToken(db, seed.merchant_id, { name: "rolled now" });
@@ -50,7 +65,10 @@ const hooks = await merchant("Hooks");
 await setMerchantRateLimit(db, hooks.merchant_id, { per_minute: 10_000 });
 const hooksEndpoint = await createWebhookEndpoint(db, hooks.merchant_id, { url: `${receiver}/hooks` });
 const flaky = await merchant("Flaky");
-const flakyEndpoint = await createWebhookEndpoint(db, flaky.merchant_id, { url: `${receiver}/flaky`, events: ["payment.pending"] });
+const flakyEndpoint = await createWebhookEndpoint(db, flaky.merchant_id, {
+  url: `${receiver}/flaky`,
+  events: ["payment.pending"],
+});
 
 console.log(
   JSON.stringify({

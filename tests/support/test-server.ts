@@ -1,5 +1,5 @@
 // Starts the real production server (`npm start` on the production build) for a test run, on PGlite in a fresh temp directory or on
-// the PostgreSQL that DATABASE_URL names, after seeding one merchant through the admin CLI.
+// the PostgreSQL that DATABASE_URL names, after seeding one merchant with the domain functions (tests/support/seed.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -7,14 +7,24 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 export type AdminResult = { status: number | null; stdout: string; stderr: string };
-export type SeedMerchant = { merchant_id: number; user_id: number; email: string; password: string; name: string };
+export type SeedMerchant = {
+  merchant_id: number;
+  user_id: number;
+  email: string;
+  password: string;
+  name: string;
+};
 
 const root = path.resolve(import.meta.dirname, "../..");
 // TypeScript scripts run in one node process with tsx's loader (the tsx CLI would add a wrapper process, and
 // a SIGKILL to the wrapper would leave the real one running).
 const TSX = ["--import", "tsx", "--conditions=react-server"];
 
-export function testEnvironment(name: string, port: number, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function testEnvironment(
+  name: string,
+  port: number,
+  overrides: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -31,7 +41,8 @@ export function testEnvironment(name: string, port: number, overrides: Record<st
     WORKER_MODE: process.env.DATABASE_URL ? "off" : "inline",
     ...overrides,
   };
-  if (!env.DATABASE_URL) env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), `payments-${name}-`)), "pglite");
+  if (!env.DATABASE_URL)
+    env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), `payments-${name}-`)), "pglite");
   return env;
 }
 
@@ -60,10 +71,28 @@ export type SeedData = {
 };
 
 export type SeedTokenName =
-  | "api" | "badInput" | "idempotency" | "isolation" | "rateLimit" | "rateLimitShared" | "read" | "other"
-  | "expired" | "revoked" | "rolledExpired" | "rolledReplacement" | "rolledInGrace" | "hooks" | "flaky";
+  | "api"
+  | "badInput"
+  | "idempotency"
+  | "isolation"
+  | "rateLimit"
+  | "rateLimitShared"
+  | "read"
+  | "other"
+  | "expired"
+  | "revoked"
+  | "rolledExpired"
+  | "rolledReplacement"
+  | "rolledInGrace"
+  | "hooks"
+  | "flaky";
 
-export type TestServer = { baseUrl: string; env: NodeJS.ProcessEnv; data: SeedData; stop: () => Promise<void> };
+export type TestServer = {
+  baseUrl: string;
+  env: NodeJS.ProcessEnv;
+  data: SeedData;
+  stop: () => Promise<void>;
+};
 
 /** Runs tests/support/seed.ts (domain functions, before the server holds the database). */
 function seedDatabase(name: string, env: NodeJS.ProcessEnv): SeedData {
@@ -78,10 +107,19 @@ function seedDatabase(name: string, env: NodeJS.ProcessEnv): SeedData {
 }
 
 /** Starts the production server (`npm start`) on a port; resolves once it answers. */
-export async function startServerProcess(port: number, env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+export async function startServerProcess(
+  port: number,
+  env: NodeJS.ProcessEnv,
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   // A server left over from another run would answer in this one's place.
-  if (await fetch(baseUrl).then(() => true, () => false)) throw new Error(`Port ${port} is already in use.`);
+  if (
+    await fetch(baseUrl).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`Port ${port} is already in use.`);
   const server: ChildProcess = spawn(process.execPath, [...TSX, "scripts/server.ts"], {
     cwd: root,
     env: { ...env, PORT: String(port) },
@@ -100,7 +138,10 @@ export async function startServerProcess(port: number, env: NodeJS.ProcessEnv): 
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`Server exited early:\n${output}`);
-    const ready = await fetch(`${baseUrl}/login`).then((response) => response.ok, () => false);
+    const ready = await fetch(`${baseUrl}/login`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error(`Server did not start in time:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -119,7 +160,11 @@ export async function startServerProcess(port: number, env: NodeJS.ProcessEnv): 
   };
 }
 
-export async function startTestServer(name: string, port: number, overrides: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  name: string,
+  port: number,
+  overrides: Record<string, string> = {},
+): Promise<TestServer> {
   const env = testEnvironment(name, port, overrides);
   const data = seedDatabase(name, env);
   const server = await startServerProcess(port, env);
@@ -134,10 +179,17 @@ export async function startTestServer(name: string, port: number, overrides: Rec
   };
 }
 
-export type WorkerProcess = { pid: number; output: () => string; kill: (signal: NodeJS.Signals) => Promise<void> };
+export type WorkerProcess = {
+  pid: number;
+  output: () => string;
+  kill: (signal: NodeJS.Signals) => Promise<void>;
+};
 
 /** Starts `npm run worker` (PostgreSQL only) and resolves once it says it is running. */
-export async function startWorkerProcess(env: Record<string, string | undefined>, extra: Record<string, string> = {}): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  env: Record<string, string | undefined>,
+  extra: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const worker = spawn(process.execPath, [...TSX, "scripts/worker.ts"], {
     cwd: root,
     env: { ...(env as NodeJS.ProcessEnv), ...extra },
@@ -154,7 +206,8 @@ export async function startWorkerProcess(env: Record<string, string | undefined>
   worker.stderr.on("data", record);
   const deadline = Date.now() + 60_000;
   while (!output.includes("Webhook worker running")) {
-    if (worker.exitCode !== null || Date.now() > deadline) throw new Error(`Worker did not start:\n${output}`);
+    if (worker.exitCode !== null || Date.now() > deadline)
+      throw new Error(`Worker did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

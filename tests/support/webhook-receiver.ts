@@ -69,7 +69,10 @@ export class WebhookReceiver {
           receivedAt: Date.now(),
         });
         const status = this.scripts.get(path)?.shift() ?? 200;
-        const answer = () => response.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : `failing with ${status}`);
+        const answer = () =>
+          response
+            .writeHead(status, { "content-type": "text/plain" })
+            .end(status === 200 ? "ok" : `failing with ${status}`);
         const delay = this.delays.get(path) ?? 0;
         if (delay > 0) setTimeout(answer, delay);
         else answer();
@@ -90,10 +93,17 @@ export class WebhookReceiver {
   }
 
   /** Waits until `predicate` holds for the deliveries on `path`. */
-  async waitFor(path: string, predicate: (hooks: ReceivedWebhook[]) => boolean, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
+  async waitFor(
+    path: string,
+    predicate: (hooks: ReceivedWebhook[]) => boolean,
+    timeoutMs = 20_000,
+  ): Promise<ReceivedWebhook[]> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.on(path))) {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for webhooks on ${path}; got ${JSON.stringify(this.on(path).map((hook) => hook.payload.event))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `Timed out waiting for webhooks on ${path}; got ${JSON.stringify(this.on(path).map((hook) => hook.payload.event))}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     return this.on(path);

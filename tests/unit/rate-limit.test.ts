@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rateLimitDecision } from "@/lib/rate-limit";
+import { rateLimitDecision } from "@/lib/platform/rate-limit";
 
 describe("GCRA decision (30 a minute: one request every 2 s, a burst of 30)", () => {
   it.each([
@@ -8,7 +8,12 @@ describe("GCRA decision (30 a minute: one request every 2 s, a burst of 30)", ()
     [true, 31.5, 14],
     [true, 60, 0],
   ])("allowed=%s with tat %s s ahead leaves %i", (allowed, ahead, remaining) => {
-    expect(rateLimitDecision(30, allowed, ahead)).toEqual({ allowed, limit: 30, remaining, retryAfterSeconds: 0 });
+    expect(rateLimitDecision(30, allowed, ahead)).toEqual({
+      allowed,
+      limit: 30,
+      remaining,
+      retryAfterSeconds: 0,
+    });
   });
 
   it.each([
@@ -16,6 +21,11 @@ describe("GCRA decision (30 a minute: one request every 2 s, a burst of 30)", ()
     [59.2, 2],
     [58.5, 1],
   ])("refused with tat %s s ahead: Retry-After %i", (ahead, retryAfter) => {
-    expect(rateLimitDecision(30, false, ahead)).toEqual({ allowed: false, limit: 30, remaining: 0, retryAfterSeconds: retryAfter });
+    expect(rateLimitDecision(30, false, ahead)).toEqual({
+      allowed: false,
+      limit: 30,
+      remaining: 0,
+      retryAfterSeconds: retryAfter,
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { signUpSchema } from "@/lib/account-schemas";
-import { DomainError } from "@/lib/errors";
-import { hashPassword, verifyPassword } from "@/lib/passwords";
-import { parseInput } from "@/lib/validation";
+import { hashPassword, verifyPassword } from "@/lib/accounts/passwords";
+import { signUpSchema } from "@/lib/accounts/schemas";
+import { DomainError } from "@/lib/platform/errors";
+import { parseInput } from "@/lib/platform/validation";
 
 function fieldErrors(input: unknown) {
   try {
@@ -16,16 +16,34 @@ function fieldErrors(input: unknown) {
 
 describe("sign-up validation speaks Laravel", () => {
   it.each([
-    [{}, { name: ["The name field is required."], email: ["The email field is required."], password: ["The password field is required."] }],
-    [{ name: 5, email: "a@b.co", password: "long enough pw" }, { name: ["The name field must be a string."] }],
-    [{ name: "A", email: "nope", password: "long enough pw" }, { email: ["The email field must be a valid email address."] }],
-    [{ name: "A", email: "a@b.co", password: "x".repeat(129) }, { password: ["The password field must not be greater than 128 characters."] }],
+    [
+      {},
+      {
+        name: ["The name field is required."],
+        email: ["The email field is required."],
+        password: ["The password field is required."],
+      },
+    ],
+    [
+      { name: 5, email: "a@b.co", password: "long enough pw" },
+      { name: ["The name field must be a string."] },
+    ],
+    [
+      { name: "A", email: "nope", password: "long enough pw" },
+      { email: ["The email field must be a valid email address."] },
+    ],
+    [
+      { name: "A", email: "a@b.co", password: "x".repeat(129) },
+      { password: ["The password field must not be greater than 128 characters."] },
+    ],
   ])("%j", (input, expected) => {
     expect(fieldErrors(input)).toEqual(expected);
   });
 
   it("normalises the email", () => {
-    expect(parseInput(signUpSchema, { name: " Acme ", email: " A@B.CO ", password: "long enough pw" })).toEqual({
+    expect(
+      parseInput(signUpSchema, { name: " Acme ", email: " A@B.CO ", password: "long enough pw" }),
+    ).toEqual({
       name: "Acme",
       email: "a@b.co",
       password: "long enough pw",

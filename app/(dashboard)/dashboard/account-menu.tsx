@@ -7,7 +7,10 @@ export function AccountMenu({ name, email }: { name: string; email: string }) {
         aria-label="Account menu"
         className="flex cursor-pointer list-none items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
       >
-        <span aria-hidden className="flex h-8 w-8 items-center justify-center rounded-full bg-indigo-600 font-semibold text-white">
+        <span
+          aria-hidden
+          className="flex h-8 w-8 items-center justify-center rounded-full bg-indigo-600 font-semibold text-white"
+        >
           {email.slice(0, 1).toUpperCase()}
         </span>
         <span className="hidden max-w-48 truncate sm:inline">{email}</span>
@@ -16,7 +19,10 @@ export function AccountMenu({ name, email }: { name: string; email: string }) {
         <p className="truncate px-2 py-1 text-sm font-medium">{name}</p>
         <p className="truncate px-2 pb-2 text-xs text-zinc-500 dark:text-zinc-400">{email}</p>
         <form action={logOut}>
-          <button type="submit" className="w-full rounded-md px-2 py-2 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
+          <button
+            type="submit"
+            className="w-full rounded-md px-2 py-2 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
+          >
             Log out
           </button>
         </form>

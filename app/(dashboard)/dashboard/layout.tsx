@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireMerchantSession } from "@/app/session";
+import { requireMerchantSession } from "@/app/_lib/session";
 import { AccountMenu } from "./account-menu";
 import { NavLinks } from "./nav-links";
 
@@ -8,7 +8,10 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <div className="min-h-screen md:flex">
       <aside className="border-b border-zinc-200 bg-white px-4 py-3 md:w-56 md:shrink-0 md:border-b-0 md:border-r md:py-6 dark:border-zinc-800 dark:bg-zinc-900">
-        <Link href="/dashboard" className="mb-3 block px-3 text-lg font-bold tracking-tight text-indigo-600 md:mb-6 dark:text-indigo-400">
+        <Link
+          href="/dashboard"
+          className="mb-3 block px-3 text-lg font-bold tracking-tight text-indigo-600 md:mb-6 dark:text-indigo-400"
+        >
           Payments
         </Link>
         <NavLinks />

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireMerchantSession } from "@/app/session";
+import { requireMerchantSession } from "@/app/_lib/session";
 import { formatDateTime } from "@/components/format";
-import { PaymentStatusBadge } from "@/components/payment-status-badge";
+import { PaymentStatusBadge } from "@/components/status-badges";
 import { getDb } from "@/db/client";
-import { getMerchantProfile } from "@/lib/merchants";
-import { PAYMENT_STATUSES } from "@/lib/payment-schemas";
-import { getPaymentStats } from "@/lib/payment-stats";
-import { listPayments } from "@/lib/payments";
+import { PAYMENT_STATUSES } from "@/db/enums";
+import { getMerchantProfile } from "@/lib/accounts/merchants";
+import { listPayments } from "@/lib/payments/queries";
+import { getPaymentStats } from "@/lib/payments/stats";
 import { DailyChart } from "./daily-chart";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -36,7 +36,9 @@ export default async function OverviewPage() {
         {PAYMENT_STATUSES.map((status) => (
           <div key={status} className={card}>
             <dt className="text-sm capitalize text-zinc-500 dark:text-zinc-400">{status}</dt>
-            <dd className="mt-1 text-2xl font-semibold tabular-nums">{stats.byStatus[status].count.toLocaleString("en-US")}</dd>
+            <dd className="mt-1 text-2xl font-semibold tabular-nums">
+              {stats.byStatus[status].count.toLocaleString("en-US")}
+            </dd>
             <dd className="text-sm tabular-nums text-zinc-500">volume {stats.byStatus[status].volume}</dd>
           </div>
         ))}
@@ -46,8 +48,13 @@ export default async function OverviewPage() {
       </div>
       <section aria-labelledby="recent-heading" className={card}>
         <div className="mb-3 flex items-center justify-between">
-          <h2 id="recent-heading" className="text-base font-semibold">Recent payments</h2>
-          <Link href="/dashboard/payments" className="text-sm text-indigo-600 hover:underline dark:text-indigo-400">
+          <h2 id="recent-heading" className="text-base font-semibold">
+            Recent payments
+          </h2>
+          <Link
+            href="/dashboard/payments"
+            className="text-sm text-indigo-600 hover:underline dark:text-indigo-400"
+          >
             All payments →
           </Link>
         </div>
@@ -57,7 +64,10 @@ export default async function OverviewPage() {
           <ul className="divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
             {recent.items.map((payment) => (
               <li key={payment.id} className="flex flex-wrap items-center gap-3 py-2">
-                <Link href={`/dashboard/payments/${payment.id}`} className="font-mono text-indigo-600 hover:underline dark:text-indigo-400">
+                <Link
+                  href={`/dashboard/payments/${payment.id}`}
+                  className="font-mono text-indigo-600 hover:underline dark:text-indigo-400"
+                >
                   {payment.id}
                 </Link>
                 <span className="font-mono text-xs text-zinc-500">{payment.external_id ?? "—"}</span>

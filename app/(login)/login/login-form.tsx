@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { fieldState } from "@/components/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
@@ -11,8 +12,15 @@ export function LoginForm() {
   return (
     <form action={formAction} className="space-y-4" noValidate>
       {state.message ? <Alert>{state.message}</Alert> : null}
-      <TextField label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} errors={state.errors?.email} />
-      <TextField label="Password" name="password" type="password" autoComplete="current-password" required errors={state.errors?.password} />
+      <TextField label="Email" {...fieldState(state, "email")} type="email" autoComplete="email" required />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        errors={state.errors?.password}
+      />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Logging in…" : "Log in"}
       </Button>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { auth } from "@/app/auth";
+import { auth } from "@/app/_lib/auth";
 import { AuthCard } from "../auth-card";
 import { LoginForm } from "./login-form";
 
@@ -9,7 +9,10 @@ export const metadata: Metadata = { title: "Log in" };
 export default async function LoginPage() {
   if ((await auth())?.user) redirect("/dashboard");
   return (
-    <AuthCard title="Log in to your account" footer={{ text: "New merchant?", linkText: "Create an account", href: "/signup" }}>
+    <AuthCard
+      title="Log in to your account"
+      footer={{ text: "New merchant?", linkText: "Create an account", href: "/signup" }}
+    >
       <LoginForm />
     </AuthCard>
   );

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { auth } from "@/app/auth";
+import { auth } from "@/app/_lib/auth";
 import { AuthCard } from "../auth-card";
 import { SignupForm } from "./signup-form";
 
@@ -9,7 +9,10 @@ export const metadata: Metadata = { title: "Sign up" };
 export default async function SignupPage() {
   if ((await auth())?.user) redirect("/dashboard");
   return (
-    <AuthCard title="Create your merchant account" footer={{ text: "Already have an account?", linkText: "Log in", href: "/login" }}>
+    <AuthCard
+      title="Create your merchant account"
+      footer={{ text: "Already have an account?", linkText: "Log in", href: "/login" }}
+    >
       <SignupForm />
     </AuthCard>
   );

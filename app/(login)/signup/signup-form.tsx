@@ -1,10 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
+import { fieldState } from "@/components/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
-import { PASSWORD_MIN_LENGTH } from "@/lib/account-schemas";
+import { PASSWORD_MIN_LENGTH } from "@/lib/accounts/schemas";
 import { signUp } from "../actions";
 
 export function SignupForm() {
@@ -12,8 +13,8 @@ export function SignupForm() {
   return (
     <form action={formAction} className="space-y-4" noValidate>
       {state.message ? <Alert>{state.message}</Alert> : null}
-      <TextField label="Business name" name="name" autoComplete="organization" required defaultValue={state.values?.name} errors={state.errors?.name} />
-      <TextField label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} errors={state.errors?.email} />
+      <TextField label="Business name" {...fieldState(state, "name")} autoComplete="organization" required />
+      <TextField label="Email" {...fieldState(state, "email")} type="email" autoComplete="email" required />
       <TextField
         label="Password"
         name="password"

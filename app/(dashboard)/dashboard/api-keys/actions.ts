@@ -1,25 +1,32 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { formStateFromError, formText, type FormState } from "@/app/form-state";
-import { requireMerchantSession } from "@/app/session";
+import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
+import { requireMerchantSession } from "@/app/_lib/session";
+import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/api-tokens";
+import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
 
 export type RevealedToken = { id: number; name: string; scope: string; token: string };
 export type TokenFormState = FormState & { revealed?: RevealedToken };
 
-function tokenId(formData: FormData): number {
-  return Number(formText(formData, "token_id"));
-}
-
-export async function generateApiToken(_previous: TokenFormState, formData: FormData): Promise<TokenFormState> {
+export async function generateApiToken(
+  _previous: TokenFormState,
+  formData: FormData,
+): Promise<TokenFormState> {
   const { merchantId } = await requireMerchantSession();
-  const values = { name: formText(formData, "name"), scope: formText(formData, "scope"), expires_in_days: formText(formData, "expires_in_days") };
+  const values = {
+    name: formText(formData, "name"),
+    scope: formText(formData, "scope"),
+    expires_in_days: formText(formData, "expires_in_days"),
+  };
   try {
     const created = await createApiToken(getDb(), merchantId, values);
     revalidatePath("/dashboard/api-keys");
-    return { ok: true, revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token } };
+    return {
+      ok: true,
+      revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token },
+    };
   } catch (error) {
     return formStateFromError(error, values);
   }
@@ -29,7 +36,7 @@ export async function revokeToken(_previous: FormState, formData: FormData): Pro
   const { merchantId } = await requireMerchantSession();
   try {
     // No revalidation here: the dialog refreshes the page when it closes, so its confirmation stays visible.
-    await revokeApiToken(getDb(), merchantId, tokenId(formData));
+    await revokeApiToken(getDb(), merchantId, formId(formData, "token_id"));
     return { ok: true, message: "Token revoked." };
   } catch (error) {
     return formStateFromError(error);
@@ -40,8 +47,13 @@ export async function rollToken(_previous: TokenFormState, formData: FormData): 
   const { merchantId } = await requireMerchantSession();
   try {
     // Refreshed when the dialog closes, so the new token stays on screen until the merchant has copied it.
-    const created = await rollApiToken(getDb(), merchantId, tokenId(formData), { grace: formText(formData, "grace") });
-    return { ok: true, revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token } };
+    const created = await rollApiToken(getDb(), merchantId, formId(formData, "token_id"), {
+      grace: formText(formData, "grace"),
+    });
+    return {
+      ok: true,
+      revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token },
+    };
   } catch (error) {
     return formStateFromError(error);
   }

@@ -5,7 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
-import { TOKEN_EXPIRY_CHOICES } from "@/lib/api-token-schemas";
+import { TOKEN_EXPIRY_CHOICES, TOKEN_SCOPE_LABELS } from "@/lib/tokens/schemas";
 import { generateApiToken } from "./actions";
 import { RevealedTokenPanel } from "./revealed-token";
 
@@ -14,24 +14,34 @@ export function GenerateTokenForm() {
   return (
     <div className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
       <h2 className="text-base font-semibold">Generate a token</h2>
-      <form action={formAction} className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end" noValidate>
-        <TextField label="Token name" name="name" placeholder="e.g. Production backend" defaultValue={state.ok ? "" : state.values?.name} errors={state.errors?.name} />
+      <form
+        action={formAction}
+        className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
+        noValidate
+      >
+        <TextField
+          label="Token name"
+          name="name"
+          placeholder="e.g. Production backend"
+          defaultValue={state.ok ? "" : state.values?.name}
+          errors={state.errors?.name}
+        />
         <SelectField
           label="Scope"
           name="scope"
           defaultValue={state.values?.scope ?? "write"}
           errors={state.errors?.scope}
-          options={[
-            { value: "write", label: "Read and write" },
-            { value: "read", label: "Read only" },
-          ]}
+          options={Object.entries(TOKEN_SCOPE_LABELS).map(([value, label]) => ({ value, label }))}
         />
         <SelectField
           label="Expires"
           name="expires_in_days"
           defaultValue={state.values?.expires_in_days ?? ""}
           errors={state.errors?.expires_in_days}
-          options={[{ value: "", label: "Never" }, ...TOKEN_EXPIRY_CHOICES.map((days) => ({ value: String(days), label: `In ${days} days` }))]}
+          options={[
+            { value: "", label: "Never" },
+            ...TOKEN_EXPIRY_CHOICES.map((days) => ({ value: String(days), label: `In ${days} days` })),
+          ]}
         />
         <Button type="submit" disabled={pending}>
           {pending ? "Generating…" : "Generate token"}

@@ -10,7 +10,10 @@ export function RevealedTokenPanel({ revealed }: { revealed: RevealedToken }) {
         Copy your new token &ldquo;{revealed.name}&rdquo; now. You won&apos;t see it again.
       </Alert>
       <div className="flex flex-wrap items-center gap-2">
-        <code data-testid="new-token" className="min-w-0 flex-1 break-all rounded-md bg-zinc-100 px-3 py-2 font-mono text-sm dark:bg-zinc-800">
+        <code
+          data-testid="new-token"
+          className="min-w-0 flex-1 break-all rounded-md bg-zinc-100 px-3 py-2 font-mono text-sm dark:bg-zinc-800"
+        >
           {revealed.token}
         </code>
         <CopyButton value={revealed.token} label="Copy token" />

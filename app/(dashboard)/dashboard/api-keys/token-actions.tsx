@@ -6,15 +6,11 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { SelectField } from "@/components/ui/select-field";
+import { ROLL_GRACE_CHOICES } from "@/lib/tokens/schemas";
 import { revokeToken, rollToken } from "./actions";
 import { RevealedTokenPanel } from "./revealed-token";
 
-const GRACE_OPTIONS = [
-  { value: "now", label: "Stop it now" },
-  { value: "1h", label: "1 hour" },
-  { value: "24h", label: "24 hours" },
-  { value: "7d", label: "7 days" },
-];
+const GRACE_OPTIONS = Object.entries(ROLL_GRACE_CHOICES).map(([value, { label }]) => ({ value, label }));
 
 function RevokeDialog({ tokenId, name, onClose }: { tokenId: number; name: string; onClose: () => void }) {
   const [state, formAction, pending] = useActionState(revokeToken, {});
@@ -56,10 +52,15 @@ function RollDialog({ tokenId, name, onClose }: { tokenId: number; name: string;
         <form action={formAction} className="space-y-4">
           <input type="hidden" name="token_id" value={tokenId} />
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            A new token with the same name and scope is issued. Choose how long the old one keeps working while you deploy
-            the new one.
+            A new token with the same name and scope is issued. Choose how long the old one keeps working
+            while you deploy the new one.
           </p>
-          <SelectField label="Old token keeps working for" name="grace" defaultValue="24h" options={GRACE_OPTIONS} />
+          <SelectField
+            label="Old token keeps working for"
+            name="grace"
+            defaultValue="24h"
+            options={GRACE_OPTIONS}
+          />
           {state.message ? <Alert>{state.message}</Alert> : null}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={onClose}>

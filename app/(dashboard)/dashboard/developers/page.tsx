@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { requireMerchantSession } from "@/app/session";
+import { requireMerchantSession } from "@/app/_lib/session";
 import { CopyButton } from "@/components/ui/copy-button";
-import { getEnv } from "@/lib/env";
-import { MAX_AMOUNT } from "@/lib/payment-schemas";
+import { SimpleTable } from "@/components/ui/simple-table";
+import { API_ERRORS, apiErrorBody } from "@/lib/api/api-errors";
+import { MAX_AMOUNT } from "@/lib/payments/schemas";
+import { getEnv } from "@/lib/platform/env";
 
 export const metadata: Metadata = { title: "Developers" };
 
@@ -15,29 +17,20 @@ function CodeBlock({ label, code }: { label: string; code: string }) {
         {label}
         <CopyButton value={code} label={`Copy ${label}`} />
       </figcaption>
-      <pre className="overflow-x-auto rounded-md bg-zinc-900 p-4 font-mono text-xs leading-relaxed text-zinc-100 dark:bg-black">{code}</pre>
+      <pre className="overflow-x-auto rounded-md bg-zinc-900 p-4 font-mono text-xs leading-relaxed text-zinc-100 dark:bg-black">
+        {code}
+      </pre>
     </figure>
   );
 }
-
-const ERRORS: Array<[string, string, string]> = [
-  ["400", '{"message":"The request body is not valid JSON."}', "The body is not a JSON object."],
-  ["401", '{"message":"Unauthenticated."}', "Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer)."],
-  ["403", '{"message":"This action is unauthorized."}', "A read-only token creating a payment, or another merchant's payment."],
-  ["404", '{"message":"Not Found"}', "No such payment or path."],
-  ["405", '{"message":"The PUT method is not supported for route api/payments. …"}', "Wrong method; the Allow header lists the right ones."],
-  ["409", '{"message":"This Idempotency-Key was already used with a different request body."}', "Idempotency-Key reused with another body."],
-  ["413", '{"message":"The request body must not be larger than 16 KiB."}', "Body over 16 KiB."],
-  ["422", '{"message":"The given data was invalid.","errors":{"amount":["The amount field is required."]}}', "Validation failed; errors name each field."],
-  ["429", '{"message":"Too Many Attempts."}', "Rate limit exceeded; Retry-After says how many seconds to wait."],
-  ["500", '{"message":"Server Error"}', "Our fault; nothing else is disclosed."],
-];
 
 export default async function DevelopersPage() {
   await requireMerchantSession();
   const requestHeaders = await headers();
   const host = requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host") ?? "localhost:3000";
-  const protocol = requestHeaders.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
+  const protocol =
+    requestHeaders.get("x-forwarded-proto") ??
+    (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
   const baseUrl = `${protocol}://${host}`;
   const perMinute = getEnv().API_RATE_LIMIT_PER_MINUTE;
   const auth = `-H "Authorization: Bearer $PAYMENTS_TOKEN" -H "Accept: application/json"`;
@@ -46,14 +39,24 @@ export default async function DevelopersPage() {
       <div>
         <h1 className="text-2xl font-semibold">Developers</h1>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          Base URL <code className="font-mono">{baseUrl}</code>. Create a token under <Link className="text-indigo-600 underline dark:text-indigo-400" href="/dashboard/api-keys">API keys</Link>, then export it as{" "}
-          <code className="font-mono">PAYMENTS_TOKEN</code>. The machine-readable contract is{" "}
-          <a className="text-indigo-600 underline dark:text-indigo-400" href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).
+          Base URL <code className="font-mono">{baseUrl}</code>. Create a token under{" "}
+          <Link className="text-indigo-600 underline dark:text-indigo-400" href="/dashboard/api-keys">
+            API keys
+          </Link>
+          , then export it as <code className="font-mono">PAYMENTS_TOKEN</code>. The machine-readable contract
+          is{" "}
+          <a className="text-indigo-600 underline dark:text-indigo-400" href="/api/openapi.json">
+            /api/openapi.json
+          </a>{" "}
+          (OpenAPI 3.1).
         </p>
       </div>
       <section className="space-y-4">
         <h2 className="text-lg font-semibold">Endpoints</h2>
-        <CodeBlock label="List payments" code={`curl "${baseUrl}/api/payments?page=1&perPage=10" \\\n  ${auth}`} />
+        <CodeBlock
+          label="List payments"
+          code={`curl "${baseUrl}/api/payments?page=1&perPage=10" \\\n  ${auth}`}
+        />
         <CodeBlock
           label="Create a payment"
           code={`curl -X POST "${baseUrl}/api/payments" \\\n  ${auth} \\\n  -H "Content-Type: application/json" \\\n  -H "Idempotency-Key: $(uuidgen)" \\\n  -d '{"amount": 12.50, "external_id": "order_1001", "customer_id": "cus_1"}'`}
@@ -63,35 +66,36 @@ export default async function DevelopersPage() {
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Limits</h2>
         <ul className="list-disc space-y-1 pl-5 text-sm">
-          <li>{perMinute} requests in any minute per token (a burst of {perMinute}, then one every {60 / perMinute} s). Every response has X-RateLimit-Limit and X-RateLimit-Remaining. Contact support for more.</li>
+          <li>
+            {perMinute} requests in any minute per token (a burst of {perMinute}, then one every{" "}
+            {60 / perMinute} s). Every response has X-RateLimit-Limit and X-RateLimit-Remaining. Contact
+            support for more.
+          </li>
           <li>perPage from 1 to 100 (default 10); page from 1.</li>
-          <li>amount from 0 to {MAX_AMOUNT}, at most two decimal places; returned as a string such as &quot;12.50&quot;.</li>
-          <li>external_id and customer_id: strings of at most 255 characters. Request bodies: at most 16 KiB.</li>
-          <li>Idempotency-Key: the same key and body within 24 hours replays the first response without a new payment.</li>
+          <li>
+            amount from 0 to {MAX_AMOUNT}, at most two decimal places; returned as a string such as
+            &quot;12.50&quot;.
+          </li>
+          <li>
+            external_id and customer_id: strings of at most 255 characters. Request bodies: at most 16 KiB.
+          </li>
+          <li>
+            Idempotency-Key: the same key and body within 24 hours replays the first response without a new
+            payment.
+          </li>
         </ul>
       </section>
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Errors</h2>
-        <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
-          <table className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
-            <thead className="text-left text-xs uppercase tracking-wide text-zinc-500">
-              <tr>
-                <th scope="col" className="px-4 py-2">Status</th>
-                <th scope="col" className="px-4 py-2">When</th>
-                <th scope="col" className="px-4 py-2">Body</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-              {ERRORS.map(([status, body, when]) => (
-                <tr key={status}>
-                  <td className="px-4 py-2 font-mono">{status}</td>
-                  <td className="px-4 py-2">{when}</td>
-                  <td className="px-4 py-2 font-mono text-xs">{body}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SimpleTable caption="API errors" headings={["Status", "When", "Body"]} empty="">
+          {Object.entries(API_ERRORS).map(([name, entry]) => (
+            <tr key={name}>
+              <td className="px-4 py-2 font-mono">{entry.status}</td>
+              <td className="px-4 py-2">{entry.when}</td>
+              <td className="px-4 py-2 font-mono text-xs">{JSON.stringify(apiErrorBody(entry))}</td>
+            </tr>
+          ))}
+        </SimpleTable>
       </section>
     </div>
   );

@@ -1,12 +1,13 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { formStateFromError, formText, type FormState } from "@/app/form-state";
-import { requireMerchantSession } from "@/app/session";
+import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
+import { requireMerchantSession } from "@/app/_lib/session";
+import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { getEnv } from "@/lib/env";
-import { createPayment } from "@/lib/payments";
-import { settlePayment } from "@/lib/settlement";
+import { createPayment } from "@/lib/payments/create-payment";
+import { settlePayment } from "@/lib/payments/settlement";
+import { getEnv } from "@/lib/platform/env";
 
 /** Blank optional fields are absent, as an API client would leave them out. */
 function text(formData: FormData, name: string): string | undefined {
@@ -16,14 +17,25 @@ function text(formData: FormData, name: string): string | undefined {
 export type CreatedPaymentState = FormState & { paymentId?: number };
 
 /** The dashboard's test payment: the same domain function and schema as POST /api/payments. */
-export async function createTestPayment(_previous: CreatedPaymentState, formData: FormData): Promise<CreatedPaymentState> {
+export async function createTestPayment(
+  _previous: CreatedPaymentState,
+  formData: FormData,
+): Promise<CreatedPaymentState> {
   const { merchantId } = await requireMerchantSession();
-  const values = { amount: text(formData, "amount") ?? "", external_id: text(formData, "external_id") ?? "", customer_id: text(formData, "customer_id") ?? "" };
+  const values = {
+    amount: text(formData, "amount") ?? "",
+    external_id: text(formData, "external_id") ?? "",
+    customer_id: text(formData, "customer_id") ?? "",
+  };
   try {
     const { paymentId } = await createPayment(
       getDb(),
       merchantId,
-      { amount: text(formData, "amount"), external_id: text(formData, "external_id"), customer_id: text(formData, "customer_id") },
+      {
+        amount: text(formData, "amount"),
+        external_id: text(formData, "external_id"),
+        customer_id: text(formData, "customer_id"),
+      },
       { source: "dashboard", autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS },
     );
     revalidatePath("/dashboard/payments");
@@ -35,9 +47,9 @@ export async function createTestPayment(_previous: CreatedPaymentState, formData
 
 export async function settle(_previous: FormState, formData: FormData): Promise<FormState> {
   const { merchantId } = await requireMerchantSession();
-  const paymentId = Number(text(formData, "payment_id"));
   const outcome = text(formData, "outcome");
   try {
+    const paymentId = formId(formData, "payment_id");
     await settlePayment(getDb(), paymentId, { outcome }, merchantId);
     revalidatePath(`/dashboard/payments/${paymentId}`);
     return { ok: true, message: outcome === "completed" ? "Marked as paid." : "Marked as failed." };

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useActionState, useState } from "react";
+import { fieldState } from "@/components/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -15,7 +16,10 @@ function CreatePaymentForm({ onClose }: { onClose: () => void }) {
       <div className="space-y-4">
         <Alert tone="success">{state.message}</Alert>
         <div className="flex justify-end gap-2">
-          <Link href={`/dashboard/payments/${state.paymentId}`} className="text-sm font-semibold text-indigo-600 underline dark:text-indigo-400">
+          <Link
+            href={`/dashboard/payments/${state.paymentId}`}
+            className="text-sm font-semibold text-indigo-600 underline dark:text-indigo-400"
+          >
             View payment
           </Link>
           <Button onClick={onClose}>Done</Button>
@@ -26,9 +30,15 @@ function CreatePaymentForm({ onClose }: { onClose: () => void }) {
   return (
     <form action={formAction} noValidate className="space-y-4">
       {state.message ? <Alert>{state.message}</Alert> : null}
-      <TextField label="Amount" name="amount" inputMode="decimal" placeholder="12.50" defaultValue={state.values?.amount} errors={state.errors?.amount} hint="2000.00 to 2999.99 fails on purpose; any other amount completes." />
-      <TextField label="External ID" name="external_id" placeholder="Optional" defaultValue={state.values?.external_id} errors={state.errors?.external_id} />
-      <TextField label="Customer ID" name="customer_id" placeholder="Optional" defaultValue={state.values?.customer_id} errors={state.errors?.customer_id} />
+      <TextField
+        label="Amount"
+        {...fieldState(state, "amount")}
+        inputMode="decimal"
+        placeholder="12.50"
+        hint="2000.00 to 2999.99 fails on purpose; any other amount completes."
+      />
+      <TextField label="External ID" {...fieldState(state, "external_id")} placeholder="Optional" />
+      <TextField label="Customer ID" {...fieldState(state, "customer_id")} placeholder="Optional" />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={onClose}>
           Cancel

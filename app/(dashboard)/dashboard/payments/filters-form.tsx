@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { buttonClassName } from "@/components/ui/button";
-import { DASHBOARD_PAGE_SIZES, type PaymentFilters } from "@/lib/payment-filters";
-import { PAYMENT_STATUSES } from "@/lib/payment-schemas";
+import { PAYMENT_STATUSES } from "@/db/enums";
+import { DASHBOARD_PAGE_SIZES, type PaymentFilters } from "@/lib/payments/filters";
 
 const control =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 focus:ring-2 focus:ring-indigo-600 dark:bg-zinc-900 dark:text-zinc-100 dark:ring-zinc-700";
@@ -9,7 +9,12 @@ const control =
 /** A plain GET form: filters live in the URL, so any view can be shared, bookmarked and reloaded. */
 export function FiltersForm({ filters }: { filters: PaymentFilters }) {
   return (
-    <form method="get" role="search" aria-label="Filter payments" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1.5fr_1fr_1fr_0.8fr_auto] lg:items-end">
+    <form
+      method="get"
+      role="search"
+      aria-label="Filter payments"
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1.5fr_1fr_1fr_0.8fr_auto] lg:items-end"
+    >
       <label className="space-y-1 text-sm">
         <span className="font-medium">Status</span>
         <select name="status" defaultValue={filters.status ?? ""} className={control}>
@@ -23,7 +28,13 @@ export function FiltersForm({ filters }: { filters: PaymentFilters }) {
       </label>
       <label className="space-y-1 text-sm">
         <span className="font-medium">External ID</span>
-        <input type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Exact external id" className={control} />
+        <input
+          type="search"
+          name="q"
+          defaultValue={filters.q ?? ""}
+          placeholder="Exact external id"
+          className={control}
+        />
       </label>
       <label className="space-y-1 text-sm">
         <span className="font-medium">From</span>

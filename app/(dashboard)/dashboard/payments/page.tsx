@@ -1,29 +1,40 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMerchantSession } from "@/app/session";
+import { requireMerchantSession } from "@/app/_lib/session";
 import { buttonClassName } from "@/components/ui/button";
 import { getDb } from "@/db/client";
-import { filtersToQuery, hasFilters, paymentFiltersSchema } from "@/lib/payment-filters";
-import { searchPayments } from "@/lib/payment-search";
+import { filtersToQuery, hasFilters, paymentFiltersSchema } from "@/lib/payments/filters";
+import { searchPayments } from "@/lib/payments/search";
 import { CreatePaymentDialog } from "./create-payment-dialog";
 import { FiltersForm } from "./filters-form";
 import { PaymentsTable } from "./payments-table";
 
 export const metadata: Metadata = { title: "Payments" };
 
-export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function PaymentsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { merchantId } = await requireMerchantSession();
   const filters = paymentFiltersSchema.parse(await searchParams);
   const { items, total } = await searchPayments(getDb(), merchantId, filters);
   const lastPage = Math.max(1, Math.ceil(total / filters.pageSize));
   const pageLink = (page: number) => `/dashboard/payments${filtersToQuery({ ...filters, page })}`;
-  const linkClass = buttonClassName("secondary", "aria-disabled:pointer-events-none aria-disabled:opacity-50");
+  const linkClass = buttonClassName(
+    "secondary",
+    "aria-disabled:pointer-events-none aria-disabled:opacity-50",
+  );
   return (
     <div className="max-w-6xl space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Payments</h1>
         <div className="flex gap-2">
-          <a href={`/dashboard/payments/export${filtersToQuery({ ...filters, page: 1 })}`} className={buttonClassName("secondary")} download>
+          <a
+            href={`/dashboard/payments/export${filtersToQuery({ ...filters, page: 1 })}`}
+            className={buttonClassName("secondary")}
+            download
+          >
             Export CSV
           </a>
           <CreatePaymentDialog />
@@ -35,19 +46,26 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           <PaymentsTable rows={items} total={total} page={filters.page} pageSize={filters.pageSize} />
         ) : (
           <p className="px-4 py-12 text-center text-sm text-zinc-500">
-            {hasFilters(filters) || filters.page > 1 ? "No payments match these filters." : "No payments yet. Create a test payment, or create one through the API."}
+            {hasFilters(filters) || filters.page > 1
+              ? "No payments match these filters."
+              : "No payments yet. Create a test payment, or create one through the API."}
           </p>
         )}
       </div>
       <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 text-sm">
         <p className="text-zinc-600 dark:text-zinc-400">
-          {total.toLocaleString("en-US")} payment{total === 1 ? "" : "s"} · page {filters.page.toLocaleString("en-US")} of {lastPage.toLocaleString("en-US")}
+          {total.toLocaleString("en-US")} payment{total === 1 ? "" : "s"} · page{" "}
+          {filters.page.toLocaleString("en-US")} of {lastPage.toLocaleString("en-US")}
         </p>
         <div className="flex gap-2">
           <Link href={pageLink(filters.page - 1)} aria-disabled={filters.page <= 1} className={linkClass}>
             Previous
           </Link>
-          <Link href={pageLink(filters.page + 1)} aria-disabled={filters.page >= lastPage} className={linkClass}>
+          <Link
+            href={pageLink(filters.page + 1)}
+            aria-disabled={filters.page >= lastPage}
+            className={linkClass}
+          >
             Next
           </Link>
         </div>

@@ -1,11 +1,11 @@
 "use client";
 
+import { rowPaginationFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { rowPaginationFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
-import { PaymentStatusBadge } from "@/components/payment-status-badge";
 import { formatDateTime } from "@/components/format";
-import type { PaymentListItem } from "@/lib/payment-schemas";
+import { PaymentStatusBadge } from "@/components/status-badges";
+import type { PaymentListItem } from "@/lib/payments/schemas";
 
 const features = tableFeatures({ rowPaginationFeature });
 
@@ -14,19 +14,48 @@ const columns: Array<ColumnDef<typeof features, PaymentListItem>> = [
     accessorKey: "id",
     header: "ID",
     cell: (info) => (
-      <Link href={`/dashboard/payments/${info.row.original.id}`} className="font-mono text-indigo-600 hover:underline dark:text-indigo-400">
+      <Link
+        href={`/dashboard/payments/${info.row.original.id}`}
+        className="font-mono text-indigo-600 hover:underline dark:text-indigo-400"
+      >
         {info.row.original.id}
       </Link>
     ),
   },
-  { accessorKey: "external_id", header: "External ID", cell: (info) => <span className="font-mono text-xs">{info.row.original.external_id ?? "—"}</span> },
-  { accessorKey: "amount", header: "Amount", cell: (info) => <span className="tabular-nums">{info.row.original.amount}</span> },
-  { accessorKey: "status", header: "Status", cell: (info) => <PaymentStatusBadge status={info.row.original.status} /> },
-  { accessorKey: "created_at", header: "Created", cell: (info) => <span className="whitespace-nowrap">{formatDateTime(info.row.original.created_at)}</span> },
+  {
+    accessorKey: "external_id",
+    header: "External ID",
+    cell: (info) => <span className="font-mono text-xs">{info.row.original.external_id ?? "—"}</span>,
+  },
+  {
+    accessorKey: "amount",
+    header: "Amount",
+    cell: (info) => <span className="tabular-nums">{info.row.original.amount}</span>,
+  },
+  {
+    accessorKey: "status",
+    header: "Status",
+    cell: (info) => <PaymentStatusBadge status={info.row.original.status} />,
+  },
+  {
+    accessorKey: "created_at",
+    header: "Created",
+    cell: (info) => <span className="whitespace-nowrap">{formatDateTime(info.row.original.created_at)}</span>,
+  },
 ];
 
 /** Server-side paged: the rows are one page from the server; page and size live in the URL. */
-export function PaymentsTable({ rows, total, page, pageSize }: { rows: PaymentListItem[]; total: number; page: number; pageSize: number }) {
+export function PaymentsTable({
+  rows,
+  total,
+  page,
+  pageSize,
+}: {
+  rows: PaymentListItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+}) {
   const router = useRouter();
   const table = useTable({
     features,
@@ -56,7 +85,8 @@ export function PaymentsTable({ rows, total, page, pageSize }: { rows: PaymentLi
             key={row.id}
             className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
             onClick={(event) => {
-              if (!(event.target instanceof HTMLAnchorElement)) router.push(`/dashboard/payments/${row.original.id}`);
+              if (!(event.target instanceof HTMLAnchorElement))
+                router.push(`/dashboard/payments/${row.original.id}`);
             }}
           >
             {row.getAllCells().map((cell) => (

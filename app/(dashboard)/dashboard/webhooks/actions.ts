@@ -2,10 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { formStateFromError, formText, type FormState } from "@/app/form-state";
-import { requireMerchantSession } from "@/app/session";
+import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
+import { requireMerchantSession } from "@/app/_lib/session";
+import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { recoverFailedDeliveries, resendDelivery } from "@/lib/webhooks/deliveries";
+import { recoverFailedDeliveries, resendDelivery } from "@/lib/webhooks/delivery-log";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -17,15 +18,17 @@ import {
 
 export type SecretState = FormState & { secret?: string };
 
-const idOf = (formData: FormData, name = "endpoint_id") => Number(formText(formData, name));
-const endpointPath = (formData: FormData) => `/dashboard/webhooks/${idOf(formData)}`;
+const endpointId = (formData: FormData) => formId(formData, "endpoint_id");
 
 export async function addEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
   const { merchantId } = await requireMerchantSession();
   const values = { url: formText(formData, "url"), description: formText(formData, "description") };
   let id: number;
   try {
-    ({ id } = await createWebhookEndpoint(getDb(), merchantId, { ...values, events: formData.getAll("events") }));
+    ({ id } = await createWebhookEndpoint(getDb(), merchantId, {
+      ...values,
+      events: formData.getAll("events"),
+    }));
   } catch (error) {
     return formStateFromError(error, values);
   }
@@ -33,11 +36,14 @@ export async function addEndpoint(_previous: FormState, formData: FormData): Pro
 }
 
 /** One action per button: each checks the session and scopes every query by the merchant. */
-async function endpointAction(formData: FormData, run: (merchantId: number) => Promise<string | void>): Promise<FormState> {
+async function endpointAction(
+  formData: FormData,
+  run: (merchantId: number) => Promise<string | void>,
+): Promise<FormState> {
   const { merchantId } = await requireMerchantSession();
   try {
     const message = await run(merchantId);
-    revalidatePath(endpointPath(formData));
+    revalidatePath(`/dashboard/webhooks/${endpointId(formData)}`);
     return { ok: true, message: message ?? undefined };
   } catch (error) {
     return formStateFromError(error);
@@ -47,7 +53,7 @@ async function endpointAction(formData: FormData, run: (merchantId: number) => P
 export async function toggleEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
   const enable = formText(formData, "enable") === "true";
   return endpointAction(formData, async (merchantId) => {
-    await setWebhookEndpointEnabled(getDb(), merchantId, idOf(formData), enable);
+    await setWebhookEndpointEnabled(getDb(), merchantId, endpointId(formData), enable);
     return enable ? "Endpoint enabled." : "Endpoint disabled.";
   });
 }
@@ -55,7 +61,7 @@ export async function toggleEndpoint(_previous: FormState, formData: FormData): 
 export async function removeEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
   const { merchantId } = await requireMerchantSession();
   try {
-    await deleteWebhookEndpoint(getDb(), merchantId, idOf(formData));
+    await deleteWebhookEndpoint(getDb(), merchantId, endpointId(formData));
   } catch (error) {
     return formStateFromError(error);
   }
@@ -65,7 +71,7 @@ export async function removeEndpoint(_previous: FormState, formData: FormData): 
 export async function revealSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
   const { merchantId } = await requireMerchantSession();
   try {
-    return { ok: true, secret: await revealWebhookSecret(getDb(), merchantId, idOf(formData)) };
+    return { ok: true, secret: await revealWebhookSecret(getDb(), merchantId, endpointId(formData)) };
   } catch (error) {
     return formStateFromError(error);
   }
@@ -74,8 +80,12 @@ export async function revealSecret(_previous: SecretState, formData: FormData): 
 export async function rotateSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
   const { merchantId } = await requireMerchantSession();
   try {
-    const secret = await rotateWebhookSecret(getDb(), merchantId, idOf(formData));
-    return { ok: true, secret, message: "Secret rotated. The previous secret keeps signing alongside it for 24 hours." };
+    const secret = await rotateWebhookSecret(getDb(), merchantId, endpointId(formData));
+    return {
+      ok: true,
+      secret,
+      message: "Secret rotated. The previous secret keeps signing alongside it for 24 hours.",
+    };
   } catch (error) {
     return formStateFromError(error);
   }
@@ -83,14 +93,16 @@ export async function rotateSecret(_previous: SecretState, formData: FormData): 
 
 export async function sendTest(_previous: FormState, formData: FormData): Promise<FormState> {
   return endpointAction(formData, async (merchantId) => {
-    const eventId = await sendTestEvent(getDb(), merchantId, idOf(formData), { event: formText(formData, "event") });
+    const eventId = await sendTestEvent(getDb(), merchantId, endpointId(formData), {
+      event: formText(formData, "event"),
+    });
     return `Test event ${eventId} queued.`;
   });
 }
 
 export async function resend(_previous: FormState, formData: FormData): Promise<FormState> {
   return endpointAction(formData, async (merchantId) => {
-    await resendDelivery(getDb(), merchantId, idOf(formData, "delivery_id"));
+    await resendDelivery(getDb(), merchantId, formId(formData, "delivery_id"));
     return "Delivery queued again.";
   });
 }
@@ -99,7 +111,9 @@ export async function recoverFailed(_previous: FormState, formData: FormData): P
   return endpointAction(formData, async (merchantId) => {
     // datetime-local has no zone; the dashboard shows and takes UTC.
     const since = formText(formData, "since");
-    const count = await recoverFailedDeliveries(getDb(), merchantId, idOf(formData), { since: since ? `${since}Z` : undefined });
+    const count = await recoverFailedDeliveries(getDb(), merchantId, endpointId(formData), {
+      since: since ? `${since}Z` : undefined,
+    });
     return `${count} failed ${count === 1 ? "delivery" : "deliveries"} queued again.`;
   });
 }

@@ -1,3 +1,3 @@
-import { handlers } from "@/app/auth";
+import { handlers } from "@/app/_lib/auth";
 
 export const { GET, POST } = handlers;

@@ -1,37 +1,60 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireMerchantSession } from "@/app/session";
-import { BackLink } from "@/components/ui/simple-table";
+import { recordIdFrom } from "@/app/_lib/route-params";
+import { requireMerchantSession } from "@/app/_lib/session";
 import { formatDateTime } from "@/components/format";
-import { PaymentStatusBadge } from "@/components/payment-status-badge";
+import { DeliveryStatusBadge, PaymentStatusBadge } from "@/components/status-badges";
 import { CopyButton } from "@/components/ui/copy-button";
-import { StatusBadge } from "@/components/ui/status-badge";
+import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
-import { getPaymentTimeline } from "@/lib/payment-timeline";
-import { getMerchantPayment } from "@/lib/payments";
+import { getMerchantPayment } from "@/lib/payments/queries";
+import { getPaymentTimeline } from "@/lib/payments/timeline";
 import { SettleButtons } from "./settle-buttons";
 
 export const metadata: Metadata = { title: "Payment" };
 
-const DELIVERY_TONE = { pending: "yellow", succeeded: "green", failed: "red" } as const;
-
 export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
   const { merchantId } = await requireMerchantSession();
-  const { id } = await params;
-  if (!/^\d{1,15}$/.test(id)) notFound();
+  const id = await recordIdFrom(params);
   const db = getDb();
   // Scoped by merchant: another merchant's payment is simply not found.
-  const payment = await getMerchantPayment(db, merchantId, Number(id));
+  const payment = await getMerchantPayment(db, merchantId, id);
   if (!payment) notFound();
   const timeline = await getPaymentTimeline(db, merchantId, payment.id);
   const fields: Array<[string, React.ReactNode]> = [
-    ["ID", <span key="id" className="flex items-center gap-2"><span className="font-mono">{payment.id}</span><CopyButton value={String(payment.id)} label="Copy ID" /></span>],
-    ["External ID", payment.external_id ? <span key="ext" className="flex items-center gap-2"><span className="font-mono">{payment.external_id}</span><CopyButton value={payment.external_id} label="Copy external ID" /></span> : "—"],
+    [
+      "ID",
+      <span key="id" className="flex items-center gap-2">
+        <span className="font-mono">{payment.id}</span>
+        <CopyButton value={String(payment.id)} label="Copy ID" />
+      </span>,
+    ],
+    [
+      "External ID",
+      payment.external_id ? (
+        <span key="ext" className="flex items-center gap-2">
+          <span className="font-mono">{payment.external_id}</span>
+          <CopyButton value={payment.external_id} label="Copy external ID" />
+        </span>
+      ) : (
+        "—"
+      ),
+    ],
     ["Customer ID", payment.customerId ?? "—"],
     ["Type", payment.type],
-    ["Amount", <span key="amount" className="tabular-nums">{payment.amount}</span>],
+    [
+      "Amount",
+      <span key="amount" className="tabular-nums">
+        {payment.amount}
+      </span>,
+    ],
     ["Status", <PaymentStatusBadge key="status" status={payment.status} />],
-    ["Metadata", <code key="meta" className="break-all font-mono text-xs">{payment.metadata ?? "null"}</code>],
+    [
+      "Metadata",
+      <code key="meta" className="break-all font-mono text-xs">
+        {payment.metadata ?? "null"}
+      </code>,
+    ],
     ["Created", formatDateTime(payment.created_at)],
     ["Settled", formatDateTime(payment.settledAt)],
     ["Source", payment.source],
@@ -55,12 +78,15 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
         ))}
       </dl>
       <section aria-labelledby="timeline-heading" className="space-y-3">
-        <h2 id="timeline-heading" className="text-base font-semibold">Events</h2>
+        <h2 id="timeline-heading" className="text-base font-semibold">
+          Events
+        </h2>
         <ol className="space-y-3 border-l border-zinc-200 pl-4 dark:border-zinc-800">
           {timeline.map((event) => (
             <li key={event.id} data-testid="timeline-event" className="space-y-1">
               <p className="text-sm">
-                <span className="font-medium">{event.type}</span> <span className="font-mono text-xs text-zinc-500">{event.id}</span>{" "}
+                <span className="font-medium">{event.type}</span>{" "}
+                <span className="font-mono text-xs text-zinc-500">{event.id}</span>{" "}
                 <span className="text-xs text-zinc-500">{formatDateTime(event.createdAt)}</span>
               </p>
               {event.deliveries.length === 0 ? (
@@ -69,10 +95,15 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
                 <ul className="space-y-1 text-xs">
                   {event.deliveries.map((delivery) => (
                     <li key={delivery.id} className="flex flex-wrap items-center gap-2">
-                      <StatusBadge tone={DELIVERY_TONE[delivery.status as keyof typeof DELIVERY_TONE]}>{delivery.status}</StatusBadge>
+                      <DeliveryStatusBadge status={delivery.status} />
                       <span className="break-all">{delivery.endpointUrl}</span>
                       <span className="text-zinc-500">
-                        {delivery.attempts.map((attempt) => `${attempt.responseStatus ?? attempt.error ?? "no answer"} in ${attempt.latencyMs} ms`).join(" → ") || "not attempted yet"}
+                        {delivery.attempts
+                          .map(
+                            (attempt) =>
+                              `${attempt.responseStatus ?? attempt.error ?? "no answer"} in ${attempt.latencyMs} ms`,
+                          )
+                          .join(" → ") || "not attempted yet"}
                       </span>
                     </li>
                   ))}

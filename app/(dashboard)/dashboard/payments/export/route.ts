@@ -1,7 +1,7 @@
-import { auth } from "@/app/auth";
+import { auth } from "@/app/_lib/auth";
 import { getDb } from "@/db/client";
-import { paymentFiltersSchema } from "@/lib/payment-filters";
-import { exportPayments, type CsvBatch } from "@/lib/payment-search";
+import { paymentFiltersSchema } from "@/lib/payments/filters";
+import { exportPayments, type CsvBatch } from "@/lib/payments/search";
 
 function csvField(value: string | number | Date | null): string {
   const text = value === null ? "" : value instanceof Date ? value.toISOString() : String(value);
@@ -31,7 +31,21 @@ export async function GET(request: Request): Promise<Response> {
       const value = next.value;
       controller.enqueue(
         encoder.encode(
-          value.map((row) => [row.id, row.external_id, row.customer_id, row.status, row.amount, new Date(row.created_at), row.settled_at ? new Date(row.settled_at) : null].map(csvField).join(",")).join("\n") + "\n",
+          value
+            .map((row) =>
+              [
+                row.id,
+                row.external_id,
+                row.customer_id,
+                row.status,
+                row.amount,
+                new Date(row.created_at),
+                row.settled_at ? new Date(row.settled_at) : null,
+              ]
+                .map(csvField)
+                .join(","),
+            )
+            .join("\n") + "\n",
         ),
       );
     },

@@ -1,18 +1,27 @@
 import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { formatDateTime } from "@/components/format";
-import { StatusBadge } from "@/components/ui/status-badge";
-import { DELIVERY_STATUSES, type DeliveryLogEntry } from "@/lib/webhooks/deliveries";
+import { DeliveryStatusBadge } from "@/components/status-badges";
+import { DELIVERY_STATUSES } from "@/db/enums";
+import { type DeliveryLogEntry } from "@/lib/webhooks/delivery-log";
 import { resend } from "../actions";
 
-const TONE = { pending: "yellow", succeeded: "green", failed: "red" } as const;
-
-export function DeliveriesLog({ endpointId, deliveries, status }: { endpointId: number; deliveries: DeliveryLogEntry[]; status?: string }) {
+export function DeliveriesLog({
+  endpointId,
+  deliveries,
+  status,
+}: {
+  endpointId: number;
+  deliveries: DeliveryLogEntry[];
+  status?: string;
+}) {
   const base = `/dashboard/webhooks/${endpointId}`;
   return (
     <section aria-labelledby="deliveries-heading" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="deliveries-heading" className="text-base font-semibold">Deliveries</h2>
+        <h2 id="deliveries-heading" className="text-base font-semibold">
+          Deliveries
+        </h2>
         <nav aria-label="Filter deliveries by status" className="flex gap-1 text-sm">
           {[undefined, ...DELIVERY_STATUSES].map((value) => (
             <Link
@@ -37,7 +46,7 @@ export function DeliveriesLog({ endpointId, deliveries, status }: { endpointId: 
               <details className="group px-4 py-3">
                 <summary className="flex cursor-pointer list-none flex-wrap items-center gap-3 text-sm">
                   <span className="font-medium">{delivery.eventType}</span>
-                  <StatusBadge tone={TONE[delivery.status]}>{delivery.status}</StatusBadge>
+                  <DeliveryStatusBadge status={delivery.status} />
                   <span className="font-mono text-xs text-zinc-500">{delivery.eventId}</span>
                   <span className="text-zinc-500">
                     {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? "" : "s"}
@@ -46,26 +55,43 @@ export function DeliveriesLog({ endpointId, deliveries, status }: { endpointId: 
                 </summary>
                 <div className="mt-3 space-y-3">
                   {delivery.status === "pending" && delivery.attempts.length > 0 ? (
-                    <p className="text-xs text-zinc-500">Next attempt {formatDateTime(delivery.nextAttemptAt)}</p>
+                    <p className="text-xs text-zinc-500">
+                      Next attempt {formatDateTime(delivery.nextAttemptAt)}
+                    </p>
                   ) : null}
                   <table className="min-w-full text-xs">
                     <thead className="text-left text-zinc-500">
                       <tr>
-                        <th scope="col" className="py-1 pr-4 font-medium">Attempted</th>
-                        <th scope="col" className="py-1 pr-4 font-medium">Status code</th>
-                        <th scope="col" className="py-1 pr-4 font-medium">Latency</th>
-                        <th scope="col" className="py-1 pr-4 font-medium">Error</th>
-                        <th scope="col" className="py-1 font-medium">Response</th>
+                        <th scope="col" className="py-1 pr-4 font-medium">
+                          Attempted
+                        </th>
+                        <th scope="col" className="py-1 pr-4 font-medium">
+                          Status code
+                        </th>
+                        <th scope="col" className="py-1 pr-4 font-medium">
+                          Latency
+                        </th>
+                        <th scope="col" className="py-1 pr-4 font-medium">
+                          Error
+                        </th>
+                        <th scope="col" className="py-1 font-medium">
+                          Response
+                        </th>
                       </tr>
                     </thead>
                     <tbody>
                       {delivery.attempts.map((attempt) => (
                         <tr key={attempt.id} className="align-top">
-                          <td className="whitespace-nowrap py-1 pr-4">{formatDateTime(attempt.attemptedAt)}</td>
+                          <td className="whitespace-nowrap py-1 pr-4">
+                            {formatDateTime(attempt.attemptedAt)}
+                          </td>
                           <td className="py-1 pr-4 font-mono">{attempt.responseStatus ?? "—"}</td>
                           <td className="py-1 pr-4">{attempt.latencyMs} ms</td>
                           <td className="py-1 pr-4">{attempt.error ?? "—"}</td>
-                          <td className="max-w-xs truncate py-1 font-mono" title={attempt.responseExcerpt ?? ""}>
+                          <td
+                            className="max-w-xs truncate py-1 font-mono"
+                            title={attempt.responseExcerpt ?? ""}
+                          >
                             {attempt.responseExcerpt || "—"}
                           </td>
                         </tr>
@@ -73,7 +99,11 @@ export function DeliveriesLog({ endpointId, deliveries, status }: { endpointId: 
                     </tbody>
                   </table>
                   {delivery.status === "pending" ? null : (
-                    <ActionForm action={resend} fields={{ endpoint_id: endpointId, delivery_id: delivery.id }} submitLabel="Resend" />
+                    <ActionForm
+                      action={resend}
+                      fields={{ endpoint_id: endpointId, delivery_id: delivery.id }}
+                      submitLabel="Resend"
+                    />
                   )}
                 </div>
               </details>

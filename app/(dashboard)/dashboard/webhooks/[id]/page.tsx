@@ -1,14 +1,16 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireMerchantSession } from "@/app/session";
-import { BackLink } from "@/components/ui/simple-table";
+import { recordIdFrom } from "@/app/_lib/route-params";
+import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { SelectField } from "@/components/ui/select-field";
+import { BackLink } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
-import { DomainError } from "@/lib/errors";
-import { DELIVERY_STATUSES, listEndpointDeliveries, type DeliveryStatus } from "@/lib/webhooks/deliveries";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "@/db/enums";
+import { DomainError } from "@/lib/platform/errors";
+import { listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
 import { getWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { recoverFailed, removeEndpoint, sendTest, toggleEndpoint } from "../actions";
@@ -17,19 +19,27 @@ import { SecretPanel } from "./secret-panel";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
-const card = "space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
+const card =
+  "space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
 
-export default async function EndpointPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ status?: string }> }) {
+export default async function EndpointPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ status?: string }>;
+}) {
   const { merchantId } = await requireMerchantSession();
-  const { id } = await params;
+  const id = await recordIdFrom(params);
   const { status } = await searchParams;
-  if (!/^\d{1,15}$/.test(id)) notFound();
   const db = getDb();
-  const endpoint = await getWebhookEndpoint(db, merchantId, Number(id)).catch((error: unknown) => {
+  const endpoint = await getWebhookEndpoint(db, merchantId, id).catch((error: unknown) => {
     if (error instanceof DomainError && error.kind === "not_found") notFound();
     throw error;
   });
-  const statusFilter = DELIVERY_STATUSES.includes(status as DeliveryStatus) ? (status as DeliveryStatus) : undefined;
+  const statusFilter = DELIVERY_STATUSES.includes(status as DeliveryStatus)
+    ? (status as DeliveryStatus)
+    : undefined;
   const deliveries = await listEndpointDeliveries(db, merchantId, endpoint.id, { status: statusFilter });
   const fields = { endpoint_id: endpoint.id };
   return (
@@ -38,7 +48,9 @@ export default async function EndpointPage({ params, searchParams }: { params: P
         <BackLink href="/dashboard/webhooks">Webhooks</BackLink>
         <h1 className="mt-2 break-all text-2xl font-semibold">{endpoint.url}</h1>
         <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400">
-          <StatusBadge tone={endpoint.enabled ? "green" : "gray"}>{endpoint.enabled ? "enabled" : "disabled"}</StatusBadge>
+          <StatusBadge tone={endpoint.enabled ? "green" : "gray"}>
+            {endpoint.enabled ? "enabled" : "disabled"}
+          </StatusBadge>
           {endpoint.disabledReason ? <span>{endpoint.disabledReason}</span> : null}
           <span>Events: {endpoint.eventTypes.join(", ")}</span>
         </div>
@@ -50,7 +62,11 @@ export default async function EndpointPage({ params, searchParams }: { params: P
         <div className={card}>
           <h2 className="text-base font-semibold">Send a test event</h2>
           <ActionForm action={sendTest} fields={fields} submitLabel="Send test event">
-            <SelectField label="Event type" name="event" options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }))} />
+            <SelectField
+              label="Event type"
+              name="event"
+              options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }))}
+            />
           </ActionForm>
         </div>
         <div className={card}>
@@ -70,7 +86,11 @@ export default async function EndpointPage({ params, searchParams }: { params: P
         <div className={card}>
           <h2 className="text-base font-semibold">Endpoint</h2>
           <div className="flex flex-wrap gap-2">
-            <ActionForm action={toggleEndpoint} fields={{ ...fields, enable: String(!endpoint.enabled) }} submitLabel={endpoint.enabled ? "Disable endpoint" : "Enable endpoint"} />
+            <ActionForm
+              action={toggleEndpoint}
+              fields={{ ...fields, enable: String(!endpoint.enabled) }}
+              submitLabel={endpoint.enabled ? "Disable endpoint" : "Enable endpoint"}
+            />
             <ConfirmActionButton
               action={removeEndpoint}
               fields={fields}

@@ -14,10 +14,15 @@ export function SecretPanel({ endpointId }: { endpointId: number }) {
   const secret = rotated.secret ?? revealed.secret;
   return (
     <section aria-labelledby="secret-heading" className="space-y-3">
-      <h2 id="secret-heading" className="text-base font-semibold">Signing secret</h2>
+      <h2 id="secret-heading" className="text-base font-semibold">
+        Signing secret
+      </h2>
       {secret ? (
         <div className="flex flex-wrap items-center gap-2">
-          <code data-testid="signing-secret" className="min-w-0 flex-1 break-all rounded-md bg-zinc-100 px-3 py-2 font-mono text-sm dark:bg-zinc-800">
+          <code
+            data-testid="signing-secret"
+            className="min-w-0 flex-1 break-all rounded-md bg-zinc-100 px-3 py-2 font-mono text-sm dark:bg-zinc-800"
+          >
             {secret}
           </code>
           <CopyButton value={secret} label="Copy secret" />
@@ -43,8 +48,8 @@ export function SecretPanel({ endpointId }: { endpointId: number }) {
         <form action={rotate} onSubmit={() => setConfirming(false)} className="space-y-4">
           <input type="hidden" name="endpoint_id" value={endpointId} />
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            A new secret signs from now on. The current one keeps signing alongside it for 24 hours, so your receiver can switch
-            without rejecting deliveries.
+            A new secret signs from now on. The current one keeps signing alongside it for 24 hours, so your
+            receiver can switch without rejecting deliveries.
           </p>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => setConfirming(false)}>

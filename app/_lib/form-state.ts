@@ -1,0 +1,24 @@
+import type { FormState } from "@/components/form-state";
+import { DomainError } from "@/lib/platform/errors";
+import { parseId } from "@/lib/platform/validation";
+
+/** Turns a DomainError into form state; anything else is a bug and is rethrown (Next shows the error page). */
+export function formStateFromError(error: unknown, values?: Record<string, string>): FormState {
+  if (error instanceof DomainError) {
+    return error.fieldErrors
+      ? { message: "Please correct the errors below.", errors: error.fieldErrors, values }
+      : { message: error.message, values };
+  }
+  throw error;
+}
+
+/** A text field from a submitted form ("" when absent or not text). */
+export function formText(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+/** An id from a submitted form; a missing or crafted value is a field error, never NaN in a query. */
+export function formId(formData: FormData, name: string): number {
+  return parseId(formText(formData, name), name);
+}

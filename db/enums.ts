@@ -1,0 +1,18 @@
+// The value lists of the schema's enum columns: the one definition, read by db/schema.ts and by the domain's
+// validation and labels. No imports, so browser code can use them too.
+
+export const USER_ROLES = ["owner", "member"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const TOKEN_SCOPES = ["read", "write"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+export const PAYMENT_STATUSES = ["pending", "completed", "failed"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Where a payment was created: the API, the dashboard (a test payment) or the admin CLI. */
+export const PAYMENT_SOURCES = ["api", "dashboard", "cli"] as const;
+export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

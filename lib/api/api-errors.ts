@@ -1,0 +1,95 @@
+import { IDEMPOTENCY_KEY_REUSED } from "@/lib/payments/create-payment";
+import { VALIDATION_FAILED } from "@/lib/platform/errors";
+import { messages } from "@/lib/platform/validation";
+
+/** The largest request body the API reads; its 413 message names it. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** Laravel's wording for a method a route does not serve. */
+export function methodNotAllowedMessage(method: string, route: string, allowed: string[]): string {
+  return `The ${method} method is not supported for route ${route}. Supported methods: ${allowed.join(", ")}.`;
+}
+
+export type ApiErrorEntry = {
+  status: number;
+  message: string;
+  when: string;
+  errors?: Record<string, string[]>;
+};
+
+/**
+ * Every error answer of the API, in one table: the error mapper and handlers send these messages, the OpenAPI
+ * document describes them, and the Developers page lists them.
+ */
+export const API_ERRORS = {
+  malformedJson: {
+    status: 400,
+    message: "The request body is not valid JSON.",
+    when: "The body is not valid JSON.",
+  },
+  bodyNotObject: {
+    status: 400,
+    message: "The request body must be a JSON object.",
+    when: "The body is JSON, but not an object.",
+  },
+  unauthenticated: {
+    status: 401,
+    message: "Unauthenticated.",
+    when: "Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer).",
+  },
+  unauthorized: {
+    status: 403,
+    message: "This action is unauthorized.",
+    when: "A read-only token creating a payment, or another merchant's payment.",
+  },
+  notFound: { status: 404, message: "Not Found", when: "No such payment or path." },
+  methodNotAllowed: {
+    status: 405,
+    message: methodNotAllowedMessage("PUT", "api/payments", ["GET", "HEAD", "POST"]),
+    when: "Wrong method; the Allow header lists the right ones.",
+  },
+  idempotencyKeyReused: {
+    status: 409,
+    message: IDEMPOTENCY_KEY_REUSED,
+    when: "An Idempotency-Key reused with another body.",
+  },
+  bodyTooLarge: {
+    status: 413,
+    message: `The request body must not be larger than ${MAX_BODY_BYTES / 1024} KiB.`,
+    when: `A body over ${MAX_BODY_BYTES / 1024} KiB.`,
+  },
+  validationFailed: {
+    status: 422,
+    message: VALIDATION_FAILED,
+    when: "Validation failed; errors name each field.",
+    errors: { amount: [messages.required("amount")] },
+  },
+  tooManyAttempts: {
+    status: 429,
+    message: "Too Many Attempts.",
+    when: "Rate limit exceeded; Retry-After says how many seconds to wait.",
+  },
+  serverError: { status: 500, message: "Server Error", when: "Our fault; nothing else is disclosed." },
+} as const satisfies Record<string, ApiErrorEntry>;
+
+export type ApiErrorName = keyof typeof API_ERRORS;
+
+/** The JSON body of an error answer. */
+export function apiErrorBody(entry: ApiErrorEntry): { message: string; errors?: Record<string, string[]> } {
+  return entry.errors ? { message: entry.message, errors: entry.errors } : { message: entry.message };
+}
+
+/** A failure the HTTP layer detects itself (bad JSON, body too large, unknown route), outside the domain. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  static of(name: ApiErrorName, headers?: Record<string, string>): HttpError {
+    return new HttpError(API_ERRORS[name].status, API_ERRORS[name].message, headers);
+  }
+}

@@ -1,0 +1,85 @@
+import "server-only";
+import { getDb, type Database } from "@/db/client";
+import { clientIp } from "@/lib/platform/client-ip";
+import { getEnv, type Env } from "@/lib/platform/env";
+import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-limit";
+import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
+import { API_ERRORS } from "./api-errors";
+import { errorResponse, jsonResponse, unauthenticatedResponse } from "./responses";
+import type { ApiRequest, ApiResponse } from "./types";
+
+export type ApiContext<Params> = {
+  request: ApiRequest;
+  db: Database;
+  env: Env;
+  token: AuthenticatedToken;
+  merchantId: number;
+  params: Params;
+  /** The request URL, parsed once by the router. */
+  url: URL;
+};
+
+/** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
+const UNAUTHENTICATED_PER_MINUTE = 100;
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
+  return jsonResponse(
+    429,
+    { message: API_ERRORS.tooManyAttempts.message },
+    {
+      "Retry-After": String(rateLimit.retryAfterSeconds),
+      "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + rateLimit.retryAfterSeconds),
+    },
+  );
+}
+
+/**
+ * The one API wrapper: bearer auth and the rate limit (one database round trip), scope check, then the
+ * handler with a typed context; every error goes through the one error mapper; every response carries the
+ * rate-limit headers.
+ */
+export function apiRoute<Params = Record<string, never>>(
+  handler: (context: ApiContext<Params>) => Promise<ApiResponse>,
+  options: { requiresWrite?: boolean } = {},
+) {
+  return async (request: ApiRequest, params: Record<string, string>, url: URL): Promise<ApiResponse> => {
+    let rateLimit: RateLimitDecision | undefined;
+    let response: ApiResponse;
+    try {
+      const db = getDb();
+      const env = getEnv();
+      const bearer = BEARER.exec(request.headers.get("authorization") ?? "")?.[1];
+      const auth = bearer
+        ? await authenticateApiToken(db, bearer, env.API_RATE_LIMIT_PER_MINUTE)
+        : { token: null };
+      if (!auth.token) {
+        rateLimit = await consumeRateLimit(db, `ip:${clientIp(request.headers)}`, UNAUTHENTICATED_PER_MINUTE);
+        response = rateLimit.allowed ? unauthenticatedResponse() : tooManyAttempts(rateLimit);
+      } else {
+        rateLimit = auth.rateLimit;
+        if (!rateLimit.allowed) response = tooManyAttempts(rateLimit);
+        else if (options.requiresWrite && auth.token.scope !== "write")
+          response = jsonResponse(403, { message: API_ERRORS.unauthorized.message });
+        else {
+          response = await handler({
+            request,
+            db,
+            env,
+            token: auth.token,
+            merchantId: auth.token.merchantId,
+            params: params as Params,
+            url,
+          });
+        }
+      }
+    } catch (error) {
+      response = errorResponse(error);
+    }
+    if (rateLimit) {
+      response.headers["X-RateLimit-Limit"] = String(rateLimit.limit);
+      response.headers["X-RateLimit-Remaining"] = String(rateLimit.remaining);
+    }
+    return response;
+  };
+}

@@ -1,0 +1,18 @@
+// The API's request and response as plain data, shared by the router, the wrapper and the node:http bridge.
+
+/**
+ * What the API reads of a request: a web `Request` satisfies it (Next.js route handlers in development), and
+ * so does the light view scripts/server.ts builds over node:http, which skips constructing a `Request`.
+ */
+export type ApiRequest = {
+  method: string;
+  url: string;
+  headers: { get(name: string): string | null };
+  body: ReadableStream<Uint8Array> | null;
+};
+
+/**
+ * A response as plain data: node:http writes it as it is (no web `Response`, stream and copy per request);
+ * under Next.js it becomes a `Response` (toWebResponse).
+ */
+export type ApiResponse = { status: number; headers: Record<string, string>; body: string | null };

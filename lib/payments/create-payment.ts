@@ -1,0 +1,126 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import type { PaymentSource } from "@/db/enums";
+import { idempotencyKeys } from "@/db/schema";
+import { DomainError } from "@/lib/platform/errors";
+import { parseInput } from "@/lib/platform/validation";
+import { recordPaymentEvent } from "@/lib/webhooks/outbox";
+import { toPaymentResource } from "./resource";
+import { createPaymentSchema } from "./schemas";
+
+/** The 409 for an Idempotency-Key sent again with another body. */
+export const IDEMPOTENCY_KEY_REUSED = "This Idempotency-Key was already used with a different request body.";
+
+export type CreatePaymentOptions = {
+  source: PaymentSource;
+  /** Delay before the simulated processor settles it; 0 leaves it pending until settled by hand. */
+  autoSettleMs: number;
+  /** Optional Idempotency-Key: a replay returns the first payment's id instead of creating another. */
+  idempotencyKey?: string;
+};
+
+export type NewPayment = {
+  amount: string;
+  external_id: string | null;
+  customer_id: string | null;
+  metadata: string | null;
+  source: CreatePaymentOptions["source"];
+  autoSettleMs: number;
+};
+
+/**
+ * Takes the next sequence number from the merchant's counter and inserts the payment, in one round trip:
+ * the merchant row lock orders creations, so the count is the payment's dense sequence number, and
+ * clock_timestamp() read under the lock keeps created_at in the same order. No row when the merchant does
+ * not exist. Exported so the benchmark's bare baseline runs the same SQL.
+ */
+export function paymentInsertQuery(merchantId: number, payment: NewPayment): SQL {
+  return sql`
+      with sequence as (
+        update merchants set payments_count = payments_count + 1 where id = ${merchantId}
+        returning payments_count as seq, clock_timestamp() as at
+      )
+      insert into payments (merchant_id, merchant_seq, external_id, customer_id, amount, metadata, source, settle_at, created_at, updated_at)
+      select ${merchantId}::bigint, seq, ${payment.external_id}::text, ${payment.customer_id}::text, ${payment.amount}::numeric,
+             ${payment.metadata}::text, ${payment.source}::text,
+             case when ${payment.autoSettleMs}::int > 0 then at + ${payment.autoSettleMs}::int * interval '1 millisecond' end,
+             at, at
+      from sequence
+      returning id, created_at`;
+}
+
+export type CreatePaymentResult = { paymentId: number; replayed: boolean };
+
+/**
+ * Creates a payment and its `payment.pending` event (with deliveries) in one transaction. The one domain
+ * function behind the API, the dashboard's test payments and the CLI.
+ */
+export async function createPayment(
+  db: Executor,
+  merchantId: number,
+  input: unknown,
+  options: CreatePaymentOptions,
+): Promise<CreatePaymentResult> {
+  const data = parseInput(createPaymentSchema, input);
+  const metadata = data.customer_id === null ? null : JSON.stringify({ customer_id: data.customer_id });
+  const requestHash = createHash("sha256").update(JSON.stringify(data)).digest("hex");
+
+  return db.transaction(async (tx) => {
+    if (options.idempotencyKey !== undefined) {
+      // A concurrent request with the same key waits here on the unique index until the first commits.
+      const [claimed] = await tx
+        .insert(idempotencyKeys)
+        .values({ merchantId, key: options.idempotencyKey, requestHash })
+        .onConflictDoUpdate({
+          target: [idempotencyKeys.merchantId, idempotencyKeys.key],
+          set: { requestHash, paymentId: null, createdAt: sql`now()` },
+          // Keys are remembered for 24 hours; an older one is free to reuse.
+          setWhere: sql`${idempotencyKeys.createdAt} < now() - interval '24 hours'`,
+        })
+        .returning({ id: idempotencyKeys.id });
+      if (!claimed) {
+        const [existing] = await tx
+          .select({ requestHash: idempotencyKeys.requestHash, paymentId: idempotencyKeys.paymentId })
+          .from(idempotencyKeys)
+          .where(
+            and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, options.idempotencyKey)),
+          );
+        if (!existing || existing.requestHash !== requestHash || existing.paymentId === null) {
+          throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+        }
+        return { paymentId: existing.paymentId, replayed: true };
+      }
+    }
+
+    const [payment] = await selectRows<{ id: number | string; created_at: Date | string }>(
+      tx,
+      paymentInsertQuery(merchantId, {
+        ...data,
+        metadata,
+        source: options.source,
+        autoSettleMs: options.autoSettleMs,
+      }),
+    );
+    if (!payment) throw new DomainError("not_found", "Merchant not found.");
+    const resource = toPaymentResource({
+      id: payment.id,
+      external_id: data.external_id,
+      status: "pending",
+      amount: data.amount,
+      metadata,
+      created_at: payment.created_at,
+    });
+    await recordPaymentEvent(tx, merchantId, "payment.pending", resource);
+    if (options.idempotencyKey !== undefined) {
+      await tx
+        .update(idempotencyKeys)
+        .set({ paymentId: Number(payment.id) })
+        .where(
+          and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, options.idempotencyKey)),
+        );
+    }
+    return { paymentId: Number(payment.id), replayed: false };
+  });
+}

@@ -1,0 +1,102 @@
+import "server-only";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import { payments } from "@/db/schema";
+import { toPaymentListItem, toPaymentResource, type PaymentRow } from "./resource";
+import type { PaymentListItem, PaymentResource } from "./schemas";
+
+export type PaymentPage = { items: PaymentListItem[]; total: number };
+
+/** The list statement, exported so the benchmark's bare baseline runs exactly the same SQL. */
+export function listPaymentsQuery(merchantId: number, offset: number, perPage: number): SQL {
+  return sql`
+      select p.id, p.external_id, p.status, p.amount, p.created_at, m.payments_count as total
+      from merchants m
+      left join lateral (
+        select id, external_id, status, amount, created_at from payments
+        where merchant_id = m.id and merchant_seq <= m.payments_count - ${offset}
+        order by merchant_seq desc
+        limit ${perPage}
+      ) p on true
+      where m.id = ${merchantId}`;
+}
+
+/**
+ * Lists a merchant's payments newest first. Sequence numbers are dense, so page N is an index range on
+ * (merchant_id, merchant_seq), not an OFFSET scan: page 10,000 costs what page 1 costs. Total and page come
+ * back in one round trip.
+ */
+export async function listPayments(
+  db: Executor,
+  merchantId: number,
+  page: number,
+  perPage: number,
+): Promise<PaymentPage> {
+  const offset = (page - 1) * perPage;
+  const rows = await selectRows<PaymentRow & { total: number | string; id: number | string | null }>(
+    db,
+    listPaymentsQuery(merchantId, offset, perPage),
+  );
+  const total = Number(rows[0]?.total ?? 0);
+  return { items: rows.filter((row) => row.id !== null).map(toPaymentListItem), total };
+}
+
+export type PaymentLookup = { payment: PaymentResource; merchantId: number } | undefined;
+
+/** Finds a payment by id whoever owns it, so the caller can tell "not yours" (403) from "no such" (404). */
+export async function findPayment(db: Executor, paymentId: number): Promise<PaymentLookup> {
+  const [row] = await db
+    .select({
+      id: payments.id,
+      merchantId: payments.merchantId,
+      external_id: payments.externalId,
+      status: payments.status,
+      amount: payments.amount,
+      metadata: payments.metadata,
+      created_at: payments.createdAt,
+    })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+    .limit(1);
+  return row ? { payment: toPaymentResource(row), merchantId: row.merchantId } : undefined;
+}
+
+export type PaymentDetail = PaymentResource & {
+  customerId: string | null;
+  source: string;
+  settledAt: Date | null;
+  updatedAt: Date;
+};
+
+/** One of the merchant's payments with everything the dashboard shows; undefined for another merchant's. */
+export async function getMerchantPayment(
+  db: Executor,
+  merchantId: number,
+  paymentId: number,
+): Promise<PaymentDetail | undefined> {
+  const [row] = await db
+    .select({
+      id: payments.id,
+      external_id: payments.externalId,
+      status: payments.status,
+      amount: payments.amount,
+      metadata: payments.metadata,
+      created_at: payments.createdAt,
+      customerId: payments.customerId,
+      source: payments.source,
+      settledAt: payments.settledAt,
+      updatedAt: payments.updatedAt,
+    })
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)))
+    .limit(1);
+  return row
+    ? {
+        ...toPaymentResource(row),
+        customerId: row.customerId,
+        source: row.source,
+        settledAt: row.settledAt,
+        updatedAt: row.updatedAt,
+      }
+    : undefined;
+}

@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { PAYMENT_STATUSES } from "@/db/enums";
+import { messages, stringField } from "@/lib/platform/validation";
+
+export const MAX_AMOUNT = "999999999999.99";
+
+export const PAYMENT_EVENT_TYPES = ["payment.pending", "payment.completed", "payment.failed"] as const;
+export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+
+// A plain decimal numeral, as Laravel's `numeric` rule accepts it from a string (no exponent, no hex).
+const DECIMAL_NUMERAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** Normalises a valid amount to exactly two decimals without floating-point arithmetic: "12.5" → "12.50". */
+function toMoneyString(numeral: string): string {
+  const unsigned = numeral.replace(/^[+-]/, "");
+  const [whole = "", fraction = ""] = unsigned.split(".");
+  const integerPart = whole.replace(/^0+(?=\d)/, "") || "0";
+  return `${integerPart}.${fraction.padEnd(2, "0").slice(0, 2)}`;
+}
+
+function compareMoney(a: string, b: string): number {
+  const [aWhole, aFraction] = a.split(".") as [string, string];
+  const [bWhole, bFraction] = b.split(".") as [string, string];
+  if (aWhole.length !== bWhole.length) return aWhole.length - bWhole.length;
+  return aWhole === bWhole ? aFraction.localeCompare(bFraction) : aWhole.localeCompare(bWhole);
+}
+
+/**
+ * `amount`: a JSON number or a string holding a plain decimal numeral; at least 0, at most two decimal
+ * places, at most 999999999999.99. Output is the normalised two-decimal string that is stored and returned.
+ */
+export const amountSchema = z
+  .unknown()
+  .transform((value, ctx): string => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    };
+    if (value === undefined || value === null || value === "") return fail(messages.required("amount"));
+    let numeral: string;
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) return fail(messages.number("amount"));
+      numeral = String(value);
+      // Exponent notation only appears for very large or very small numbers.
+      if (/e/i.test(numeral))
+        return fail(
+          Math.abs(value) >= 1 ? messages.max("amount", MAX_AMOUNT) : messages.decimals("amount", "0-2"),
+        );
+    } else if (typeof value === "string" && DECIMAL_NUMERAL.test(value)) {
+      numeral = value;
+    } else {
+      return fail(messages.number("amount"));
+    }
+    const negative = numeral.startsWith("-") && /[1-9]/.test(numeral);
+    if (negative) return fail(messages.min("amount", 0));
+    if ((numeral.split(".")[1] ?? "").length > 2) return fail(messages.decimals("amount", "0-2"));
+    const money = toMoneyString(numeral);
+    if (compareMoney(money, MAX_AMOUNT) > 0) return fail(messages.max("amount", MAX_AMOUNT));
+    return money;
+  })
+  .meta({
+    description: "Amount in standard units: at least 0, at most 999999999999.99, at most two decimal places.",
+    anyOf: [
+      { type: "number", minimum: 0, maximum: 999999999999.99, multipleOf: 0.01 },
+      { type: "string", pattern: "^\\+?(\\d+(\\.\\d{0,2})?|\\.\\d{1,2})$" },
+    ],
+    examples: [12.5],
+  });
+
+/** Optional merchant identifier: absent or null means none; anything else must be a string of ≤ 255. */
+function optionalIdentifier(field: string) {
+  return stringField(field, { max: 255 })
+    .nullish()
+    .transform((value) => value ?? null);
+}
+
+export const createPaymentSchema = z.object({
+  amount: amountSchema,
+  external_id: optionalIdentifier("external_id"),
+  customer_id: optionalIdentifier("customer_id"),
+});
+
+function pageParameter(field: string, { max, fallback }: { max: number; fallback: number }) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx): number => {
+      if (value === undefined) return fallback;
+      if (!/^[+-]?\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value))) {
+        ctx.addIssue({ code: "custom", message: messages.integer(field) });
+        return z.NEVER;
+      }
+      const number = Number(value);
+      if (number < 1) ctx.addIssue({ code: "custom", message: messages.min(field, 1) });
+      else if (number > max) ctx.addIssue({ code: "custom", message: messages.max(field, max) });
+      return number;
+    });
+}
+
+/** `GET /api/payments` query: `page` ≥ 1 (default 1), `perPage` 1..100 (default 10). */
+export const listPaymentsQuerySchema = z.object({
+  page: pageParameter("page", { max: Number.MAX_SAFE_INTEGER, fallback: 1 }),
+  perPage: pageParameter("per_page", { max: 100, fallback: 10 }),
+});
+
+const paymentId = z.number().int().describe("Unique payment identifier.");
+const createdAt = z.string().describe("Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`.");
+
+/** Exactly the fields of a list item; anything else a row carries is dropped. */
+export const paymentListItemSchema = z.object({
+  id: paymentId,
+  external_id: z.string().nullable(),
+  type: z.literal("payment"),
+  status: z.enum(PAYMENT_STATUSES),
+  amount: z.string().describe('Two decimals, e.g. "12.50".'),
+  created_at: createdAt,
+});
+export type PaymentListItem = z.infer<typeof paymentListItemSchema>;
+
+/** A full payment: retrieve one, and a webhook event's `data`. */
+export const paymentSchema = z.object({
+  ...paymentListItemSchema.omit({ created_at: true }).shape,
+  metadata: z.string().nullable().describe('JSON text, e.g. "{\\"customer_id\\":\\"cus_1\\"}", or null.'),
+  created_at: createdAt,
+});
+export type PaymentResource = z.infer<typeof paymentSchema>;

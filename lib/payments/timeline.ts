@@ -1,0 +1,64 @@
+import "server-only";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import type { DeliveryStatus } from "@/db/enums";
+import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { listDeliveryAttempts, type DeliveryAttempt } from "@/lib/webhooks/delivery-log";
+
+export type TimelineEvent = {
+  id: string;
+  type: string;
+  createdAt: Date;
+  deliveries: Array<{
+    id: number;
+    endpointUrl: string;
+    status: DeliveryStatus;
+    attempts: DeliveryAttempt[];
+  }>;
+};
+
+/** A payment's events, oldest first, each with its deliveries and their attempts (three queries). */
+export async function getPaymentTimeline(
+  db: Executor,
+  merchantId: number,
+  paymentId: number,
+): Promise<TimelineEvent[]> {
+  const eventRows = await db
+    .select({ id: events.id, type: events.type, createdAt: events.createdAt })
+    .from(events)
+    .where(and(eq(events.merchantId, merchantId), eq(events.paymentId, paymentId)))
+    .orderBy(asc(events.createdAt));
+  if (eventRows.length === 0) return [];
+  const deliveries = await db
+    .select({
+      id: webhookDeliveries.id,
+      eventId: webhookDeliveries.eventId,
+      status: webhookDeliveries.status,
+      endpointUrl: webhookEndpoints.url,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(
+      and(
+        eq(webhookDeliveries.merchantId, merchantId),
+        inArray(
+          webhookDeliveries.eventId,
+          eventRows.map((event) => event.id),
+        ),
+      ),
+    );
+  const attempts = await listDeliveryAttempts(
+    db,
+    merchantId,
+    deliveries.map((delivery) => delivery.id),
+  );
+  return eventRows.map((event) => ({
+    ...event,
+    deliveries: deliveries
+      .filter((delivery) => delivery.eventId === event.id)
+      .map((delivery) => ({
+        ...delivery,
+        attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
+      })),
+  }));
+}

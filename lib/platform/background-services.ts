@@ -1,0 +1,56 @@
+import "server-only";
+import { closeDatabase, migrateDatabase } from "@/db/client";
+import { startSettler } from "@/lib/payments/settler";
+import { startWebhookWorker } from "@/lib/webhooks/worker";
+import { getEnv } from "./env";
+
+/** Background loops started with the process (webhook worker, settler); each returns its stop function. */
+export type BackgroundService = () => Promise<() => Promise<void>>;
+
+const running: Array<() => Promise<void>> = [];
+
+/** What a worker process runs: the webhook worker and the settler. */
+export function workerServices(): BackgroundService[] {
+  return [startWebhookWorker, startSettler];
+}
+
+/** What runs beside the web server: the worker's services, unless WORKER_MODE=off. */
+export function inlineBackgroundServices(): BackgroundService[] {
+  return getEnv().WORKER_MODE === "inline" ? workerServices() : [];
+}
+
+/**
+ * Boots a process that serves the platform: validates configuration, applies migrations, then starts the
+ * background services. A bad environment or a busy embedded database stops the process with a readable
+ * message instead of a stack trace.
+ */
+export async function startPlatform(services: BackgroundService[] = []): Promise<void> {
+  try {
+    getEnv();
+    await migrateDatabase();
+    for (const start of services) running.push(await start());
+  } catch (error) {
+    console.error(`\n${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+export async function stopPlatform(): Promise<void> {
+  for (const stop of running.splice(0).reverse()) await stop();
+  await closeDatabase();
+}
+
+/**
+ * On SIGTERM or SIGINT: `beforeStop` (a server stops taking requests and lets those under way finish), then the
+ * background services stop (finishing sends under way), the database closes and the process exits.
+ */
+export function stopPlatformOnSignals(beforeStop?: () => void | Promise<void>): void {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      void Promise.resolve()
+        .then(beforeStop)
+        .then(stopPlatform)
+        .finally(() => process.exit(0));
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { databaseConfigSchema } from "@/db/config";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0"])
+  .default("false")
+  .transform((value) => value === "true" || value === "1");
+
+const envSchema = databaseConfigSchema
+  .extend({
+    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+    AUTH_SECRET: z
+      .string()
+      .min(32, "must be at least 32 characters (generate one: openssl rand -base64 33)")
+      .optional(),
+    API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    PAYMENTS_AUTO_SETTLE_MS: z.coerce.number().int().min(0).default(10_000),
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanFlag,
+    /** How long a receiver has to answer (Standard Webhooks receivers are expected to answer fast). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+    /** `inline` runs the webhook worker and settler inside the web server; `off` leaves it to `npm run worker`. */
+    WORKER_MODE: z.enum(["inline", "off"]).default("inline"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_SECRET"],
+        message: "is required in production (generate one: openssl rand -base64 33)",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class InvalidEnvironmentError extends Error {}
+
+let cached: Env | undefined;
+
+/** Parses process.env once; a bad value fails with one readable line per problem. */
+export function getEnv(): Env {
+  if (cached) return cached;
+  const result = envSchema.safeParse(process.env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
+    throw new InvalidEnvironmentError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  cached = result.data;
+  return cached;
+}

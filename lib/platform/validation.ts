@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { validationError, type FieldErrors } from "./errors";
+
+/** Laravel names a field in messages without underscores: `external_id` → "external id". */
+export function attributeName(field: string): string {
+  return field.replaceAll("_", " ");
+}
+
+/** Laravel's wording for the rules this product uses, so every surface says the same thing. */
+export const messages = {
+  required: (field: string) => `The ${attributeName(field)} field is required.`,
+  string: (field: string) => `The ${attributeName(field)} field must be a string.`,
+  number: (field: string) => `The ${attributeName(field)} field must be a number.`,
+  integer: (field: string) => `The ${attributeName(field)} field must be an integer.`,
+  email: (field: string) => `The ${attributeName(field)} field must be a valid email address.`,
+  url: (field: string) => `The ${attributeName(field)} field must be a valid URL.`,
+  min: (field: string, min: number | string) => `The ${attributeName(field)} field must be at least ${min}.`,
+  max: (field: string, max: number | string) =>
+    `The ${attributeName(field)} field must not be greater than ${max}.`,
+  minLength: (field: string, min: number) =>
+    `The ${attributeName(field)} field must be at least ${min} characters.`,
+  maxLength: (field: string, max: number) =>
+    `The ${attributeName(field)} field must not be greater than ${max} characters.`,
+  decimals: (field: string, places: string) =>
+    `The ${attributeName(field)} field must have ${places} decimal places.`,
+  in: (field: string) => `The selected ${attributeName(field)} is invalid.`,
+};
+
+/** A string field: "required" when absent (if required), "must be a string" for any other type. */
+export function stringField(field: string, options: { max?: number; min?: number } = {}) {
+  let schema = z.string({
+    error: (issue) => (issue.input === undefined ? messages.required(field) : messages.string(field)),
+  });
+  if (options.min !== undefined) schema = schema.min(options.min, messages.minLength(field, options.min));
+  if (options.max !== undefined) schema = schema.max(options.max, messages.maxLength(field, options.max));
+  return schema;
+}
+
+/** A record id as it arrives in a URL, a form field or a CLI flag: 1 to 15 digits, so always a safe integer. */
+export const idParam = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .transform(Number);
+
+/** Reads an id or throws the validation error that names its field (server actions, the CLI). */
+export function parseId(value: unknown, field = "id"): number {
+  const result = idParam.safeParse(value);
+  if (!result.success) throw validationError({ [field]: [messages.integer(field)] });
+  return result.data;
+}
+
+/** Groups zod issues by top-level field, keeping each field's messages in order, as Laravel does. */
+export function fieldErrorsFrom(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length > 0 ? String(issue.path[0]) : "body";
+    (errors[field] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** Parses input with its schema or throws the validation DomainError every surface understands. */
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(fieldErrorsFrom(result.error));
+  return result.data;
+}

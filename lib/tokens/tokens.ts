@@ -1,0 +1,150 @@
+import "server-only";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { type TokenScope } from "@/db/enums";
+import { apiTokens } from "@/db/schema";
+import { DomainError } from "@/lib/platform/errors";
+import { parseInput } from "@/lib/platform/validation";
+import { generateToken, hashToken, tokenDisplayHint } from "./format";
+import { createTokenSchema, ROLL_GRACE_CHOICES, rollTokenSchema } from "./schemas";
+
+export type TokenStatus = "active" | "expired" | "revoked";
+
+export type ApiTokenSummary = {
+  id: number;
+  name: string;
+  displayHint: string;
+  scope: TokenScope;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  status: TokenStatus;
+};
+
+/** Returned once, at creation: the only time the plaintext exists outside the merchant's hands. */
+export type CreatedApiToken = {
+  id: number;
+  name: string;
+  scope: TokenScope;
+  token: string;
+  expiresAt: Date | null;
+};
+
+export function tokenStatus(
+  token: { revokedAt: Date | null; expiresAt: Date | null },
+  now = new Date(),
+): TokenStatus {
+  if (token.revokedAt && token.revokedAt <= now) return "revoked";
+  if (token.expiresAt && token.expiresAt <= now) return "expired";
+  return "active";
+}
+
+async function insertToken(
+  db: Executor,
+  values: {
+    merchantId: number;
+    name: string;
+    scope: TokenScope;
+    expiresAt: Date | null;
+    rolledFromId?: number;
+  },
+): Promise<CreatedApiToken> {
+  const token = generateToken();
+  const [row] = await db
+    .insert(apiTokens)
+    .values({ ...values, tokenHash: hashToken(token), displayHint: tokenDisplayHint(token) })
+    .returning({ id: apiTokens.id });
+  return { id: row!.id, name: values.name, scope: values.scope, token, expiresAt: values.expiresAt };
+}
+
+export async function createApiToken(
+  db: Executor,
+  merchantId: number,
+  input: unknown,
+): Promise<CreatedApiToken> {
+  const { name, scope, expires_in_days } = parseInput(createTokenSchema, input);
+  const expiresAt = expires_in_days ? new Date(Date.now() + expires_in_days * 86_400_000) : null;
+  return insertToken(db, { merchantId, name, scope, expiresAt });
+}
+
+export async function listApiTokens(db: Executor, merchantId: number): Promise<ApiTokenSummary[]> {
+  const rows = await db
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      displayHint: apiTokens.displayHint,
+      scope: apiTokens.scope,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      expiresAt: apiTokens.expiresAt,
+      revokedAt: apiTokens.revokedAt,
+    })
+    .from(apiTokens)
+    .where(eq(apiTokens.merchantId, merchantId))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+  const now = new Date();
+  return rows.map((row) => ({ ...row, status: tokenStatus(row, now) }));
+}
+
+async function findActiveToken(db: Executor, merchantId: number, tokenId: number) {
+  const [token] = await db
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      scope: apiTokens.scope,
+      expiresAt: apiTokens.expiresAt,
+      revokedAt: apiTokens.revokedAt,
+    })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.merchantId, merchantId)))
+    .limit(1);
+  if (!token) throw new DomainError("not_found", `API token ${tokenId} was not found.`);
+  const status = tokenStatus(token);
+  if (status !== "active") throw new DomainError("conflict", `API token ${tokenId} is already ${status}.`);
+  return token;
+}
+
+/** Revokes a token; the very next request with it gets 401 (auth reads revoked_at on every request). */
+export async function revokeApiToken(
+  db: Executor,
+  merchantId: number,
+  tokenId: number,
+): Promise<{ id: number; revokedAt: Date }> {
+  await findActiveToken(db, merchantId, tokenId);
+  const [row] = await db
+    .update(apiTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.merchantId, merchantId)))
+    .returning({ revokedAt: apiTokens.revokedAt });
+  return { id: tokenId, revokedAt: row!.revokedAt! };
+}
+
+/**
+ * Issues a new token with the same name, scope and expiry, and schedules the old one's revocation after the
+ * chosen grace period, so a deploy can switch tokens without a window of failures.
+ */
+export async function rollApiToken(
+  db: Executor,
+  merchantId: number,
+  tokenId: number,
+  input: unknown,
+): Promise<CreatedApiToken & { previousRevokedAt: Date }> {
+  const { grace } = parseInput(rollTokenSchema, input);
+  return db.transaction(async (tx) => {
+    const old = await findActiveToken(tx, merchantId, tokenId);
+    const previousRevokedAt = new Date(Date.now() + ROLL_GRACE_CHOICES[grace].seconds * 1000);
+    await tx
+      .update(apiTokens)
+      .set({ revokedAt: previousRevokedAt })
+      .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.merchantId, merchantId)));
+    const created = await insertToken(tx, {
+      merchantId,
+      name: old.name,
+      scope: old.scope,
+      expiresAt: old.expiresAt,
+      rolledFromId: old.id,
+    });
+    return { ...created, previousRevokedAt };
+  });
+}

@@ -1,0 +1,156 @@
+import "server-only";
+import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import type { DeliveryStatus } from "@/db/enums";
+import { events, webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { DomainError } from "@/lib/platform/errors";
+import { messages, parseInput } from "@/lib/platform/validation";
+import { getWebhookEndpoint } from "./endpoints";
+import { wakeWebhookWorkers } from "./outbox";
+
+const PAGE_SIZE = 50;
+
+export type DeliveryLogEntry = {
+  id: number;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  attempts: DeliveryAttempt[];
+};
+
+export type DeliveryAttempt = {
+  id: number;
+  deliveryId: number;
+  attemptedAt: Date;
+  responseStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+};
+
+/** Every attempt of the given deliveries, oldest first, in one query. */
+export async function listDeliveryAttempts(
+  db: Executor,
+  merchantId: number,
+  deliveryIds: number[],
+): Promise<DeliveryAttempt[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .select({
+      id: webhookAttempts.id,
+      deliveryId: webhookAttempts.deliveryId,
+      attemptedAt: webhookAttempts.attemptedAt,
+      responseStatus: webhookAttempts.responseStatus,
+      latencyMs: webhookAttempts.latencyMs,
+      error: webhookAttempts.error,
+      responseExcerpt: webhookAttempts.responseExcerpt,
+    })
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.merchantId, merchantId), inArray(webhookAttempts.deliveryId, deliveryIds)))
+    .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
+}
+
+/** An endpoint's deliveries, newest first, each with its attempts (two queries whatever the page size). */
+export async function listEndpointDeliveries(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+  filter: { status?: DeliveryStatus; beforeId?: number } = {},
+): Promise<DeliveryLogEntry[]> {
+  const conditions = [
+    eq(webhookDeliveries.merchantId, merchantId),
+    eq(webhookDeliveries.endpointId, endpointId),
+  ];
+  if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
+  if (filter.beforeId) conditions.push(lt(webhookDeliveries.id, filter.beforeId));
+  const deliveries = await db
+    .select({
+      id: webhookDeliveries.id,
+      eventId: webhookDeliveries.eventId,
+      eventType: events.type,
+      status: webhookDeliveries.status,
+      attemptCount: webhookDeliveries.attemptCount,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      createdAt: webhookDeliveries.createdAt,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(and(...conditions))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(PAGE_SIZE);
+  if (deliveries.length === 0) return [];
+  const attempts = await listDeliveryAttempts(
+    db,
+    merchantId,
+    deliveries.map((delivery) => delivery.id),
+  );
+  return deliveries.map((delivery) => ({
+    ...delivery,
+    attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
+  }));
+}
+
+/** A delivery queued again: due now, with a fresh retry schedule. */
+const REQUEUED = {
+  status: "pending",
+  attemptCount: 0,
+  nextAttemptAt: sql`now()`,
+  updatedAt: sql`now()`,
+} as const;
+
+/** Queues a delivery again now, with a fresh retry schedule; its earlier attempts stay in the log. */
+export async function resendDelivery(db: Executor, merchantId: number, deliveryId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(webhookDeliveries)
+      .set(REQUEUED)
+      .where(
+        and(
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhookDeliveries.merchantId, merchantId),
+          sql`${webhookDeliveries.status} <> 'pending'`,
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    if (rows.length === 0)
+      throw new DomainError("conflict", "That delivery is already queued, or does not exist.");
+    await wakeWebhookWorkers(tx);
+  });
+}
+
+const recoverSchema = z.object({
+  since: z.coerce
+    .date({ error: messages.required("since") })
+    .refine((date) => date.getTime() <= Date.now(), "The since field must be a time in the past."),
+});
+
+/** Queues again every failed delivery of an endpoint created since a time (after an outage is fixed). */
+export async function recoverFailedDeliveries(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+  input: unknown,
+): Promise<number> {
+  const { since } = parseInput(recoverSchema, input);
+  await getWebhookEndpoint(db, merchantId, endpointId);
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(webhookDeliveries)
+      .set(REQUEUED)
+      .where(
+        and(
+          eq(webhookDeliveries.merchantId, merchantId),
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.status, "failed"),
+          gte(webhookDeliveries.createdAt, since),
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    if (rows.length > 0) await wakeWebhookWorkers(tx);
+    return rows.length;
+  });
+}

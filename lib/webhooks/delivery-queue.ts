@@ -1,0 +1,170 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import type { PaymentEventType } from "@/lib/payments/schemas";
+import { decryptSecret } from "./secrets";
+
+export type ClaimedDelivery = {
+  id: number;
+  merchantId: number;
+  endpointId: number;
+  eventId: string;
+  eventType: PaymentEventType;
+  data: unknown;
+  attemptCount: number;
+  url: string;
+  secrets: string[];
+  /** Why it cannot be sent (recorded as a failed attempt instead of blocking the queue). */
+  problem: string | null;
+};
+
+function readSecrets(row: ClaimRow, now: number): { secrets: string[]; problem: string | null } {
+  try {
+    const previousValid =
+      row.previous_secret_ciphertext &&
+      row.previous_secret_expires_at &&
+      new Date(row.previous_secret_expires_at).getTime() > now;
+    return {
+      secrets: [
+        decryptSecret(row.secret_ciphertext),
+        ...(previousValid ? [decryptSecret(row.previous_secret_ciphertext!)] : []),
+      ],
+      problem: null,
+    };
+  } catch {
+    return { secrets: [], problem: "The signing secret could not be decrypted (was AUTH_SECRET changed?)." };
+  }
+}
+
+type ClaimRow = {
+  id: number | string;
+  merchant_id: number | string;
+  endpoint_id: number | string;
+  event_id: string;
+  attempt_count: number;
+  type: PaymentEventType;
+  data: unknown;
+  url: string;
+  enabled: boolean;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | string | null;
+};
+
+/**
+ * Claims due deliveries: SKIP LOCKED lets any number of workers claim side by side, and pushing
+ * next_attempt_at forward by the lease means a worker that dies mid-send loses nothing: its claims come due
+ * again when the lease runs out.
+ */
+export async function claimDueDeliveries(
+  db: Executor,
+  limit: number,
+  leaseSeconds: number,
+): Promise<ClaimedDelivery[]> {
+  const rows = await selectRows<ClaimRow>(
+    db,
+    sql`
+      with due as (
+        select id from webhook_deliveries
+        where status = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at
+        limit ${limit}
+        for update skip locked
+      ), claimed as (
+        update webhook_deliveries d
+        set next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+        from due where d.id = due.id
+        returning d.id, d.merchant_id, d.endpoint_id, d.event_id, d.attempt_count
+      )
+      select c.id, c.merchant_id, c.endpoint_id, c.event_id, c.attempt_count, e.type, e.data,
+             w.url, w.enabled, w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at
+      from claimed c
+      join events e on e.id = c.event_id
+      join webhook_endpoints w on w.id = c.endpoint_id`,
+  );
+  const now = Date.now();
+  return rows.map((row) => {
+    const { secrets, problem } = readSecrets(row, now);
+    return {
+      id: Number(row.id),
+      merchantId: Number(row.merchant_id),
+      endpointId: Number(row.endpoint_id),
+      eventId: row.event_id,
+      eventType: row.type,
+      data: typeof row.data === "string" ? (JSON.parse(row.data) as unknown) : row.data,
+      attemptCount: row.attempt_count,
+      url: row.url,
+      secrets,
+      problem: row.enabled ? problem : "The endpoint is disabled.",
+    };
+  });
+}
+
+export type AttemptOutcome = {
+  delivery: ClaimedDelivery;
+  attemptedAt: Date;
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  excerpt: string | null;
+  /** The delivery's new state: succeeded, failed for good, or pending again at `nextAttemptAt`. */
+  deliveryStatus: "succeeded" | "failed" | "pending";
+  nextAttemptAt: Date;
+  /** The receiver answered 410 Gone: the endpoint is disabled. */
+  gone: boolean;
+};
+
+/** Records a batch of attempts in one transaction: three statements whatever the batch size. */
+export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const byEndpoint = new Map<number, { ok: boolean; gone: boolean; at: Date }>();
+  for (const outcome of outcomes) {
+    const current = byEndpoint.get(outcome.delivery.endpointId);
+    const ok = outcome.deliveryStatus === "succeeded";
+    byEndpoint.set(outcome.delivery.endpointId, {
+      ok: (current?.ok ?? false) || ok,
+      gone: (current?.gone ?? false) || outcome.gone,
+      at: current && current.at < outcome.attemptedAt ? current.at : outcome.attemptedAt,
+    });
+  }
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into webhook_attempts (merchant_id, delivery_id, attempted_at, response_status, latency_ms, error, response_excerpt)
+      values ${sql.join(
+        outcomes.map(
+          (o) =>
+            sql`(${o.delivery.merchantId}, ${o.delivery.id}, ${o.attemptedAt.toISOString()}::timestamptz, ${o.status}::int, ${o.latencyMs}, ${o.error}, ${o.excerpt})`,
+        ),
+        sql`, `,
+      )}`);
+    await tx.execute(sql`
+      update webhook_deliveries d
+      set status = v.status, attempt_count = d.attempt_count + 1, next_attempt_at = v.next_at,
+          last_attempt_at = v.attempted_at, updated_at = now()
+      from (values ${sql.join(
+        outcomes.map(
+          (o) =>
+            sql`(${o.delivery.id}::bigint, ${o.deliveryStatus}::text, ${o.nextAttemptAt.toISOString()}::timestamptz, ${o.attemptedAt.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      )}) as v(id, status, next_at, attempted_at)
+      where d.id = v.id`);
+    await tx.execute(sql`
+      update webhook_endpoints w
+      set failing_since = case when v.ok then null else coalesce(w.failing_since, v.at) end,
+          enabled = w.enabled and not v.gone and (v.ok or coalesce(w.failing_since, v.at) > now() - interval '5 days'),
+          disabled_reason = case
+            when v.gone then 'The endpoint answered 410 Gone.'
+            when not v.ok and coalesce(w.failing_since, v.at) <= now() - interval '5 days' then 'Failing without a success for 5 days.'
+            else w.disabled_reason end,
+          updated_at = now()
+      from (values ${sql.join(
+        [...byEndpoint].map(
+          ([id, v]) =>
+            sql`(${id}::bigint, ${v.ok}::boolean, ${v.gone}::boolean, ${v.at.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      )}) as v(id, ok, gone, at)
+      where w.id = v.id`);
+  });
+}
