@@ -37,7 +37,6 @@ export function ActionForm({
         </Button>
       </div>
       {state.message ? <Alert tone={state.ok ? "success" : "error"}>{state.message}</Alert> : null}
-      {state.errors ? <Alert>{Object.values(state.errors).flat().join(" ")}</Alert> : null}
     </form>
   );
 }

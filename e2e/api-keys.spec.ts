@@ -84,7 +84,10 @@ test("the Developers page shows the base URL and a curl example per endpoint", a
   await expect(page.getByText(/curl -X POST "http:\/\/127\.0\.0\.1:\d+\/api\/payments"/)).toBeVisible();
 });
 
-test("a crafted token id in the revoke form is a field error, and revokes nothing", async ({ page, seed }) => {
+test("a crafted token id in the revoke form is a field error, and revokes nothing", async ({
+  page,
+  seed,
+}) => {
   const name = `Crafted ${Date.now()}`;
   await logInAs(page, seed);
   await page.goto("/dashboard/api-keys");

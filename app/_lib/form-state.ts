@@ -2,14 +2,16 @@ import type { FormState } from "@/components/form-state";
 import { DomainError } from "@/lib/platform/errors";
 import { parseId } from "@/lib/platform/validation";
 
-/** Turns a DomainError into form state; anything else is a bug and is rethrown (Next shows the error page). */
+/**
+ * Turns a DomainError into form state; anything else is a bug and is rethrown (Next shows the error page).
+ * A form with fields to refill passes their `values` and shows each error beside its field; a button's form
+ * (hidden fields only) shows the field errors as its message.
+ */
 export function formStateFromError(error: unknown, values?: Record<string, string>): FormState {
-  if (error instanceof DomainError) {
-    return error.fieldErrors
-      ? { message: "Please correct the errors below.", errors: error.fieldErrors, values }
-      : { message: error.message, values };
-  }
-  throw error;
+  if (!(error instanceof DomainError)) throw error;
+  if (!error.fieldErrors) return { message: error.message, values };
+  if (!values) return { message: Object.values(error.fieldErrors).flat().join(" ") };
+  return { message: "Please correct the errors below.", errors: error.fieldErrors, values };
 }
 
 /** A text field from a submitted form ("" when absent or not text). */
