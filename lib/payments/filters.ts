@@ -1,13 +1,17 @@
 import { z } from "zod";
 import { PAYMENT_STATUSES } from "@/db/enums";
+import type { FieldErrors } from "@/lib/platform/errors";
 
 export const DASHBOARD_PAGE_SIZES = [10, 25, 50, 100] as const;
 
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .optional()
-  .catch(undefined);
+/** A calendar day that exists (no 2026-02-30), from year 1 to 9999, as `<input type="date">` sends it. */
+export function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith("0000")) return false;
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
+const date = z.string().refine(isCalendarDay).optional().catch(undefined);
 
 /**
  * The dashboard's payment filters, read from the URL so a view can be shared and reloaded; the CSV export
@@ -36,6 +40,28 @@ export const paymentFiltersSchema = z.object({
 });
 
 export type PaymentFilters = z.infer<typeof paymentFiltersSchema>;
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+/**
+ * Reads the filters from a page's or the export's query. A bad value is left out of the query; a date that is
+ * not a real day, or a range that ends before it starts, also comes back as a field error for the form.
+ */
+export function readPaymentFilters(params: SearchParams): { filters: PaymentFilters; errors: FieldErrors } {
+  const filters = paymentFiltersSchema.parse(params);
+  const errors: FieldErrors = {};
+  for (const field of ["from", "to"] as const) {
+    const raw = params[field];
+    if (typeof raw === "string" && raw !== "" && filters[field] === undefined) {
+      errors[field] = [`The ${field} date must be a real day (YYYY-MM-DD).`];
+    }
+  }
+  if (filters.from && filters.to && filters.to < filters.from) {
+    errors.to = ["The to date must be on or after the from date."];
+    filters.to = undefined;
+  }
+  return { filters, errors };
+}
 
 export function hasFilters(filters: PaymentFilters): boolean {
   return Boolean(filters.status || filters.q || filters.from || filters.to);

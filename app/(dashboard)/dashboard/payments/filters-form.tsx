@@ -2,12 +2,13 @@ import Link from "next/link";
 import { buttonClassName } from "@/components/ui/button";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import { DASHBOARD_PAGE_SIZES, type PaymentFilters } from "@/lib/payments/filters";
+import type { FieldErrors } from "@/lib/platform/errors";
 
 const control =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 focus:ring-2 focus:ring-indigo-600 dark:bg-zinc-900 dark:text-zinc-100 dark:ring-zinc-700";
 
 /** A plain GET form: filters live in the URL, so any view can be shared, bookmarked and reloaded. */
-export function FiltersForm({ filters }: { filters: PaymentFilters }) {
+export function FiltersForm({ filters, errors }: { filters: PaymentFilters; errors: FieldErrors }) {
   return (
     <form
       method="get"
@@ -38,11 +39,35 @@ export function FiltersForm({ filters }: { filters: PaymentFilters }) {
       </label>
       <label className="space-y-1 text-sm">
         <span className="font-medium">From</span>
-        <input type="date" name="from" defaultValue={filters.from ?? ""} className={control} />
+        <input
+          type="date"
+          name="from"
+          defaultValue={filters.from ?? ""}
+          aria-invalid={errors.from ? true : undefined}
+          aria-describedby={errors.from ? "from-error" : undefined}
+          className={control}
+        />
+        {errors.from ? (
+          <span id="from-error" className="block text-xs text-red-700 dark:text-red-400">
+            {errors.from.join(" ")}
+          </span>
+        ) : null}
       </label>
       <label className="space-y-1 text-sm">
         <span className="font-medium">To</span>
-        <input type="date" name="to" defaultValue={filters.to ?? ""} className={control} />
+        <input
+          type="date"
+          name="to"
+          defaultValue={filters.to ?? ""}
+          aria-invalid={errors.to ? true : undefined}
+          aria-describedby={errors.to ? "to-error" : undefined}
+          className={control}
+        />
+        {errors.to ? (
+          <span id="to-error" className="block text-xs text-red-700 dark:text-red-400">
+            {errors.to.join(" ")}
+          </span>
+        ) : null}
       </label>
       <label className="space-y-1 text-sm">
         <span className="font-medium">Per page</span>

@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { buttonClassName } from "@/components/ui/button";
 import { getDb } from "@/db/client";
-import { filtersToQuery, hasFilters, paymentFiltersSchema } from "@/lib/payments/filters";
+import { filtersToQuery, hasFilters, readPaymentFilters } from "@/lib/payments/filters";
 import { searchPayments } from "@/lib/payments/search";
 import { CreatePaymentDialog } from "./create-payment-dialog";
 import { FiltersForm } from "./filters-form";
@@ -17,10 +18,12 @@ export default async function PaymentsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { merchantId } = await requireMerchantSession();
-  const filters = paymentFiltersSchema.parse(await searchParams);
+  const { filters, errors } = readPaymentFilters(await searchParams);
   const { items, total } = await searchPayments(getDb(), merchantId, filters);
   const lastPage = Math.max(1, Math.ceil(total / filters.pageSize));
   const pageLink = (page: number) => `/dashboard/payments${filtersToQuery({ ...filters, page })}`;
+  // A page past the end (an old link, a hand-edited URL) shows the last page instead of an empty one.
+  if (filters.page > lastPage) redirect(pageLink(lastPage));
   const linkClass = buttonClassName(
     "secondary",
     "aria-disabled:pointer-events-none aria-disabled:opacity-50",
@@ -40,13 +43,13 @@ export default async function PaymentsPage({
           <CreatePaymentDialog />
         </div>
       </div>
-      <FiltersForm filters={filters} />
+      <FiltersForm filters={filters} errors={errors} />
       <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
         {items.length > 0 ? (
           <PaymentsTable rows={items} total={total} page={filters.page} pageSize={filters.pageSize} />
         ) : (
           <p className="px-4 py-12 text-center text-sm text-zinc-500">
-            {hasFilters(filters) || filters.page > 1
+            {hasFilters(filters)
               ? "No payments match these filters."
               : "No payments yet. Create a test payment, or create one through the API."}
           </p>

@@ -22,15 +22,14 @@ const endpointId = (formData: FormData) => formId(formData, "endpoint_id");
 
 export async function addEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
   const { merchantId } = await requireMerchantSession();
+  const events = formData.getAll("events");
   const values = { url: formText(formData, "url"), description: formText(formData, "description") };
   let id: number;
   try {
-    ({ id } = await createWebhookEndpoint(getDb(), merchantId, {
-      ...values,
-      events: formData.getAll("events"),
-    }));
+    ({ id } = await createWebhookEndpoint(getDb(), merchantId, { ...values, events }));
   } catch (error) {
-    return formStateFromError(error, values);
+    // The event choices come back too, so a corrected URL does not quietly subscribe to everything.
+    return formStateFromError(error, { ...values, events: events.filter((event) => typeof event === "string").join(",") });
   }
   redirect(`/dashboard/webhooks/${id}`);
 }

@@ -36,7 +36,8 @@ export function AddEndpointForm() {
                 type="checkbox"
                 name="events"
                 value={type}
-                defaultChecked
+                // After a refused submit the form is reset to these: the merchant's own choice, not all three.
+                defaultChecked={state.values ? state.values.events?.split(",").includes(type) : true}
                 className="h-4 w-4 rounded border-zinc-300 text-indigo-600"
               />
               {type}

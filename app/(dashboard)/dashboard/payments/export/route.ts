@@ -1,6 +1,6 @@
 import { auth } from "@/app/_lib/auth";
 import { getDb } from "@/db/client";
-import { paymentFiltersSchema } from "@/lib/payments/filters";
+import { readPaymentFilters } from "@/lib/payments/filters";
 import { exportPayments, type CsvBatch } from "@/lib/payments/search";
 
 function csvField(value: string | number | Date | null): string {
@@ -17,7 +17,7 @@ export async function GET(request: Request): Promise<Response> {
   const session = await auth();
   const merchantId = session?.user?.merchantId;
   if (!merchantId) return new Response("Log in to export payments.", { status: 401 });
-  const filters = paymentFiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { filters } = readPaymentFilters(Object.fromEntries(new URL(request.url).searchParams));
   const batches = exportPayments(getDb(), merchantId, filters);
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
