@@ -45,7 +45,7 @@ test("an email can only sign up once", async ({ page, seed }) => {
 
 test("a logged-out visit to a dashboard page goes to the login page", async ({ page }) => {
   await page.goto("/dashboard");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
   await expect(page.getByRole("heading", { name: "Log in to your account" })).toBeVisible();
 });
 

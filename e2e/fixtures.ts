@@ -19,8 +19,13 @@ export async function signUp(page: Page, account: { name: string; email: string;
 
 export async function logIn(page: Page, email: string, password: string) {
   await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
+  await fillLogInForm(page, { email, password });
+}
+
+/** Submits the login form already on screen (keeping any `next` the page was opened with). */
+export async function fillLogInForm(page: Page, account: { email: string; password: string }) {
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
@@ -48,3 +53,9 @@ export const test = base.extend<{ seed: SeedMerchant; seedData: SeedData }>({
   seed: async ({}, provide) => provide(seedData().seed),
   seedData: async ({}, provide) => provide(seedData()),
 });
+
+/** "Mark as paid" / "Mark as failed" on a payment page, confirmed in its dialog (a settlement is final). */
+export async function settleInDashboard(page: Page, label: "Mark as paid" | "Mark as failed") {
+  await page.getByRole("button", { name: label }).click();
+  await page.getByRole("dialog").getByRole("button", { name: label }).click();
+}

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, logInAs, navLink, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, logInAs, navLink, settleInDashboard, signUp, test, uniqueEmail } from "./fixtures";
 
 test("create a test payment, find it, open it, mark it paid and failed, export CSV", async ({
   page,
@@ -47,7 +47,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   await expect(page.getByRole("heading", { name: /^Payment \d+$/ })).toBeVisible();
   await expect(page.getByText('{"customer_id":"cus_qa"}')).toBeVisible();
   await expect(page.getByTestId("timeline-event")).toHaveCount(1);
-  await page.getByRole("button", { name: "Mark as paid" }).click();
+  await settleInDashboard(page, "Mark as paid");
   await expect(page.getByText("Marked as paid.")).toBeVisible();
   await page.reload();
   await expect(page.getByTestId("timeline-event")).toHaveCount(2);
@@ -73,8 +73,8 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   // Another merchant gets a not-found page for this payment's URL.
   await page.context().clearCookies();
   await signUp(page, { name: "Intruder", email: uniqueEmail("intruder"), password: "intruder passphrase" });
-  await page.goto(paymentUrl);
-  await expect(page.getByText("This page could not be found.")).toBeVisible();
+  expect((await page.goto(paymentUrl))!.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "We couldn’t find that page." })).toBeVisible();
   await expect(page.getByText(externalId)).toHaveCount(0);
 });
 
@@ -85,7 +85,7 @@ test("mark a pending payment as failed", async ({ page, request, seed, seedData 
   });
   await logInAs(page, seed);
   await page.goto(created.headers().location!.replace("/api/", "/dashboard/"));
-  await page.getByRole("button", { name: "Mark as failed" }).click();
+  await settleInDashboard(page, "Mark as failed");
   await expect(page.getByText("Marked as failed.")).toBeVisible();
   await page.reload();
   await expect(page.getByTestId("timeline-event").nth(1)).toContainText("payment.failed");

@@ -1,4 +1,4 @@
-import { expect, logInAs, navLink, test } from "./fixtures";
+import { expect, logInAs, navLink, settleInDashboard, test } from "./fixtures";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
 const receiver = new WebhookReceiver();
@@ -41,7 +41,7 @@ test("add an endpoint, receive signed payment events, inspect deliveries, send a
   await receiver.waitFor(path, (received) => received.length >= 1);
   // Settle it by hand, as QA does: the payment.completed event follows.
   await page.goto(created.headers().location!.replace("/api/payments/", "/dashboard/payments/"));
-  await page.getByRole("button", { name: "Mark as paid" }).click();
+  await settleInDashboard(page, "Mark as paid");
   await expect(page.getByText("Marked as paid.")).toBeVisible();
   const hooks = await receiver.waitFor(path, (received) => received.length >= 2);
   expect(hooks.map((hook) => hook.payload.event)).toEqual(["payment.pending", "payment.completed"]);

@@ -3,6 +3,7 @@
 import { CredentialsSignin } from "next-auth";
 import { signIn, signOut } from "@/app/_lib/auth";
 import { formStateFromError, formText } from "@/app/_lib/form-state";
+import { safeReturnPath } from "@/app/_lib/return-path";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
@@ -13,10 +14,11 @@ async function signInOrExplain(
   email: string,
   password: string,
   values: Record<string, string>,
+  redirectTo = "/dashboard",
 ): Promise<FormState> {
   try {
     // On success this throws Next's redirect, which must propagate.
-    await signIn("credentials", { email, password, redirectTo: "/dashboard" });
+    await signIn("credentials", { email, password, redirectTo });
     return {};
   } catch (error) {
     if (error instanceof CredentialsSignin) {
@@ -40,7 +42,12 @@ export async function logIn(_previous: FormState, formData: FormData): Promise<F
   } catch (error) {
     return formStateFromError(error, values);
   }
-  return signInOrExplain(credentials.email, credentials.password, values);
+  return signInOrExplain(
+    credentials.email,
+    credentials.password,
+    values,
+    safeReturnPath(formText(formData, "next")),
+  );
 }
 
 export async function signUp(_previous: FormState, formData: FormData): Promise<FormState> {

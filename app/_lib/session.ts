@@ -1,6 +1,8 @@
 import "server-only";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "./auth";
+import { REQUESTED_PATH_HEADER, safeReturnPath } from "./return-path";
 
 export type MerchantSession = { userId: number; merchantId: number; email: string; name: string };
 
@@ -11,7 +13,10 @@ export type MerchantSession = { userId: number; merchantId: number; email: strin
 export async function requireMerchantSession(): Promise<MerchantSession> {
   const session = await auth();
   const merchantId = session?.user?.merchantId;
-  if (!session?.user || !merchantId || !Number.isInteger(merchantId)) redirect("/login");
+  if (!session?.user || !merchantId || !Number.isInteger(merchantId)) {
+    const requested = (await headers()).get(REQUESTED_PATH_HEADER);
+    redirect(requested ? `/login?next=${encodeURIComponent(safeReturnPath(requested))}` : "/login");
+  }
   return {
     userId: Number(session.user.id),
     merchantId,

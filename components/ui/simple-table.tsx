@@ -6,15 +6,19 @@ export function SimpleTable({
   headings,
   empty,
   children,
+  className = "",
 }: {
   caption: string;
+  className?: string;
   /** Column headings; an empty string is an unlabelled (actions) column, named for screen readers only. */
   headings: string[];
   empty: string;
   children: React.ReactNode[];
 }) {
   return (
-    <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
+    <div
+      className={`relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800 ${className}`}
+    >
       <table className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
         <caption className="sr-only">{caption}</caption>
         <thead className="text-left text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">

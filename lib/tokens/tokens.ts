@@ -20,6 +20,8 @@ export type ApiTokenSummary = {
   expiresAt: Date | null;
   revokedAt: Date | null;
   status: TokenStatus;
+  /** The token a roll issued in this one's place; this one stops at `revokedAt`. */
+  replacedBy: { id: number; displayHint: string } | null;
 };
 
 /** Returned once, at creation: the only time the plaintext exists outside the merchant's hands. */
@@ -79,14 +81,26 @@ export async function listApiTokens(db: Executor, merchantId: number): Promise<A
       lastUsedAt: apiTokens.lastUsedAt,
       expiresAt: apiTokens.expiresAt,
       revokedAt: apiTokens.revokedAt,
+      rolledFromId: apiTokens.rolledFromId,
     })
     .from(apiTokens)
     .where(eq(apiTokens.merchantId, merchantId))
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
   const now = new Date();
-  return rows.map((row) => ({ ...row, status: tokenStatus(row, now) }));
+  const successors = new Map(
+    rows.filter((row) => row.rolledFromId !== null).map((row) => [row.rolledFromId, row]),
+  );
+  return rows.map(({ rolledFromId: _rolledFromId, ...row }) => {
+    const successor = successors.get(row.id);
+    return {
+      ...row,
+      status: tokenStatus(row, now),
+      replacedBy: successor ? { id: successor.id, displayHint: successor.displayHint } : null,
+    };
+  });
 }
 
+/** The token, locked for the rest of the transaction (so two rolls of one token cannot both pass), if active. */
 async function findActiveToken(db: Executor, merchantId: number, tokenId: number) {
   const [token] = await db
     .select({
@@ -98,7 +112,8 @@ async function findActiveToken(db: Executor, merchantId: number, tokenId: number
     })
     .from(apiTokens)
     .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.merchantId, merchantId)))
-    .limit(1);
+    .limit(1)
+    .for("update");
   if (!token) throw new DomainError("not_found", `API token ${tokenId} was not found.`);
   const status = tokenStatus(token);
   if (status !== "active") throw new DomainError("conflict", `API token ${tokenId} is already ${status}.`);
@@ -133,6 +148,13 @@ export async function rollApiToken(
   const { grace } = parseInput(rollTokenSchema, input);
   return db.transaction(async (tx) => {
     const old = await findActiveToken(tx, merchantId, tokenId);
+    // A revocation in the future is a roll's grace period: its replacement is the token to roll next.
+    if (old.revokedAt) {
+      throw new DomainError(
+        "conflict",
+        `API token ${tokenId} was already rolled; roll its replacement instead.`,
+      );
+    }
     const previousRevokedAt = new Date(Date.now() + ROLL_GRACE_CHOICES[grace].seconds * 1000);
     await tx
       .update(apiTokens)

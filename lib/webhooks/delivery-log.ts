@@ -2,14 +2,28 @@ import "server-only";
 import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
-import type { DeliveryStatus } from "@/db/enums";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "@/db/enums";
 import { events, webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
-import { messages, parseInput } from "@/lib/platform/validation";
+import { idParam, messages, parseInput } from "@/lib/platform/validation";
 import { getWebhookEndpoint } from "./endpoints";
 import { wakeWebhookWorkers } from "./outbox";
 
-const PAGE_SIZE = 50;
+/** Deliveries per page of an endpoint's log. */
+export const DELIVERY_LOG_PAGE_SIZE = 50;
+
+/** The log's URL query: a status filter and a keyset cursor; a bad value is ignored. */
+export const deliveryLogQuerySchema = z.object({
+  status: z.enum(DELIVERY_STATUSES).optional().catch(undefined),
+  before: idParam.optional().catch(undefined),
+});
+export type DeliveryLogQuery = z.infer<typeof deliveryLogQuerySchema>;
+
+export type DeliveryLogPage = {
+  entries: DeliveryLogEntry[];
+  /** The cursor of the next (older) page, or null on the last page. */
+  olderBefore: number | null;
+};
 
 export type DeliveryLogEntry = {
   id: number;
@@ -59,14 +73,14 @@ export async function listEndpointDeliveries(
   db: Executor,
   merchantId: number,
   endpointId: number,
-  filter: { status?: DeliveryStatus; beforeId?: number } = {},
-): Promise<DeliveryLogEntry[]> {
+  query: DeliveryLogQuery = {},
+): Promise<DeliveryLogPage> {
   const conditions = [
     eq(webhookDeliveries.merchantId, merchantId),
     eq(webhookDeliveries.endpointId, endpointId),
   ];
-  if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
-  if (filter.beforeId) conditions.push(lt(webhookDeliveries.id, filter.beforeId));
+  if (query.status) conditions.push(eq(webhookDeliveries.status, query.status));
+  if (query.before) conditions.push(lt(webhookDeliveries.id, query.before));
   const deliveries = await db
     .select({
       id: webhookDeliveries.id,
@@ -81,17 +95,22 @@ export async function listEndpointDeliveries(
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(and(...conditions))
     .orderBy(desc(webhookDeliveries.id))
-    .limit(PAGE_SIZE);
-  if (deliveries.length === 0) return [];
+    .limit(DELIVERY_LOG_PAGE_SIZE + 1);
+  // One row past the page tells whether an older page exists.
+  const olderBefore =
+    deliveries.length > DELIVERY_LOG_PAGE_SIZE ? deliveries[DELIVERY_LOG_PAGE_SIZE - 1]!.id : null;
+  deliveries.splice(DELIVERY_LOG_PAGE_SIZE);
+  if (deliveries.length === 0) return { entries: [], olderBefore };
   const attempts = await listDeliveryAttempts(
     db,
     merchantId,
     deliveries.map((delivery) => delivery.id),
   );
-  return deliveries.map((delivery) => ({
+  const entries = deliveries.map((delivery) => ({
     ...delivery,
     attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
   }));
+  return { entries, olderBefore };
 }
 
 /** A delivery queued again: due now, with a fresh retry schedule. */

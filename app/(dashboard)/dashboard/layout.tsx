@@ -7,6 +7,12 @@ export default async function DashboardLayout({ children }: { children: React.Re
   const session = await requireMerchantSession();
   return (
     <div className="min-h-screen md:flex">
+      <a
+        href="#main"
+        className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 dark:bg-zinc-900 dark:text-indigo-300"
+      >
+        Skip to content
+      </a>
       <aside className="border-b border-zinc-200 bg-white px-4 py-3 md:w-56 md:shrink-0 md:border-b-0 md:border-r md:py-6 dark:border-zinc-800 dark:bg-zinc-900">
         <Link
           href="/dashboard"
@@ -20,7 +26,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
         <header className="flex h-14 items-center justify-end border-b border-zinc-200 bg-white px-4 dark:border-zinc-800 dark:bg-zinc-900">
           <AccountMenu name={session.name} email={session.email} />
         </header>
-        <main className="flex-1 px-4 py-6 md:px-8">{children}</main>
+        <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none md:px-8">
+          {children}
+        </main>
       </div>
     </div>
   );

@@ -7,11 +7,12 @@ import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
 import { logIn } from "../actions";
 
-export function LoginForm() {
+export function LoginForm({ returnTo }: { returnTo: string }) {
   const [state, formAction, pending] = useActionState(logIn, {});
   return (
     <form action={formAction} className="space-y-4" noValidate>
       {state.message ? <Alert>{state.message}</Alert> : null}
+      <input type="hidden" name="next" value={returnTo} />
       <TextField label="Email" {...fieldState(state, "email")} type="email" autoComplete="email" required />
       <TextField
         label="Password"

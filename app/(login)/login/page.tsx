@@ -1,19 +1,26 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { auth } from "@/app/_lib/auth";
+import { safeReturnPath } from "@/app/_lib/return-path";
 import { AuthCard } from "../auth-card";
 import { LoginForm } from "./login-form";
 
 export const metadata: Metadata = { title: "Log in" };
 
-export default async function LoginPage() {
-  if ((await auth())?.user) redirect("/dashboard");
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ next?: string | string[] }>;
+}) {
+  const { next } = await searchParams;
+  const returnTo = safeReturnPath(typeof next === "string" ? next : undefined);
+  if ((await auth())?.user) redirect(returnTo);
   return (
     <AuthCard
       title="Log in to your account"
       footer={{ text: "New merchant?", linkText: "Create an account", href: "/signup" }}
     >
-      <LoginForm />
+      <LoginForm returnTo={returnTo} />
     </AuthCard>
   );
 }

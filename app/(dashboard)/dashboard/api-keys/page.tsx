@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { z } from "zod";
 import { requireMerchantSession } from "@/app/_lib/session";
-import { formatDateTime } from "@/components/format";
+import { RelativeTime } from "@/components/relative-time";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
 import { TOKEN_SCOPE_LABELS } from "@/lib/tokens/schemas";
-import { listApiTokens, type TokenStatus } from "@/lib/tokens/tokens";
+import { listApiTokens, type ApiTokenSummary, type TokenStatus } from "@/lib/tokens/tokens";
 import { GenerateTokenForm } from "./generate-token-form";
 import { TokenActions } from "./token-actions";
 
@@ -17,9 +19,47 @@ const STATUS_TONE: Record<TokenStatus, "green" | "yellow" | "gray"> = {
   revoked: "gray",
 };
 
-export default async function ApiKeysPage() {
+/** `?show=all` lists revoked and expired keys too (kept for audit); by default only active ones. */
+const querySchema = z.object({ show: z.enum(["active", "all"]).catch("active").default("active") });
+
+function TokenStatusCell({ token }: { token: ApiTokenSummary }) {
+  return (
+    <div className="space-y-1">
+      <StatusBadge tone={STATUS_TONE[token.status]}>{token.status}</StatusBadge>
+      {token.replacedBy && token.status === "active" && token.revokedAt ? (
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          Replaced by <span className="font-mono">{token.replacedBy.displayHint}</span>, stops{" "}
+          <RelativeTime value={token.revokedAt} />
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function LastUsed({ token }: { token: ApiTokenSummary }) {
+  return token.lastUsedAt ? <RelativeTime value={token.lastUsedAt} /> : <>Never</>;
+}
+
+function Expires({ token }: { token: ApiTokenSummary }) {
+  return token.expiresAt ? <RelativeTime value={token.expiresAt} /> : <>Never</>;
+}
+
+/** Roll and revoke, for active keys; a key already rolled can only be revoked. */
+function Actions({ token }: { token: ApiTokenSummary }) {
+  if (token.status !== "active") return null;
+  return <TokenActions tokenId={token.id} name={token.name} canRoll={!token.replacedBy} />;
+}
+
+export default async function ApiKeysPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { merchantId } = await requireMerchantSession();
-  const tokens = await listApiTokens(getDb(), merchantId);
+  const { show } = querySchema.parse(await searchParams);
+  const allTokens = await listApiTokens(getDb(), merchantId);
+  const tokens = show === "all" ? allTokens : allTokens.filter((token) => token.status === "active");
+  const hidden = allTokens.length - tokens.length;
   return (
     <div className="max-w-6xl space-y-6">
       <div>
@@ -30,36 +70,87 @@ export default async function ApiKeysPage() {
         </p>
       </div>
       <GenerateTokenForm />
+      <div className="flex items-center justify-between gap-3 text-sm">
+        <h2 className="text-base font-semibold">{show === "all" ? "All keys" : "Active keys"}</h2>
+        {show === "all" ? (
+          <Link href="/dashboard/api-keys" className="text-indigo-700 hover:underline dark:text-indigo-300">
+            Hide revoked and expired
+          </Link>
+        ) : hidden > 0 ? (
+          <Link
+            href="/dashboard/api-keys?show=all"
+            className="text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            Show revoked and expired ({hidden})
+          </Link>
+        ) : null}
+      </div>
       <SimpleTable
-        caption="API tokens"
-        headings={["Name", "Token", "Scope", "Created", "Last used", "Expires", "Status", ""]}
-        empty="No tokens yet. Generate one above to call the API."
+        className="hidden sm:block"
+        caption="API keys"
+        headings={["Name", "Scope", "Created", "Last used", "Expires", "Status", ""]}
+        empty="No active keys. Generate one above to call the API."
       >
         {tokens.map((token) => (
           <tr key={token.id}>
-            <td className="min-w-32 px-4 py-3 font-medium">{token.name}</td>
-            <td className="whitespace-nowrap px-4 py-3 font-mono text-xs">{token.displayHint}</td>
-            <td className="whitespace-nowrap px-4 py-3">{TOKEN_SCOPE_LABELS[token.scope]}</td>
-            <td className="whitespace-nowrap px-4 py-3">{formatDateTime(token.createdAt)}</td>
-            <td className="whitespace-nowrap px-4 py-3">
-              {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "Never"}
+            <td className="px-4 py-3">
+              <p className="font-medium break-all">{token.name}</p>
+              <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{token.displayHint}</p>
             </td>
-            <td className="whitespace-nowrap px-4 py-3">
-              {token.status === "active" && token.revokedAt
-                ? `Rolled; stops ${formatDateTime(token.revokedAt)}`
-                : token.expiresAt
-                  ? formatDateTime(token.expiresAt)
-                  : "Never"}
+            <td className="px-4 py-3">{TOKEN_SCOPE_LABELS[token.scope]}</td>
+            <td className="px-4 py-3">
+              <RelativeTime value={token.createdAt} />
             </td>
             <td className="px-4 py-3">
-              <StatusBadge tone={STATUS_TONE[token.status]}>{token.status}</StatusBadge>
+              <LastUsed token={token} />
             </td>
             <td className="px-4 py-3">
-              {token.status === "active" ? <TokenActions tokenId={token.id} name={token.name} /> : null}
+              <Expires token={token} />
+            </td>
+            <td className="px-4 py-3">
+              <TokenStatusCell token={token} />
+            </td>
+            <td className="px-4 py-3">
+              <Actions token={token} />
             </td>
           </tr>
         ))}
       </SimpleTable>
+      {/* Below 640 px each key is a card: seven columns do not fit a phone. */}
+      <ul aria-label="API keys" className="space-y-3 sm:hidden">
+        {tokens.length === 0 ? (
+          <li className="rounded-lg bg-white px-4 py-8 text-center text-sm text-zinc-600 ring-1 ring-zinc-200 dark:bg-zinc-900 dark:text-zinc-400 dark:ring-zinc-800">
+            No active keys. Generate one above to call the API.
+          </li>
+        ) : null}
+        {tokens.map((token) => (
+          <li
+            key={token.id}
+            className="space-y-2 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
+          >
+            <div className="flex items-start justify-between gap-2">
+              <div>
+                <p className="font-medium break-all">{token.name}</p>
+                <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{token.displayHint}</p>
+              </div>
+              <TokenStatusCell token={token} />
+            </div>
+            <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
+              <dt className="text-zinc-600 dark:text-zinc-400">Scope</dt>
+              <dd>{TOKEN_SCOPE_LABELS[token.scope]}</dd>
+              <dt className="text-zinc-600 dark:text-zinc-400">Last used</dt>
+              <dd>
+                <LastUsed token={token} />
+              </dd>
+              <dt className="text-zinc-600 dark:text-zinc-400">Expires</dt>
+              <dd>
+                <Expires token={token} />
+              </dd>
+            </dl>
+            <Actions token={token} />
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -76,7 +76,15 @@ function RollDialog({ tokenId, name, onClose }: { tokenId: number; name: string;
   );
 }
 
-export function TokenActions({ tokenId, name }: { tokenId: number; name: string }) {
+export function TokenActions({
+  tokenId,
+  name,
+  canRoll,
+}: {
+  tokenId: number;
+  name: string;
+  canRoll: boolean;
+}) {
   const [open, setOpen] = useState<"revoke" | "roll" | null>(null);
   const router = useRouter();
   const close = () => {
@@ -85,9 +93,11 @@ export function TokenActions({ tokenId, name }: { tokenId: number; name: string 
   };
   return (
     <div className="flex justify-end gap-2">
-      <Button variant="secondary" aria-label={`Roll ${name}`} onClick={() => setOpen("roll")}>
-        Roll
-      </Button>
+      {canRoll ? (
+        <Button variant="secondary" aria-label={`Roll ${name}`} onClick={() => setOpen("roll")}>
+          Roll
+        </Button>
+      ) : null}
       <Button variant="danger" aria-label={`Revoke ${name}`} onClick={() => setOpen("revoke")}>
         Revoke
       </Button>

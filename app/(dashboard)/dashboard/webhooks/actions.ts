@@ -29,7 +29,10 @@ export async function addEndpoint(_previous: FormState, formData: FormData): Pro
     ({ id } = await createWebhookEndpoint(getDb(), merchantId, { ...values, events }));
   } catch (error) {
     // The event choices come back too, so a corrected URL does not quietly subscribe to everything.
-    return formStateFromError(error, { ...values, events: events.filter((event) => typeof event === "string").join(",") });
+    return formStateFromError(error, {
+      ...values,
+      events: events.filter((event) => typeof event === "string").join(","),
+    });
   }
   redirect(`/dashboard/webhooks/${id}`);
 }

@@ -1,26 +1,24 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { recordIdFrom } from "@/app/_lib/route-params";
-import { requireMerchantSession } from "@/app/_lib/session";
-import { formatDateTime } from "@/components/format";
+import { formatDateTime, formatMoney } from "@/components/format";
+import { LiveRefresh } from "@/components/live-refresh";
 import { DeliveryStatusBadge, PaymentStatusBadge } from "@/components/status-badges";
 import { CopyButton } from "@/components/ui/copy-button";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
-import { getMerchantPayment } from "@/lib/payments/queries";
 import { getPaymentTimeline } from "@/lib/payments/timeline";
+import { loadPayment } from "./load-payment";
 import { SettleButtons } from "./settle-buttons";
 
-export const metadata: Metadata = { title: "Payment" };
+type Props = { params: Promise<{ id: string }> };
 
-export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
-  const { merchantId } = await requireMerchantSession();
-  const id = await recordIdFrom(params);
-  const db = getDb();
-  // Scoped by merchant: another merchant's payment is simply not found.
-  const payment = await getMerchantPayment(db, merchantId, id);
-  if (!payment) notFound();
-  const timeline = await getPaymentTimeline(db, merchantId, payment.id);
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { record: payment } = await loadPayment(params);
+  return { title: `Payment ${payment.id}` };
+}
+
+export default async function PaymentPage({ params }: Props) {
+  const { merchantId, record: payment } = await loadPayment(params);
+  const timeline = await getPaymentTimeline(getDb(), merchantId, payment.id);
   const fields: Array<[string, React.ReactNode]> = [
     [
       "ID",
@@ -45,7 +43,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
     [
       "Amount",
       <span key="amount" className="tabular-nums">
-        {payment.amount}
+        {formatMoney(payment.amount)}
       </span>,
     ],
     ["Status", <PaymentStatusBadge key="status" status={payment.status} />],
@@ -59,8 +57,12 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
     ["Settled", formatDateTime(payment.settledAt)],
     ["Source", payment.source],
   ];
+  const pendingWork =
+    payment.status === "pending" ||
+    timeline.some((event) => event.deliveries.some((delivery) => delivery.status === "pending"));
   return (
     <div className="max-w-4xl space-y-6">
+      <LiveRefresh active={pendingWork} />
       <div>
         <BackLink href="/dashboard/payments">Payments</BackLink>
         <div className="mt-2 flex flex-wrap items-center gap-3">

@@ -1,21 +1,32 @@
 import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { formatDateTime } from "@/components/format";
+import { LiveRefresh } from "@/components/live-refresh";
 import { DeliveryStatusBadge } from "@/components/status-badges";
+import { buttonClassName } from "@/components/ui/button";
 import { DELIVERY_STATUSES } from "@/db/enums";
-import { type DeliveryLogEntry } from "@/lib/webhooks/delivery-log";
+import {
+  DELIVERY_LOG_PAGE_SIZE,
+  type DeliveryLogPage,
+  type DeliveryLogQuery,
+} from "@/lib/webhooks/delivery-log";
 import { resend } from "../actions";
 
 export function DeliveriesLog({
   endpointId,
-  deliveries,
-  status,
+  page,
+  query,
 }: {
   endpointId: number;
-  deliveries: DeliveryLogEntry[];
-  status?: string;
+  page: DeliveryLogPage;
+  query: DeliveryLogQuery;
 }) {
   const base = `/dashboard/webhooks/${endpointId}`;
+  const { status } = query;
+  const deliveries = page.entries;
+  const statusQuery = status ? `status=${status}` : "";
+  const pageLink = (before?: number) =>
+    `${base}?${[statusQuery, before ? `before=${before}` : ""].filter(Boolean).join("&")}`.replace(/\?$/, "");
   return (
     <section aria-labelledby="deliveries-heading" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -35,6 +46,7 @@ export function DeliveriesLog({
           ))}
         </nav>
       </div>
+      <LiveRefresh active={deliveries.some((delivery) => delivery.status === "pending")} />
       {deliveries.length === 0 ? (
         <p className="rounded-lg bg-white px-4 py-8 text-center text-sm text-zinc-500 ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
           No deliveries{status ? ` with status ${status}` : ""} yet.
@@ -111,6 +123,25 @@ export function DeliveriesLog({
           ))}
         </ul>
       )}
+      {query.before || page.olderBefore ? (
+        <nav aria-label="Deliveries pages" className="flex items-center justify-between gap-3 text-sm">
+          <span className="text-zinc-600 dark:text-zinc-400">
+            {DELIVERY_LOG_PAGE_SIZE} per page, newest first
+          </span>
+          <span className="flex gap-2">
+            {query.before ? (
+              <Link href={pageLink()} className={buttonClassName("secondary")}>
+                Newest
+              </Link>
+            ) : null}
+            {page.olderBefore ? (
+              <Link href={pageLink(page.olderBefore)} className={buttonClassName("secondary")}>
+                Older deliveries
+              </Link>
+            ) : null}
+          </span>
+        </nav>
+      ) : null}
     </section>
   );
 }

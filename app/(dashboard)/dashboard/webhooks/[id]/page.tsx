@@ -1,46 +1,34 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { recordIdFrom } from "@/app/_lib/route-params";
-import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
-import { DELIVERY_STATUSES, type DeliveryStatus } from "@/db/enums";
-import { DomainError } from "@/lib/platform/errors";
-import { listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
+import { deliveryLogQuerySchema, listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
-import { getWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { recoverFailed, removeEndpoint, sendTest, toggleEndpoint } from "../actions";
 import { DeliveriesLog } from "./deliveries-log";
+import { loadEndpoint } from "./load-endpoint";
 import { SecretPanel } from "./secret-panel";
 
-export const metadata: Metadata = { title: "Webhook endpoint" };
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { record: endpoint } = await loadEndpoint(params);
+  return { title: `${endpoint.description || new URL(endpoint.url).host} · Webhooks` };
+}
 
 const card =
   "space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
 
-export default async function EndpointPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<{ status?: string }>;
-}) {
-  const { merchantId } = await requireMerchantSession();
-  const id = await recordIdFrom(params);
-  const { status } = await searchParams;
-  const db = getDb();
-  const endpoint = await getWebhookEndpoint(db, merchantId, id).catch((error: unknown) => {
-    if (error instanceof DomainError && error.kind === "not_found") notFound();
-    throw error;
-  });
-  const statusFilter = DELIVERY_STATUSES.includes(status as DeliveryStatus)
-    ? (status as DeliveryStatus)
-    : undefined;
-  const deliveries = await listEndpointDeliveries(db, merchantId, endpoint.id, { status: statusFilter });
+export default async function EndpointPage({ params, searchParams }: Props) {
+  const { merchantId, record: endpoint } = await loadEndpoint(params);
+  const query = deliveryLogQuerySchema.parse(await searchParams);
+  const deliveries = await listEndpointDeliveries(getDb(), merchantId, endpoint.id, query);
   const fields = { endpoint_id: endpoint.id };
   return (
     <div className="max-w-5xl space-y-6">
@@ -102,7 +90,7 @@ export default async function EndpointPage({
           </div>
         </div>
       </div>
-      <DeliveriesLog endpointId={endpoint.id} deliveries={deliveries} status={statusFilter} />
+      <DeliveriesLog endpointId={endpoint.id} page={deliveries} query={query} />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { TextField } from "@/components/ui/text-field";
-import { createTestPayment } from "./actions";
+import { createTestPayment } from "../actions";
 
 function CreatePaymentForm({ onClose }: { onClose: () => void }) {
   const [state, formAction, pending] = useActionState(createTestPayment, {});

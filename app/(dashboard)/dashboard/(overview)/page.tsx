@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
-import { formatDateTime } from "@/components/format";
+import { formatDateTime, formatMoney } from "@/components/format";
 import { PaymentStatusBadge } from "@/components/status-badges";
 import { getDb } from "@/db/client";
 import { PAYMENT_STATUSES } from "@/db/enums";
@@ -39,7 +39,9 @@ export default async function OverviewPage() {
             <dd className="mt-1 text-2xl font-semibold tabular-nums">
               {stats.byStatus[status].count.toLocaleString("en-US")}
             </dd>
-            <dd className="text-sm tabular-nums text-zinc-500">volume {stats.byStatus[status].volume}</dd>
+            <dd className="text-sm tabular-nums text-zinc-500">
+              volume {formatMoney(stats.byStatus[status].volume)}
+            </dd>
           </div>
         ))}
       </dl>
@@ -71,7 +73,7 @@ export default async function OverviewPage() {
                   {payment.id}
                 </Link>
                 <span className="font-mono text-xs text-zinc-500">{payment.external_id ?? "—"}</span>
-                <span className="ml-auto tabular-nums">{payment.amount}</span>
+                <span className="ml-auto tabular-nums">{formatMoney(payment.amount)}</span>
                 <PaymentStatusBadge status={payment.status} />
                 <span className="text-xs text-zinc-500">{formatDateTime(payment.created_at)}</span>
               </li>

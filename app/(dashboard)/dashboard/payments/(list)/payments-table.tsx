@@ -3,7 +3,7 @@
 import { rowPaginationFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { formatDateTime } from "@/components/format";
+import { formatDateTime, formatMoney } from "@/components/format";
 import { PaymentStatusBadge } from "@/components/status-badges";
 import type { PaymentListItem } from "@/lib/payments/schemas";
 
@@ -30,7 +30,9 @@ const columns: Array<ColumnDef<typeof features, PaymentListItem>> = [
   {
     accessorKey: "amount",
     header: "Amount",
-    cell: (info) => <span className="tabular-nums">{info.row.original.amount}</span>,
+    cell: (info) => (
+      <span className="block text-right tabular-nums">{formatMoney(info.row.original.amount)}</span>
+    ),
   },
   {
     accessorKey: "status",

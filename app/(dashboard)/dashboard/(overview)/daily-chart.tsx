@@ -1,3 +1,4 @@
+import { formatMoney } from "@/components/format";
 import type { DailyTotals } from "@/lib/payments/stats";
 
 /** Payments per day for the last 30 days, as plain SVG (no chart library for 30 bars). */
@@ -19,7 +20,7 @@ export function DailyChart({ daily }: { daily: DailyTotals }) {
           const barHeight = (day.count / max) * height;
           return (
             <g key={day.day}>
-              <title>{`${day.day}: ${day.count} payments, ${day.volume}`}</title>
+              <title>{`${day.day}: ${day.count} payments, ${formatMoney(day.volume)}`}</title>
               <rect
                 x={index * barWidth + 2}
                 y={height - barHeight}

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
-import { addEndpoint } from "./actions";
+import { addEndpoint } from "../actions";
 
 export function AddEndpointForm() {
   const [state, formAction, pending] = useActionState(addEndpoint, {});

@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { buttonClassName } from "@/components/ui/button";
+
+export const metadata: Metadata = { title: "Not found" };
+
+export default function NotFound() {
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="max-w-md space-y-3 text-center">
+        <p className="text-sm font-medium text-zinc-600 dark:text-zinc-400">404</p>
+        <h1 className="text-xl font-semibold">We couldn’t find that page.</h1>
+        <Link href="/dashboard" className={buttonClassName("primary")}>
+          Go to the dashboard
+        </Link>
+      </div>
+    </main>
+  );
+}
