@@ -1,4 +1,5 @@
 import {
+  createPaymentViaApi,
   expect,
   fillLogInForm,
   logInAs,
@@ -42,11 +43,10 @@ test("impossible and reversed dates are field errors, never a crash; the export 
   seed,
   seedData,
 }) => {
-  const created = await page.request.post("/api/payments", {
-    headers: { Authorization: `Bearer ${seedData.tokens.api}` },
-    data: { amount: 3, external_id: `dates_${Date.now()}` },
+  await createPaymentViaApi(page.request, seedData.tokens.api, {
+    amount: 3,
+    external_id: `dates_${Date.now()}`,
   });
-  expect(created.status()).toBe(201);
   await logInAs(page, seed);
   for (const [query, field, message] of [
     ["from=2026-02-30", "From", "The from date must be a real day (YYYY-MM-DD)."],
@@ -91,11 +91,10 @@ test("a payment page updates itself when the payment is settled elsewhere", asyn
   seed,
   seedData,
 }) => {
-  const created = await page.request.post("/api/payments", {
-    headers: { Authorization: `Bearer ${seedData.tokens.api}` },
-    data: { amount: 7, external_id: `live_${Date.now()}` },
+  const path = await createPaymentViaApi(page.request, seedData.tokens.api, {
+    amount: 7,
+    external_id: `live_${Date.now()}`,
   });
-  const path = created.headers().location!.replace("/api/payments/", "/dashboard/payments/");
   await logInAs(page, seed);
   await page.goto(path);
   const status = page.getByRole("definition").filter({ hasText: /^(pending|completed|failed)$/ });
@@ -158,11 +157,7 @@ test("a missing or another merchant's payment is a 404 inside the dashboard, wit
   seed,
   seedData,
 }) => {
-  const theirs = await page.request.post("/api/payments", {
-    headers: { Authorization: `Bearer ${seedData.tokens.api}` },
-    data: { amount: 9 },
-  });
-  const theirPath = theirs.headers().location!.replace("/api/payments/", "/dashboard/payments/");
+  const theirPath = await createPaymentViaApi(page.request, seedData.tokens.api, { amount: 9 });
   await signUp(page, { name: "Other", email: uniqueEmail("other"), password: "long enough pw" });
   for (const path of [
     theirPath,

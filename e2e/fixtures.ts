@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import type { SeedData, SeedMerchant } from "../tests/support/test-server";
 
 export { expect };
@@ -41,7 +41,7 @@ export function navLink(page: Page, name: string) {
 }
 
 export async function logOut(page: Page) {
-  await page.getByLabel("Account menu").click();
+  await page.getByRole("button", { name: /Account menu/ }).click();
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page).toHaveURL(/\/login$/);
 }
@@ -58,4 +58,18 @@ export const test = base.extend<{ seed: SeedMerchant; seedData: SeedData }>({
 export async function settleInDashboard(page: Page, label: "Mark as paid" | "Mark as failed") {
   await page.getByRole("button", { name: label }).click();
   await page.getByRole("dialog").getByRole("button", { name: label }).click();
+}
+
+/** Creates a payment through the API, as a merchant's backend does; returns its dashboard path. */
+export async function createPaymentViaApi(
+  request: APIRequestContext,
+  token: string,
+  data: Record<string, unknown>,
+): Promise<string> {
+  const created = await request.post("/api/payments", {
+    headers: { Authorization: `Bearer ${token}` },
+    data,
+  });
+  expect(created.status()).toBe(201);
+  return created.headers().location!.replace("/api/payments/", "/dashboard/payments/");
 }

@@ -1,5 +1,14 @@
 import { readFileSync } from "node:fs";
-import { expect, logInAs, navLink, settleInDashboard, signUp, test, uniqueEmail } from "./fixtures";
+import {
+  createPaymentViaApi,
+  expect,
+  logInAs,
+  navLink,
+  settleInDashboard,
+  signUp,
+  test,
+  uniqueEmail,
+} from "./fixtures";
 
 test("create a test payment, find it, open it, mark it paid and failed, export CSV", async ({
   page,
@@ -79,12 +88,9 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
 });
 
 test("mark a pending payment as failed", async ({ page, request, seed, seedData }) => {
-  const created = await request.post("/api/payments", {
-    headers: { Authorization: `Bearer ${seedData.tokens.api}` },
-    data: { amount: 7 },
-  });
+  const path = await createPaymentViaApi(request, seedData.tokens.api, { amount: 7 });
   await logInAs(page, seed);
-  await page.goto(created.headers().location!.replace("/api/", "/dashboard/"));
+  await page.goto(path);
   await settleInDashboard(page, "Mark as failed");
   await expect(page.getByText("Marked as failed.")).toBeVisible();
   await page.reload();

@@ -15,7 +15,7 @@ const links = [
 export function NavLinks() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex gap-1 overflow-x-auto md:flex-col">
+    <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col">
       {links.map((link) => {
         const active = link.href === "/dashboard" ? pathname === link.href : pathname.startsWith(link.href);
         return (

@@ -94,10 +94,10 @@ export default async function ApiKeysPage({
         {tokens.map((token) => (
           <tr key={token.id}>
             <td className="px-4 py-3">
-              <p className="font-medium break-all">{token.name}</p>
+              <p className="min-w-32 font-medium [overflow-wrap:anywhere]">{token.name}</p>
               <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{token.displayHint}</p>
             </td>
-            <td className="px-4 py-3">{TOKEN_SCOPE_LABELS[token.scope]}</td>
+            <td className="px-4 py-3 whitespace-nowrap">{TOKEN_SCOPE_LABELS[token.scope]}</td>
             <td className="px-4 py-3">
               <RelativeTime value={token.createdAt} />
             </td>
@@ -128,9 +128,9 @@ export default async function ApiKeysPage({
             key={token.id}
             className="space-y-2 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
           >
-            <div className="flex items-start justify-between gap-2">
+            <div className="flex flex-wrap items-start justify-between gap-2">
               <div>
-                <p className="font-medium break-all">{token.name}</p>
+                <p className="min-w-32 font-medium [overflow-wrap:anywhere]">{token.name}</p>
                 <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{token.displayHint}</p>
               </div>
               <TokenStatusCell token={token} />

@@ -7,6 +7,39 @@ import type { FieldErrors } from "@/lib/platform/errors";
 const control =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 focus:ring-2 focus:ring-indigo-600 dark:bg-zinc-900 dark:text-zinc-100 dark:ring-zinc-700";
 
+/** A date filter, with its field error (an impossible day, a reversed range) beside it. */
+function DateFilter({
+  name,
+  label,
+  value,
+  errors,
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  errors?: string[];
+}) {
+  const errorId = `${name}-error`;
+  return (
+    <label className="space-y-1 text-sm">
+      <span className="font-medium">{label}</span>
+      <input
+        type="date"
+        name={name}
+        defaultValue={value ?? ""}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={errors ? errorId : undefined}
+        className={control}
+      />
+      {errors ? (
+        <span id={errorId} className="block text-xs text-red-700 dark:text-red-400">
+          {errors.join(" ")}
+        </span>
+      ) : null}
+    </label>
+  );
+}
+
 /** A plain GET form: filters live in the URL, so any view can be shared, bookmarked and reloaded. */
 export function FiltersForm({ filters, errors }: { filters: PaymentFilters; errors: FieldErrors }) {
   return (
@@ -37,38 +70,8 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
           className={control}
         />
       </label>
-      <label className="space-y-1 text-sm">
-        <span className="font-medium">From</span>
-        <input
-          type="date"
-          name="from"
-          defaultValue={filters.from ?? ""}
-          aria-invalid={errors.from ? true : undefined}
-          aria-describedby={errors.from ? "from-error" : undefined}
-          className={control}
-        />
-        {errors.from ? (
-          <span id="from-error" className="block text-xs text-red-700 dark:text-red-400">
-            {errors.from.join(" ")}
-          </span>
-        ) : null}
-      </label>
-      <label className="space-y-1 text-sm">
-        <span className="font-medium">To</span>
-        <input
-          type="date"
-          name="to"
-          defaultValue={filters.to ?? ""}
-          aria-invalid={errors.to ? true : undefined}
-          aria-describedby={errors.to ? "to-error" : undefined}
-          className={control}
-        />
-        {errors.to ? (
-          <span id="to-error" className="block text-xs text-red-700 dark:text-red-400">
-            {errors.to.join(" ")}
-          </span>
-        ) : null}
-      </label>
+      <DateFilter name="from" label="From" value={filters.from} errors={errors.from} />
+      <DateFilter name="to" label="To" value={filters.to} errors={errors.to} />
       <label className="space-y-1 text-sm">
         <span className="font-medium">Per page</span>
         <select name="pageSize" defaultValue={String(filters.pageSize)} className={control}>

@@ -3,7 +3,8 @@
 import { rowPaginationFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { formatDateTime, formatMoney } from "@/components/format";
+import { formatMoney } from "@/components/format";
+import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusBadge } from "@/components/status-badges";
 import type { PaymentListItem } from "@/lib/payments/schemas";
 
@@ -29,7 +30,7 @@ const columns: Array<ColumnDef<typeof features, PaymentListItem>> = [
   },
   {
     accessorKey: "amount",
-    header: "Amount",
+    header: () => <span className="block text-right">Amount</span>,
     cell: (info) => (
       <span className="block text-right tabular-nums">{formatMoney(info.row.original.amount)}</span>
     ),
@@ -42,7 +43,7 @@ const columns: Array<ColumnDef<typeof features, PaymentListItem>> = [
   {
     accessorKey: "created_at",
     header: "Created",
-    cell: (info) => <span className="whitespace-nowrap">{formatDateTime(info.row.original.created_at)}</span>,
+    cell: (info) => <RelativeTime value={info.row.original.created_at} />,
   },
 ];
 
