@@ -25,8 +25,8 @@ test("sign-up form errors are shown next to their fields, and nothing is created
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("short");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("The name field is required.")).toBeVisible();
-  await expect(page.getByText("The password field must be at least 10 characters.")).toBeVisible();
+  await expect(page.getByText("Enter your business name.")).toBeVisible();
+  await expect(page.getByText("Use at least 10 characters.")).toBeVisible();
   await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
   await logIn(page, email, "short");
   await expect(

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { messages, stringField } from "@/lib/platform/validation";
 
 // The handful of passwords every credential-stuffing list starts with; length does the rest.
 const COMMON_PASSWORDS = new Set([
@@ -21,22 +20,40 @@ const COMMON_PASSWORDS = new Set([
 
 export const PASSWORD_MIN_LENGTH = 10;
 
-const email = stringField("email", { max: 255 })
-  .trim()
+/**
+ * Sign-up and log-in are people's forms, not the merchant API, so their messages say what to do ("Enter your
+ * business name.") rather than Laravel's rule wording; one message per problem.
+ */
+function requiredText(missing: string, max: number, tooLong: string) {
+  return z.string({ error: missing }).trim().min(1, missing).max(max, tooLong);
+}
+
+const email = requiredText(
+  "Enter your email address.",
+  255,
+  "Use an email address of at most 255 characters.",
+)
   .toLowerCase()
-  .pipe(z.email({ error: messages.email("email") }));
+  .pipe(z.email({ error: "Enter a valid email address, such as you@example.com." }));
 
 export const signUpSchema = z.object({
-  name: stringField("name", { min: 1, max: 255 }).trim().min(1, messages.required("name")),
+  name: requiredText("Enter your business name.", 255, "Use at most 255 characters for the business name."),
   email,
-  password: stringField("password", { min: PASSWORD_MIN_LENGTH, max: 128 }).refine(
-    (password) => !COMMON_PASSWORDS.has(password.toLowerCase()),
-    "This password is too common; choose another.",
-  ),
+  password: z
+    .string({ error: "Enter a password." })
+    .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
+    .max(128, "Use at most 128 characters.")
+    .refine(
+      (password) => !COMMON_PASSWORDS.has(password.toLowerCase()),
+      "This password is too common; choose another.",
+    ),
 });
 
 export const logInSchema = z.object({
   email,
-  password: stringField("password", { min: 1, max: 128 }),
+  password: z
+    .string({ error: "Enter your password." })
+    .min(1, "Enter your password.")
+    .max(128, "Use at most 128 characters."),
 });
 export type LogInInput = z.infer<typeof logInSchema>;

@@ -47,13 +47,13 @@ describe("admin CLI: merchant:create", () => {
       name: "invalid email",
       args: ["merchant:create", "--email", "not-an-email", "--password", "long enough pw"],
       status: 1,
-      stderr: "The email field must be a valid email address.",
+      stderr: "Enter a valid email address, such as you@example.com.",
     },
     {
       name: "short password",
       args: ["merchant:create", "--email", email, "--password", "short", "--json"],
       status: 1,
-      stderr: "The password field must be at least 10 characters.",
+      stderr: "Use at least 10 characters.",
     },
     {
       name: "common password",
@@ -65,7 +65,7 @@ describe("admin CLI: merchant:create", () => {
       name: "empty name",
       args: ["merchant:create", "--email", email, "--password", "long enough pw", "--name", " "],
       status: 1,
-      stderr: "The name field is required.",
+      stderr: "Enter your business name.",
     },
     {
       name: "unknown option",

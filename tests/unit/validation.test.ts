@@ -14,27 +14,28 @@ function fieldErrors(input: unknown) {
   return undefined;
 }
 
-describe("sign-up validation speaks Laravel", () => {
+describe("sign-up validation says what to do, once per field", () => {
   it.each([
     [
       {},
       {
-        name: ["The name field is required."],
-        email: ["The email field is required."],
-        password: ["The password field is required."],
+        name: ["Enter your business name."],
+        email: ["Enter your email address."],
+        password: ["Enter a password."],
       },
     ],
-    [
-      { name: 5, email: "a@b.co", password: "long enough pw" },
-      { name: ["The name field must be a string."] },
-    ],
+    [{ name: 5, email: "a@b.co", password: "long enough pw" }, { name: ["Enter your business name."] }],
     [
       { name: "A", email: "nope", password: "long enough pw" },
-      { email: ["The email field must be a valid email address."] },
+      { email: ["Enter a valid email address, such as you@example.com."] },
     ],
     [
       { name: "A", email: "a@b.co", password: "x".repeat(129) },
-      { password: ["The password field must not be greater than 128 characters."] },
+      { password: ["Use at most 128 characters."] },
+    ],
+    [
+      { name: "   ", email: "a@b.co", password: "short" },
+      { name: ["Enter your business name."], password: ["Use at least 10 characters."] },
     ],
   ])("%j", (input, expected) => {
     expect(fieldErrors(input)).toEqual(expected);

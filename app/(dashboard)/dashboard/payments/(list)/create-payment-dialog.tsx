@@ -34,7 +34,7 @@ function CreatePaymentForm({ onClose }: { onClose: () => void }) {
         label="Amount"
         {...fieldState(state, "amount")}
         inputMode="decimal"
-        placeholder="12.50"
+        placeholder="e.g. 12.50"
         hint="2000.00 to 2999.99 fails on purpose; any other amount completes."
       />
       <TextField label="External ID" {...fieldState(state, "external_id")} placeholder="Optional" />

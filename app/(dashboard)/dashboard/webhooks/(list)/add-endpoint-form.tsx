@@ -23,7 +23,7 @@ export function AddEndpointForm() {
           label="Endpoint URL"
           {...fieldState(state, "url")}
           type="url"
-          placeholder="https://example.com/webhooks"
+          placeholder="e.g. https://example.com/webhooks"
         />
         <TextField label="Description" {...fieldState(state, "description")} placeholder="Optional" />
       </div>
