@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import type { FormState } from "./form-state";
+import { useSuccessToast } from "./toaster";
 import { Alert } from "./ui/alert";
 import { Button, type ButtonVariant } from "./ui/button";
 
@@ -25,6 +26,7 @@ export function ActionForm({
   className?: string;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
+  useSuccessToast(state);
   return (
     <form action={formAction} className={`space-y-2 ${className}`}>
       {Object.entries(fields).map(([name, value]) => (
@@ -36,7 +38,7 @@ export function ActionForm({
           {submitLabel}
         </Button>
       </div>
-      {state.message ? <Alert tone={state.ok ? "success" : "error"}>{state.message}</Alert> : null}
+      {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
     </form>
   );
 }

@@ -102,6 +102,8 @@ export const payments = pgTable(
     /** When the simulated processor settles it; null when automatic settlement is off. */
     settleAt: at("settle_at"),
     settledAt: at("settled_at"),
+    /** Why it failed, in words for the merchant (the processor's reason, or "marked by hand"); null otherwise. */
+    failureReason: text("failure_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

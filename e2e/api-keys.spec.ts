@@ -62,6 +62,7 @@ test("generate a token, see it once, copy it, use it, roll it and revoke it", as
   // Rolled with no grace, the old key is revoked at once: only its replacement is listed.
   const rows = page.getByRole("row").filter({ hasText: name });
   await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText(`pay_…${rolled.slice(-4)}`);
   await page.getByRole("button", { name: `Revoke ${name}` }).click();
   const revokeDialog = page.getByRole("dialog", { name: `Revoke token “${name}”?` });
   await revokeDialog.getByRole("button", { name: "Cancel" }).click();

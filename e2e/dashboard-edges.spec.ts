@@ -117,10 +117,9 @@ test("the deliveries log pages back past the newest 50", async ({ page, seed }) 
   await page.getByRole("button", { name: "Add endpoint" }).click();
   await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
   const endpointUrl = page.url();
-  for (let sent = 1; sent <= 52; sent++) {
-    await page.getByRole("button", { name: "Send test event" }).click();
-    await expect(page.getByText(/Test event evt_\w+ queued\./)).toBeVisible();
-  }
+  // The button is disabled while its action runs, so each click waits for the one before.
+  for (let sent = 1; sent <= 52; sent++) await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByRole("button", { name: "Send test event" })).toBeEnabled();
   await page.goto(endpointUrl);
   await expect(page.getByTestId("delivery")).toHaveCount(50);
   await page.getByRole("link", { name: "Older deliveries" }).click();
@@ -227,4 +226,18 @@ test("on a phone the API keys are cards", async ({ page, seed }) => {
   await expect(page.getByRole("table", { name: "API keys" })).toBeHidden();
   await expect(page.getByRole("list", { name: "API keys" }).getByRole("listitem").first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+});
+
+test("action results appear as toasts that go away by themselves", async ({ page, seed }) => {
+  await logInAs(page, seed);
+  await page.goto("/dashboard/webhooks");
+  await page.getByLabel("Endpoint URL").fill(`https://example.com/toasts-${Date.now()}`);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+  await page.getByRole("button", { name: "Send test event" }).click();
+  const toast = page.getByRole("status", { name: "Notifications" }).getByText(/Test event evt_\w+ queued\./);
+  await expect(toast).toBeVisible();
+  await expect(toast).toBeHidden({ timeout: 8000 });
+  // Nothing of it lingers beside the form either.
+  await expect(page.getByText(/Test event evt_\w+ queued\./)).toHaveCount(0);
 });

@@ -93,6 +93,7 @@ test("mark a pending payment as failed", async ({ page, request, seed, seedData 
   await page.goto(path);
   await settleInDashboard(page, "Mark as failed");
   await expect(page.getByText("Marked as failed.")).toBeVisible();
+  await expect(page.getByText("Marked as failed by hand.")).toBeVisible();
   await page.reload();
   await expect(page.getByTestId("timeline-event").nth(1)).toContainText("payment.failed");
 });

@@ -16,7 +16,11 @@ export function SimpleTable({
   children: React.ReactNode[];
 }) {
   return (
+    // A table wider than a phone scrolls sideways; keyboard users reach the scroll through this stop.
     <div
+      role="region"
+      aria-label={caption}
+      tabIndex={0}
       className={`relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800 ${className}`}
     >
       <table className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
@@ -33,7 +37,10 @@ export function SimpleTable({
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
           {children.length === 0 ? (
             <tr>
-              <td colSpan={headings.length} className="px-4 py-8 text-center text-zinc-500">
+              <td
+                colSpan={headings.length}
+                className="px-4 py-8 text-center text-zinc-600 dark:text-zinc-400"
+              >
                 {empty}
               </td>
             </tr>

@@ -65,6 +65,7 @@ export type PaymentDetail = PaymentResource & {
   customerId: string | null;
   source: string;
   settledAt: Date | null;
+  failureReason: string | null;
   updatedAt: Date;
 };
 
@@ -85,18 +86,13 @@ export async function getMerchantPayment(
       customerId: payments.customerId,
       source: payments.source,
       settledAt: payments.settledAt,
+      failureReason: payments.failureReason,
       updatedAt: payments.updatedAt,
     })
     .from(payments)
     .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)))
     .limit(1);
-  return row
-    ? {
-        ...toPaymentResource(row),
-        customerId: row.customerId,
-        source: row.source,
-        settledAt: row.settledAt,
-        updatedAt: row.updatedAt,
-      }
-    : undefined;
+  if (!row) return undefined;
+  const { customerId, source, settledAt, failureReason, updatedAt } = row;
+  return { ...toPaymentResource(row), customerId, source, settledAt, failureReason, updatedAt };
 }

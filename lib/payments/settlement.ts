@@ -6,12 +6,15 @@ import { payments } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { recordPaymentEvent } from "@/lib/webhooks/outbox";
-import { simulatedProcessor, type PaymentProcessor, type SettlementOutcome } from "./processor";
+import { simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
 
 export const settleInputSchema = z.object({
   outcome: z.enum(["completed", "failed"], { error: messages.in("outcome") }),
 });
+
+/** Why a payment failed when a person marked it (dashboard or admin CLI), not the processor. */
+const MANUAL_FAILURE_REASON = "Marked as failed by hand.";
 
 type TransitionedRow = {
   id: number | string;
@@ -27,15 +30,11 @@ type TransitionedRow = {
  * The one transition: a single `UPDATE … WHERE status = 'pending'`, with its event and deliveries in the
  * same transaction. Concurrent settles of one payment give exactly one transition and one event.
  */
-async function transition(
-  tx: Transaction,
-  paymentId: number,
-  outcome: SettlementOutcome,
-  merchantId?: number,
-) {
+async function transition(tx: Transaction, paymentId: number, settlement: Settlement, merchantId?: number) {
+  const { outcome, failureReason } = settlement;
   const [row] = await selectRows<TransitionedRow>(
     tx,
-    sql`update payments set status = ${outcome}, settled_at = now(), updated_at = now()
+    sql`update payments set status = ${outcome}, failure_reason = ${failureReason}, settled_at = now(), updated_at = now()
         where id = ${paymentId} and status = 'pending' ${merchantId === undefined ? sql`` : sql`and merchant_id = ${merchantId}`}
         returning id, merchant_id, external_id, status, amount, metadata, created_at`,
   );
@@ -48,7 +47,11 @@ async function transition(
 /** Settles one pending payment by hand (dashboard, CLI). `merchantId` scopes it to its owner when given. */
 export async function settlePayment(db: Executor, paymentId: number, input: unknown, merchantId?: number) {
   const { outcome } = parseInput(settleInputSchema, input);
-  const payment = await db.transaction((tx) => transition(tx, paymentId, outcome, merchantId));
+  const settlement: Settlement = {
+    outcome,
+    failureReason: outcome === "failed" ? MANUAL_FAILURE_REASON : null,
+  };
+  const payment = await db.transaction((tx) => transition(tx, paymentId, settlement, merchantId));
   if (payment) return payment;
   const [existing] = await db
     .select({ status: payments.status })
@@ -77,7 +80,7 @@ export async function settleDuePayments(
       sql`select id, amount from payments where status = 'pending' and settle_at <= now()
           order by settle_at limit ${limit} for update skip locked`,
     );
-    for (const row of due) await transition(tx, Number(row.id), processor.outcomeFor(row));
+    for (const row of due) await transition(tx, Number(row.id), processor.settle(row));
     return due.length;
   });
 }

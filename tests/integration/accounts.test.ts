@@ -26,13 +26,23 @@ describe("merchant log in over HTTP", () => {
       redirect: "manual",
     });
     expect(dashboard.status).toBe(307);
-    expect(dashboard.headers.get("location")).toMatch(/\/login$/);
+    expect(dashboard.headers.get("location")).toMatch(/\/login\?next=%2Fdashboard$/);
   });
 
-  it("sends a logged-out visitor of a dashboard page to the login page", async () => {
+  it("sends a logged-out visitor of a dashboard page to the login page, remembering the page", async () => {
     const response = await fetch(`${baseUrl}/dashboard`, { redirect: "manual" });
     expect(response.status).toBe(307);
-    expect(response.headers.get("location")).toMatch(/\/login$/);
+    expect(response.headers.get("location")).toMatch(/\/login\?next=%2Fdashboard$/);
+    const deep = await fetch(`${baseUrl}/dashboard/payments/43?status=failed`, { redirect: "manual" });
+    expect(deep.headers.get("location")).toMatch(
+      /\/login\?next=%2Fdashboard%2Fpayments%2F43%3Fstatus%3Dfailed$/,
+    );
+    // A forged header cannot smuggle another target: proxy.ts overwrites it.
+    const forged = await fetch(`${baseUrl}/dashboard`, {
+      redirect: "manual",
+      headers: { "x-requested-path": "//evil.example/dashboard" },
+    });
+    expect(forged.headers.get("location")).toMatch(/\/login\?next=%2Fdashboard$/);
   });
 
   it("throttles an email after 5 failures", async () => {

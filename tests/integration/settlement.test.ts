@@ -100,10 +100,14 @@ describe("automatic settlement by the simulated processor", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     while ((await settleDuePayments(db)) > 0);
     const statuses: Record<string, string> = {};
+    const reasons: Record<string, string | null> = {};
     for (const [amount, id] of Object.entries(ids)) {
-      statuses[amount] = (
-        await db.select({ status: payments.status }).from(payments).where(eq(payments.id, id))
-      )[0]!.status;
+      const [row] = await db
+        .select({ status: payments.status, failureReason: payments.failureReason })
+        .from(payments)
+        .where(eq(payments.id, id));
+      statuses[amount] = row!.status;
+      reasons[amount] = row!.failureReason;
     }
     expect(statuses).toEqual({
       "1999.99": "completed",
@@ -111,6 +115,10 @@ describe("automatic settlement by the simulated processor", () => {
       "2999.99": "failed",
       "3000.00": "completed",
     });
+    // A failure says why, in the merchant's words; a completion has no reason.
+    const testRange =
+      "Declined by the test processor: the amount is in the 2000.00–2999.99 test range, which always fails.";
+    expect(reasons).toEqual({ "1999.99": null, "2000.00": testRange, "2999.99": testRange, "3000.00": null });
     // Another pass settles nothing of these again. (It may settle other suites' payments that fell due
     // meanwhile: the database is shared, so the count it returns says nothing about this test's.)
     await settleDuePayments(db);

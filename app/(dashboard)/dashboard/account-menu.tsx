@@ -40,7 +40,6 @@ export function AccountMenu({ name, email }: { name: string; email: string }) {
         type="button"
         aria-expanded={open}
         aria-controls={menuId}
-        aria-label={`Account menu for ${email}`}
         onClick={() => {
           setOpenedOn(pathname);
           setOpen(!open);
@@ -53,9 +52,9 @@ export function AccountMenu({ name, email }: { name: string; email: string }) {
         >
           {email.slice(0, 1).toUpperCase()}
         </span>
-        <span aria-hidden className="hidden max-w-48 truncate sm:inline">
-          {email}
-        </span>
+        {/* The button's name is its text: "Account menu for" is read, not shown; on a phone the email is read only. */}
+        <span className="sr-only">Account menu for </span>
+        <span className="sr-only max-w-48 truncate sm:not-sr-only">{email}</span>
       </button>
       {open ? (
         <div

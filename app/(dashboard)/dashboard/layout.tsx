@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { Toaster } from "@/components/toaster";
 import { AccountMenu } from "./account-menu";
 import { NavLinks } from "./nav-links";
 
@@ -35,6 +36,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none md:px-8">
           {children}
         </main>
+        <Toaster />
       </div>
     </div>
   );

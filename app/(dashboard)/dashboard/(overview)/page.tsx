@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
-import { formatDateTime, formatMoney } from "@/components/format";
+import { formatMoney } from "@/components/format";
+import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusBadge } from "@/components/status-badges";
 import { getDb } from "@/db/client";
 import { PAYMENT_STATUSES } from "@/db/enums";
@@ -39,7 +40,7 @@ export default async function OverviewPage() {
             <dd className="mt-1 text-2xl font-semibold tabular-nums">
               {stats.byStatus[status].count.toLocaleString("en-US")}
             </dd>
-            <dd className="text-sm tabular-nums text-zinc-500">
+            <dd className="text-sm tabular-nums text-zinc-600 dark:text-zinc-400">
               volume {formatMoney(stats.byStatus[status].volume)}
             </dd>
           </div>
@@ -61,7 +62,7 @@ export default async function OverviewPage() {
           </Link>
         </div>
         {recent.items.length === 0 ? (
-          <p className="text-sm text-zinc-500">No payments yet.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">No payments yet.</p>
         ) : (
           <ul className="divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
             {recent.items.map((payment) => (
@@ -72,10 +73,14 @@ export default async function OverviewPage() {
                 >
                   {payment.id}
                 </Link>
-                <span className="font-mono text-xs text-zinc-500">{payment.external_id ?? "—"}</span>
+                <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">
+                  {payment.external_id ?? "—"}
+                </span>
                 <span className="ml-auto tabular-nums">{formatMoney(payment.amount)}</span>
                 <PaymentStatusBadge status={payment.status} />
-                <span className="text-xs text-zinc-500">{formatDateTime(payment.created_at)}</span>
+                <span className="text-xs text-zinc-600 dark:text-zinc-400">
+                  <RelativeTime value={payment.created_at} />
+                </span>
               </li>
             ))}
           </ul>

@@ -17,7 +17,10 @@ function CodeBlock({ label, code }: { label: string; code: string }) {
         {label}
         <CopyButton value={code} label={`Copy ${label}`} />
       </figcaption>
-      <pre className="overflow-x-auto rounded-md bg-zinc-900 p-4 font-mono text-xs leading-relaxed text-zinc-100 dark:bg-black">
+      <pre
+        tabIndex={0}
+        className="overflow-x-auto rounded-md bg-zinc-900 p-4 font-mono text-xs leading-relaxed text-zinc-100 dark:bg-black"
+      >
         {code}
       </pre>
     </figure>

@@ -50,7 +50,7 @@ export default async function PaymentsPage({
         {items.length > 0 ? (
           <PaymentsTable rows={items} total={total} page={filters.page} pageSize={filters.pageSize} />
         ) : (
-          <p className="px-4 py-12 text-center text-sm text-zinc-500">
+          <p className="px-4 py-12 text-center text-sm text-zinc-600 dark:text-zinc-400">
             {hasFilters(filters)
               ? "No payments match these filters."
               : "No payments yet. Create a test payment, or create one through the API."}

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
-import { formatDateTime, formatMoney } from "@/components/format";
+import { formatMoney } from "@/components/format";
 import { LiveRefresh } from "@/components/live-refresh";
+import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge, PaymentStatusBadge } from "@/components/status-badges";
 import { CopyButton } from "@/components/ui/copy-button";
 import { BackLink } from "@/components/ui/simple-table";
@@ -53,8 +54,9 @@ export default async function PaymentPage({ params }: Props) {
         {payment.metadata ?? "null"}
       </code>,
     ],
-    ["Created", formatDateTime(payment.created_at)],
-    ["Settled", formatDateTime(payment.settledAt)],
+    ["Created", <RelativeTime key="created" value={payment.created_at} />],
+    ["Settled", payment.settledAt ? <RelativeTime key="settled" value={payment.settledAt} /> : "—"],
+    ...(payment.failureReason ? [["Why it failed", payment.failureReason] as [string, React.ReactNode]] : []),
     ["Source", payment.source],
   ];
   const pendingWork =
@@ -74,7 +76,7 @@ export default async function PaymentPage({ params }: Props) {
       <dl className="grid gap-x-6 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-2 dark:bg-zinc-900 dark:ring-zinc-800">
         {fields.map(([label, value]) => (
           <div key={label}>
-            <dt className="text-xs uppercase tracking-wide text-zinc-500">{label}</dt>
+            <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{label}</dt>
             <dd className="mt-1 text-sm">{value}</dd>
           </div>
         ))}
@@ -88,18 +90,20 @@ export default async function PaymentPage({ params }: Props) {
             <li key={event.id} data-testid="timeline-event" className="space-y-1">
               <p className="text-sm">
                 <span className="font-medium">{event.type}</span>{" "}
-                <span className="font-mono text-xs text-zinc-500">{event.id}</span>{" "}
-                <span className="text-xs text-zinc-500">{formatDateTime(event.createdAt)}</span>
+                <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{event.id}</span>{" "}
+                <span className="text-xs text-zinc-600 dark:text-zinc-400">
+                  <RelativeTime value={event.createdAt} />
+                </span>
               </p>
               {event.deliveries.length === 0 ? (
-                <p className="text-xs text-zinc-500">No webhook endpoint subscribed.</p>
+                <p className="text-xs text-zinc-600 dark:text-zinc-400">No webhook endpoint subscribed.</p>
               ) : (
                 <ul className="space-y-1 text-xs">
                   {event.deliveries.map((delivery) => (
                     <li key={delivery.id} className="flex flex-wrap items-center gap-2">
                       <DeliveryStatusBadge status={delivery.status} />
                       <span className="break-all">{delivery.endpointUrl}</span>
-                      <span className="text-zinc-500">
+                      <span className="text-zinc-600 dark:text-zinc-400">
                         {delivery.attempts
                           .map(
                             (attempt) =>

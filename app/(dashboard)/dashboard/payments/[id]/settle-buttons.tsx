@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useState } from "react";
+import { useSuccessToast } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -16,6 +17,7 @@ const LABELS: Record<SettlementOutcome, string> = { completed: "Mark as paid", f
 export function SettleButtons({ paymentId, pending }: { paymentId: number; pending: boolean }) {
   const [state, formAction, busy] = useActionState(settle, {});
   const [confirming, setConfirming] = useState<SettlementOutcome | null>(null);
+  useSuccessToast(state);
   return (
     <div className="space-y-2">
       {pending ? (
@@ -57,7 +59,7 @@ export function SettleButtons({ paymentId, pending }: { paymentId: number; pendi
           </div>
         </form>
       </Dialog>
-      {state.message ? <Alert tone={state.ok ? "success" : "error"}>{state.message}</Alert> : null}
+      {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
-import { formatDateTime } from "@/components/format";
+import { RelativeTime } from "@/components/relative-time";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
@@ -40,7 +40,9 @@ export default async function WebhooksPage() {
                 {endpoint.url}
               </Link>
               {endpoint.description ? (
-                <p className="truncate text-xs font-normal text-zinc-500">{endpoint.description}</p>
+                <p className="truncate text-xs font-normal text-zinc-600 dark:text-zinc-400">
+                  {endpoint.description}
+                </p>
               ) : null}
             </td>
             <td className="px-4 py-3 text-xs">{endpoint.eventTypes.join(", ")}</td>
@@ -49,7 +51,9 @@ export default async function WebhooksPage() {
                 {endpoint.enabled ? "enabled" : "disabled"}
               </StatusBadge>
             </td>
-            <td className="whitespace-nowrap px-4 py-3">{formatDateTime(endpoint.createdAt)}</td>
+            <td className="whitespace-nowrap px-4 py-3">
+              <RelativeTime value={endpoint.createdAt} />
+            </td>
           </tr>
         ))}
       </SimpleTable>

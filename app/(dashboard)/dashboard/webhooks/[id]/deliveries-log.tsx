@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
-import { formatDateTime } from "@/components/format";
 import { LiveRefresh } from "@/components/live-refresh";
+import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
 import { buttonClassName } from "@/components/ui/button";
 import { DELIVERY_STATUSES } from "@/db/enums";
@@ -48,7 +48,7 @@ export function DeliveriesLog({
       </div>
       <LiveRefresh active={deliveries.some((delivery) => delivery.status === "pending")} />
       {deliveries.length === 0 ? (
-        <p className="rounded-lg bg-white px-4 py-8 text-center text-sm text-zinc-500 ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
+        <p className="rounded-lg bg-white px-4 py-8 text-center text-sm text-zinc-600 dark:text-zinc-400 ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
           No deliveries{status ? ` with status ${status}` : ""} yet.
         </p>
       ) : (
@@ -59,20 +59,24 @@ export function DeliveriesLog({
                 <summary className="flex cursor-pointer list-none flex-wrap items-center gap-3 text-sm">
                   <span className="font-medium">{delivery.eventType}</span>
                   <DeliveryStatusBadge status={delivery.status} />
-                  <span className="font-mono text-xs text-zinc-500">{delivery.eventId}</span>
-                  <span className="text-zinc-500">
+                  <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">
+                    {delivery.eventId}
+                  </span>
+                  <span className="text-zinc-600 dark:text-zinc-400">
                     {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? "" : "s"}
                   </span>
-                  <span className="ml-auto text-xs text-zinc-500">{formatDateTime(delivery.createdAt)}</span>
+                  <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
+                    <RelativeTime value={delivery.createdAt} />
+                  </span>
                 </summary>
                 <div className="mt-3 space-y-3">
                   {delivery.status === "pending" && delivery.attempts.length > 0 ? (
-                    <p className="text-xs text-zinc-500">
-                      Next attempt {formatDateTime(delivery.nextAttemptAt)}
+                    <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                      Next attempt <RelativeTime value={delivery.nextAttemptAt} />
                     </p>
                   ) : null}
                   <table className="min-w-full text-xs">
-                    <thead className="text-left text-zinc-500">
+                    <thead className="text-left text-zinc-600 dark:text-zinc-400">
                       <tr>
                         <th scope="col" className="py-1 pr-4 font-medium">
                           Attempted
@@ -95,7 +99,7 @@ export function DeliveriesLog({
                       {delivery.attempts.map((attempt) => (
                         <tr key={attempt.id} className="align-top">
                           <td className="whitespace-nowrap py-1 pr-4">
-                            {formatDateTime(attempt.attemptedAt)}
+                            <RelativeTime value={attempt.attemptedAt} />
                           </td>
                           <td className="py-1 pr-4 font-mono">{attempt.responseStatus ?? "—"}</td>
                           <td className="py-1 pr-4">{attempt.latencyMs} ms</td>

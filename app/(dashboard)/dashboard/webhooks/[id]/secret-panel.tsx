@@ -28,7 +28,7 @@ export function SecretPanel({ endpointId }: { endpointId: number }) {
           <CopyButton value={secret} label="Copy secret" />
         </div>
       ) : (
-        <p className="font-mono text-sm text-zinc-500">whsec_••••••••••••••••••••</p>
+        <p className="font-mono text-sm text-zinc-600 dark:text-zinc-400">whsec_••••••••••••••••••••</p>
       )}
       {rotated.message ? <Alert tone="success">{rotated.message}</Alert> : null}
       <div className="flex gap-2">

@@ -1,0 +1,77 @@
+"use client";
+
+import { useEffect, useSyncExternalStore } from "react";
+import type { FormState } from "./form-state";
+
+/** How long a toast stays; it can be dismissed sooner. */
+const TOAST_MS = 5000;
+/** Older toasts give way to newer ones beyond this many. */
+const MAX_TOASTS = 3;
+
+type Toast = { id: number; message: string };
+
+let toasts: Toast[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+
+function publish(next: Toast[]) {
+  toasts = next;
+  for (const listener of listeners) listener();
+}
+
+function dismissToast(id: number) {
+  publish(toasts.filter((toast) => toast.id !== id));
+}
+
+/** Shows an action's result briefly, away from the form, so old success messages never linger. */
+export function showToast(message: string) {
+  const id = nextId++;
+  publish([...toasts, { id, message }].slice(-MAX_TOASTS));
+  setTimeout(() => dismissToast(id), TOAST_MS);
+}
+
+/** Toasts a form's success message each time its action succeeds. */
+export function useSuccessToast(state: FormState) {
+  useEffect(() => {
+    if (state.ok && state.message) showToast(state.message);
+  }, [state]);
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+/** Where toasts appear: one polite live region at the bottom of every dashboard page. */
+export function Toaster() {
+  const current = useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      aria-label="Notifications"
+      className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2"
+    >
+      {current.map((toast) => (
+        <div
+          key={toast.id}
+          className="pointer-events-auto flex items-start gap-3 rounded-lg bg-zinc-900 px-4 py-3 text-sm text-white shadow-lg ring-1 ring-zinc-800 dark:bg-zinc-100 dark:text-zinc-900 dark:ring-zinc-300"
+        >
+          <p className="flex-1">{toast.message}</p>
+          <button
+            type="button"
+            aria-label="Dismiss"
+            onClick={() => dismissToast(toast.id)}
+            className="text-zinc-300 hover:text-white dark:text-zinc-600 dark:hover:text-zinc-900"
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

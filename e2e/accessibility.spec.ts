@@ -1,0 +1,65 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createPaymentViaApi, expect, logInAs, test } from "./fixtures";
+
+// axe-core over every page, as a merchant sees them: light and dark at 1280 px, and a 390 px phone.
+const VIEWS = [
+  { name: "light", colorScheme: "light", width: 1280 },
+  { name: "dark", colorScheme: "dark", width: 1280 },
+  { name: "phone", colorScheme: "light", width: 390 },
+] as const;
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({
+      rule: violation.id,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")),
+    }));
+}
+
+for (const view of VIEWS) {
+  test(`no serious or critical accessibility violation on any page (${view.name})`, async ({
+    page,
+    seed,
+    seedData,
+  }) => {
+    await page.emulateMedia({ colorScheme: view.colorScheme });
+    await page.setViewportSize({ width: view.width, height: 900 });
+    for (const path of ["/login", "/signup"]) {
+      await page.goto(path);
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    const paymentPath = await createPaymentViaApi(page.request, seedData.tokens.api, {
+      amount: 2500,
+      external_id: `a11y_${view.name}`,
+      customer_id: "cus_a11y",
+    });
+    await logInAs(page, seed);
+    await page.goto("/dashboard/webhooks");
+    await page.getByLabel("Endpoint URL").fill(`https://example.com/a11y-${view.name}-${Date.now()}`);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+    const endpointPath = new URL(page.url()).pathname;
+    const pages = [
+      "/dashboard",
+      "/dashboard/payments",
+      "/dashboard/payments?from=2026-02-30",
+      paymentPath,
+      "/dashboard/api-keys",
+      "/dashboard/webhooks",
+      endpointPath,
+      "/dashboard/developers",
+      "/dashboard/payments/999999999",
+    ];
+    for (const path of pages) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+  });
+}
