@@ -241,3 +241,19 @@ test("action results appear as toasts that go away by themselves", async ({ page
   // Nothing of it lingers beside the form either.
   await expect(page.getByText(/Test event evt_\w+ queued\./)).toHaveCount(0);
 });
+
+test('"/" focuses the payments search, the skip link jumps to the content', async ({ page, seed }) => {
+  await logInAs(page, seed);
+  await page.goto("/dashboard/payments");
+  await page.keyboard.press("/");
+  await expect(page.getByLabel("External ID")).toBeFocused();
+  await page.keyboard.type("order/1");
+  await expect(page.getByLabel("External ID")).toHaveValue("order/1");
+
+  await page.goto("/dashboard/payments");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await skip.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+});

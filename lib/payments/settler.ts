@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import type { BackgroundService } from "@/lib/platform/background-services";
+import { pause } from "@/lib/platform/pause";
 import { settleDuePayments } from "./settlement";
 
 /** Due payments are looked for this often; a full batch is followed at once by the next. */
@@ -18,13 +19,7 @@ export const startSettler: BackgroundService = () => {
       } catch (error) {
         console.error("Settler failed", error);
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await pause(POLL_MS, (wakeNow) => (wake = wakeNow));
     }
   };
   const done = loop();

@@ -2,6 +2,7 @@ import "server-only";
 import { getDb, listenForNotifications } from "@/db/client";
 import type { BackgroundService } from "@/lib/platform/background-services";
 import { getEnv } from "@/lib/platform/env";
+import { pause } from "@/lib/platform/pause";
 import {
   claimDueDeliveries,
   recordAttempts,
@@ -100,14 +101,7 @@ export class WebhookWorker {
   }
 
   private idle(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
+    return pause(ms, (wake) => (this.wake = wake));
   }
 
   private dispatch(delivery: ClaimedDelivery): void {

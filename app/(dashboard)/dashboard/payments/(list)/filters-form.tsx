@@ -63,8 +63,10 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
       <label className="space-y-1 text-sm">
         <span className="font-medium">External ID</span>
         <input
+          id="payment-search"
           type="search"
           name="q"
+          aria-keyshortcuts="/"
           defaultValue={filters.q ?? ""}
           placeholder="Exact external id"
           className={control}

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { LiveRefresh } from "@/components/live-refresh";
+import { SlashToSearch } from "@/components/slash-to-search";
 import { buttonClassName } from "@/components/ui/button";
 import { getDb } from "@/db/client";
 import { filtersToQuery, hasFilters, readPaymentFilters } from "@/lib/payments/filters";
@@ -45,6 +46,7 @@ export default async function PaymentsPage({
         </div>
       </div>
       <LiveRefresh active={items.some((payment) => payment.status === "pending")} />
+      <SlashToSearch targetId="payment-search" />
       <FiltersForm filters={filters} errors={errors} />
       <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
         {items.length > 0 ? (
