@@ -245,10 +245,15 @@ test("action results appear as toasts that go away by themselves", async ({ page
 test('"/" focuses the payments search, the skip link jumps to the content', async ({ page, seed }) => {
   await logInAs(page, seed);
   await page.goto("/dashboard/payments");
-  await page.keyboard.press("/");
-  await expect(page.getByLabel("External ID")).toBeFocused();
+  const search = page.getByLabel("External ID");
+  // The shortcut works once the page has hydrated; press again until it has.
+  await expect(async () => {
+    await page.keyboard.press("/");
+    await expect(search).toBeFocused({ timeout: 500 });
+  }).toPass();
+  await search.fill("");
   await page.keyboard.type("order/1");
-  await expect(page.getByLabel("External ID")).toHaveValue("order/1");
+  await expect(search).toHaveValue("order/1");
 
   await page.goto("/dashboard/payments");
   await page.keyboard.press("Tab");
