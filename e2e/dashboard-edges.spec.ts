@@ -4,6 +4,7 @@ import {
   fillLogInForm,
   logInAs,
   navLink,
+  openAccountMenu,
   settleInDashboard,
   signUp,
   test,
@@ -18,13 +19,12 @@ test("the account menu closes on Escape, on a click outside and on navigation", 
   const accountButton = page.getByRole("button", { name: /Account menu/ });
   const logOutButton = page.getByRole("button", { name: "Log out" });
 
-  await accountButton.click();
-  await expect(logOutButton).toBeVisible();
+  await openAccountMenu(page);
   await page.keyboard.press("Escape");
   await expect(logOutButton).toBeHidden();
   await expect(accountButton).toBeFocused();
 
-  await accountButton.click();
+  await openAccountMenu(page);
   await page.getByRole("heading", { name: "Payments" }).click();
   await expect(logOutButton).toBeHidden();
   // Nothing covers the page's own buttons any more.
@@ -32,7 +32,7 @@ test("the account menu closes on Escape, on a click outside and on navigation", 
   await expect(page.getByRole("dialog", { name: "Create a test payment" })).toBeVisible();
   await page.keyboard.press("Escape");
 
-  await accountButton.click();
+  await openAccountMenu(page);
   await navLink(page, "Webhooks").click();
   await expect(page.getByRole("heading", { name: "Webhooks", exact: true })).toBeVisible();
   await expect(logOutButton).toBeHidden();

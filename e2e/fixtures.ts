@@ -40,8 +40,17 @@ export function navLink(page: Page, name: string) {
   return page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 }
 
+/** Opens the account menu, clicking again if the first click came before the page hydrated. */
+export async function openAccountMenu(page: Page) {
+  const button = page.getByRole("button", { name: /Account menu/ });
+  await expect(async () => {
+    if ((await button.getAttribute("aria-expanded")) !== "true") await button.click();
+    await expect(page.getByRole("button", { name: "Log out" })).toBeVisible({ timeout: 500 });
+  }).toPass();
+}
+
 export async function logOut(page: Page) {
-  await page.getByRole("button", { name: /Account menu/ }).click();
+  await openAccountMenu(page);
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page).toHaveURL(/\/login$/);
 }
