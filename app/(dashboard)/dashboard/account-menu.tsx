@@ -54,7 +54,9 @@ export function AccountMenu({ name, email }: { name: string; email: string }) {
         </span>
         {/* The button's name is its text: "Account menu for" is read, not shown; on a phone the email is read only. */}
         <span className="sr-only">Account menu for </span>
-        <span className="sr-only max-w-48 truncate sm:not-sr-only">{email}</span>
+        <span className="sr-only sm:not-sr-only">
+          <span className="block max-w-48 truncate">{email}</span>
+        </span>
       </button>
       {open ? (
         <div
