@@ -13,7 +13,7 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto", style: "short" });
 
 /** "5 min ago", "in 23 hr", "just now". */
-export function describeRelative(date: Date, now = Date.now()): string {
+function describeRelative(date: Date, now = Date.now()): string {
   const seconds = (date.getTime() - now) / 1000;
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);

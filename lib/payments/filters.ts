@@ -5,7 +5,7 @@ import type { FieldErrors } from "@/lib/platform/errors";
 export const DASHBOARD_PAGE_SIZES = [10, 25, 50, 100] as const;
 
 /** A calendar day that exists (no 2026-02-30), from year 1 to 9999, as `<input type="date">` sends it. */
-export function isCalendarDay(value: string): boolean {
+function isCalendarDay(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith("0000")) return false;
   const day = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
@@ -17,7 +17,7 @@ const date = z.string().refine(isCalendarDay).optional().catch(undefined);
  * The dashboard's payment filters, read from the URL so a view can be shared and reloaded; the CSV export
  * takes the same ones. Bad values fall back to "no filter" instead of failing the page.
  */
-export const paymentFiltersSchema = z.object({
+const paymentFiltersSchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000_000).catch(1).default(1),
   pageSize: z.coerce
     .number()
