@@ -5,10 +5,15 @@ export function formatDateTime(value: Date | string | null | undefined): string 
 }
 
 /**
- * An amount as money reads: "1250.5" → "1,250.50". Grouped and padded as text, never through a float, so
- * 999999999999.99 stays exact.
+ * An amount as money reads: "1250.5" → "1,250.50", and "1,250.50 EUR" when the merchant has chosen a display
+ * currency. Grouped and padded as text, never through a float, so 999999999999.99 stays exact.
  */
-export function formatMoney(amount: string): string {
+export function formatMoney(amount: string, currency?: string | null): string {
+  const figure = groupAmount(amount);
+  return currency ? `${figure} ${currency}` : figure;
+}
+
+function groupAmount(amount: string): string {
   const [whole = "0", fraction = ""] = amount.replace(/^\+/, "").split(".");
   const negative = whole.startsWith("-");
   const digits = (negative ? whole.slice(1) : whole).replace(/^0+(?=\d)/, "") || "0";

@@ -49,11 +49,13 @@ for (const view of VIEWS) {
       "/dashboard",
       "/dashboard/payments",
       "/dashboard/payments?from=2026-02-30",
+      "/dashboard/payments?q=a11y&status=failed",
       paymentPath,
       "/dashboard/api-keys",
       "/dashboard/webhooks",
       endpointPath,
       "/dashboard/developers",
+      "/dashboard/settings",
       "/dashboard/payments/999999999",
     ];
     for (const path of pages) {
@@ -61,5 +63,12 @@ for (const view of VIEWS) {
       await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
       expect(await seriousViolations(page), path).toEqual([]);
     }
+    // What opens on a click: an event's JSON body and the endpoint's edit form.
+    await page.goto(paymentPath);
+    await page.getByText("Event body").first().click();
+    expect(await seriousViolations(page), "event body").toEqual([]);
+    await page.goto(endpointPath);
+    await page.getByText("Edit URL, description and events").click();
+    expect(await seriousViolations(page), "edit endpoint").toEqual([]);
   });
 }

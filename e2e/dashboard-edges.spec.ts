@@ -245,7 +245,7 @@ test("action results appear as toasts that go away by themselves", async ({ page
 test('"/" focuses the payments search, the skip link jumps to the content', async ({ page, seed }) => {
   await logInAs(page, seed);
   await page.goto("/dashboard/payments");
-  const search = page.getByLabel("External ID");
+  const search = page.getByLabel("Search", { exact: true });
   // The shortcut works once the page has hydrated; press again until it has.
   await expect(async () => {
     await page.keyboard.press("/");

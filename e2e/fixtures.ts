@@ -82,3 +82,13 @@ export async function createPaymentViaApi(
   expect(created.status()).toBe(201);
   return created.headers().location!.replace("/api/payments/", "/dashboard/payments/");
 }
+
+/** "Create test payment" on the Payments page, as a merchant trying the dashboard does. */
+export async function createTestPaymentInDashboard(page: Page, amount: string) {
+  await page.goto("/dashboard/payments");
+  await page.getByRole("button", { name: "Create test payment" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create a test payment" });
+  await dialog.getByLabel("Amount").fill(amount);
+  await dialog.getByRole("button", { name: "Create payment" }).click();
+  await dialog.getByRole("button", { name: "Done" }).click();
+}

@@ -1,4 +1,4 @@
-import { startTestServer, startWorkerProcess } from "../tests/support/test-server";
+import { assertNoSecretLogged, startTestServer, startWorkerProcess } from "../tests/support/test-server";
 
 /** Starts the production build with seeded data (handed to workers via the environment). */
 export default async function globalSetup() {
@@ -10,6 +10,7 @@ export default async function globalSetup() {
   process.env.E2E_RECEIVER_PORT = server.env.TEST_RECEIVER_PORT;
   return async () => {
     await worker?.kill("SIGTERM");
+    if (worker) assertNoSecretLogged(worker.output(), server.data);
     await server.stop();
   };
 }

@@ -52,7 +52,7 @@ test("add an endpoint, receive signed payment events, inspect deliveries, send a
   const deliveries = page.getByTestId("delivery");
   await expect(deliveries).toHaveCount(2);
   await expect(deliveries.filter({ hasText: "payment.completed" })).toContainText("succeeded");
-  await deliveries.filter({ hasText: "payment.pending" }).locator("summary").click();
+  await deliveries.filter({ hasText: "payment.pending" }).locator("summary").first().click();
   await expect(
     deliveries.filter({ hasText: "payment.pending" }).getByRole("cell", { name: "200", exact: true }),
   ).toBeVisible();

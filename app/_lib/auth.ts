@@ -7,6 +7,7 @@ import { authenticateMerchantUser } from "@/lib/accounts/accounts";
 import { logInSchema } from "@/lib/accounts/schemas";
 import { clientIp } from "@/lib/platform/client-ip";
 import { DomainError } from "@/lib/platform/errors";
+import { logger } from "@/lib/platform/logger";
 
 declare module "next-auth" {
   interface Session {
@@ -33,7 +34,10 @@ const nextAuth = NextAuth({
   trustHost: true,
   session: { strategy: "jwt", maxAge: 7 * 24 * 60 * 60 },
   pages: { signIn: "/login" },
-  logger: { error: (error) => (error instanceof LoginRefused ? undefined : console.error(error)) },
+  logger: {
+    error: (error) =>
+      error instanceof LoginRefused ? undefined : logger.error({ err: error }, "Sign-in error"),
+  },
   providers: [
     Credentials({
       credentials: { email: { type: "email" }, password: { type: "password" } },

@@ -1,7 +1,7 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Executor } from "@/db/client";
+import { selectRows, type Executor } from "@/db/client";
 import { merchants, users } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { messages, parseInput } from "@/lib/platform/validation";
@@ -12,6 +12,7 @@ export async function getMerchantProfile(db: Executor, merchantId: number) {
       id: merchants.id,
       name: merchants.name,
       paymentsCount: merchants.paymentsCount,
+      displayCurrency: merchants.displayCurrency,
       createdAt: merchants.createdAt,
     })
     .from(merchants)
@@ -47,4 +48,41 @@ export async function setMerchantRateLimit(db: Executor, merchantId: number, inp
     .set({ rateLimitPerMinute: per_minute, updatedAt: new Date() })
     .where(eq(merchants.id, merchantId));
   return { merchant_id: merchantId, per_minute };
+}
+
+/** The currencies this runtime knows (ISO 4217, from ICU), so the dashboard's choice and the check agree. */
+export const DISPLAY_CURRENCIES: readonly string[] = Intl.supportedValuesOf("currency");
+
+const displayCurrencySchema = z.object({
+  display_currency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((code) => code === "" || DISPLAY_CURRENCIES.includes(code), {
+      error: "The display currency must be an ISO 4217 code, such as EUR or USD.",
+    })
+    .transform((code) => code || null),
+});
+
+/** The dashboard's display currency ("1,250.00 EUR"); null shows bare amounts. The API never uses it. */
+export async function setDisplayCurrency(db: Executor, merchantId: number, input: unknown) {
+  const { display_currency } = parseInput(displayCurrencySchema, input);
+  await db
+    .update(merchants)
+    .set({ displayCurrency: display_currency, updatedAt: new Date() })
+    .where(eq(merchants.id, merchantId));
+  return display_currency;
+}
+
+export type OnboardingProgress = { hasApiKey: boolean; hasPayment: boolean; hasEndpoint: boolean };
+
+/** The Overview's "get started" steps, each done once the merchant has ever done it (one round trip). */
+export async function getOnboardingProgress(db: Executor, merchantId: number): Promise<OnboardingProgress> {
+  const [row] = await selectRows<{ has_api_key: boolean; has_payment: boolean; has_endpoint: boolean }>(
+    db,
+    sql`select exists (select 1 from api_tokens where merchant_id = ${merchantId}) as has_api_key,
+               exists (select 1 from payments where merchant_id = ${merchantId}) as has_payment,
+               exists (select 1 from webhook_endpoints where merchant_id = ${merchantId}) as has_endpoint`,
+  );
+  return { hasApiKey: row!.has_api_key, hasPayment: row!.has_payment, hasEndpoint: row!.has_endpoint };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableText } from "@/lib/platform/validation";
 
 // The handful of passwords every credential-stuffing list starts with; length does the rest.
 const COMMON_PASSWORDS = new Set([
@@ -25,7 +26,12 @@ export const PASSWORD_MIN_LENGTH = 10;
  * business name.") rather than Laravel's rule wording; one message per problem.
  */
 function requiredText(missing: string, max: number, tooLong: string) {
-  return z.string({ error: missing }).trim().min(1, missing).max(max, tooLong);
+  return z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .max(max, tooLong)
+    .refine(isStorableText, "Remove the NUL or broken characters.");
 }
 
 const email = requiredText(

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import type { FieldErrors } from "@/lib/platform/errors";
+import { isStorableText } from "@/lib/platform/validation";
 
 export const DASHBOARD_PAGE_SIZES = [10, 25, 50, 100] as const;
 
@@ -25,11 +26,12 @@ const paymentFiltersSchema = z.object({
     .catch(25)
     .default(25),
   status: z.enum(PAYMENT_STATUSES).optional().catch(undefined),
-  /** Exact external id. */
+  /** The search box: a payment id, an external id prefix (any case) or a customer id. */
   q: z
     .string()
     .trim()
     .max(255)
+    .refine(isStorableText)
     .optional()
     .catch(undefined)
     .transform((value) => value || undefined),
@@ -76,4 +78,17 @@ export function filtersToQuery(filters: Partial<PaymentFilters>): string {
     if (filters[key]) params.set(key, String(filters[key]));
   const query = params.toString();
   return query ? `?${query}` : "";
+}
+
+/** The Overview chart's presets, in days; `?range=` takes one of them, anything else shows 30. */
+export const CHART_RANGES = [7, 30, 90] as const;
+export type ChartRange = (typeof CHART_RANGES)[number];
+
+const chartRangeSchema = z.coerce
+  .number()
+  .refine((days): days is ChartRange => (CHART_RANGES as readonly number[]).includes(days))
+  .catch(30);
+
+export function readChartRange(params: SearchParams): ChartRange {
+  return chartRangeSchema.parse(params.range);
 }

@@ -2,53 +2,99 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { hasFilters, type PaymentFilters } from "./filters";
-import { listPayments, type PaymentPage } from "./queries";
-import { toPaymentListItem } from "./resource";
+import { listPaymentsQuery } from "./queries";
+import { toPaymentListItem, type PaymentRow } from "./resource";
+import type { PaymentListItem } from "./schemas";
+
+/** Escapes LIKE's wildcards so a search for "50%_off" means those characters. */
+function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * The search box: a payment id, an external id by case-insensitive prefix, or a customer id exactly. Each
+ * branch is an index lookup (the primary key, `payments_merchant_external_id_prefix_idx` through the
+ * `~>=~`/`~<=~` range that text_pattern_ops serves, `payments_merchant_customer_idx`).
+ */
+function searchCondition(term: string): SQL {
+  const branches = [
+    sql`(lower(external_id) ~>=~ lower(${term}) and lower(external_id) ~<=~ (lower(${term}) || chr(1114111))
+         and lower(external_id) like (lower(${escapeLike(term)}) || '%'))`,
+    sql`customer_id = ${term}`,
+  ];
+  if (/^\d{1,15}$/.test(term)) branches.push(sql`id = ${Number(term)}`);
+  return sql`(${sql.join(branches, sql` or `)})`;
+}
 
 function filterConditions(merchantId: number, filters: PaymentFilters): SQL {
   const conditions = [sql`merchant_id = ${merchantId}`];
   if (filters.status) conditions.push(sql`status = ${filters.status}`);
-  if (filters.q) conditions.push(sql`external_id = ${filters.q}`);
+  if (filters.q) conditions.push(searchCondition(filters.q));
   if (filters.from) conditions.push(sql`created_at >= ${filters.from}::date`);
   if (filters.to) conditions.push(sql`created_at < ${filters.to}::date + 1`);
   return sql.join(conditions, sql` and `);
 }
 
+/** A row of the dashboard's list: the API's list item plus the customer. */
+export type DashboardPayment = PaymentListItem & { customer_id: string | null };
+
+/** `total` is exact, except for a search that matches more than SEARCH_COUNT_LIMIT (then `totalIsCapped`). */
+export type DashboardPaymentPage = { items: DashboardPayment[]; total: number; totalIsCapped: boolean };
+
+/** A search counts at most this many matches ("10,000+"), so a one-letter prefix stays cheap. */
+export const SEARCH_COUNT_LIMIT = 10_000;
+
+type DashboardRow = PaymentRow & {
+  id: number | string | null;
+  customer_id: string | null;
+  total: number | string;
+};
+
+function toPage(rows: DashboardRow[], countLimit?: number): DashboardPaymentPage {
+  const total = Number(rows[0]?.total ?? 0);
+  const items = rows
+    .filter((row) => row.id !== null)
+    .map((row) => ({ ...toPaymentListItem({ ...row, id: row.id }), customer_id: row.customer_id }));
+  const totalIsCapped = countLimit !== undefined && total > countLimit;
+  return { items, total: totalIsCapped ? countLimit : total, totalIsCapped };
+}
+
 /**
- * The dashboard's payment list. Unfiltered, it is the API's sequence-range list (any page in one index range);
- * filtered, an indexed query with its own count.
+ * The dashboard's payment list. Unfiltered, it walks the per-merchant sequence like the API (any page is one
+ * index range); filtered, an indexed query with its own count, capped for searches.
  */
 export async function searchPayments(
   db: Executor,
   merchantId: number,
   filters: PaymentFilters,
-): Promise<PaymentPage> {
-  if (!hasFilters(filters)) return listPayments(db, merchantId, filters.page, filters.pageSize);
+): Promise<DashboardPaymentPage> {
+  const offset = (filters.page - 1) * filters.pageSize;
+  if (!hasFilters(filters)) {
+    const rows = await selectRows<DashboardRow>(
+      db,
+      listPaymentsQuery(merchantId, offset, filters.pageSize, true),
+    );
+    return toPage(rows);
+  }
   const where = filterConditions(merchantId, filters);
-  const rows = await selectRows<{
-    id: number | string | null;
-    external_id: string | null;
-    status: string;
-    amount: string;
-    created_at: Date;
-    total: number | string;
-  }>(
+  const countLimit = filters.q ? SEARCH_COUNT_LIMIT : undefined;
+  const counted = countLimit
+    ? sql`(select 1 from payments where ${where} limit ${countLimit + 1}) capped`
+    : sql`payments where ${where}`;
+  const rows = await selectRows<DashboardRow>(
     db,
     sql`
-      with matching as (select count(*) as total from payments where ${where})
-      select p.id, p.external_id, p.status, p.amount, p.created_at, matching.total
+      with matching as (select count(*) as total from ${counted})
+      select p.id, p.external_id, p.customer_id, p.status, p.amount, p.created_at, matching.total
       from matching
       left join lateral (
-        select id, external_id, status, amount, created_at from payments
+        select id, external_id, customer_id, status, amount, created_at from payments
         where ${where}
         order by created_at desc, id desc
-        limit ${filters.pageSize} offset ${(filters.page - 1) * filters.pageSize}
+        limit ${filters.pageSize} offset ${offset}
       ) p on true`,
   );
-  return {
-    total: Number(rows[0]?.total ?? 0),
-    items: rows.filter((row) => row.id !== null).map((row) => toPaymentListItem({ ...row, id: row.id! })),
-  };
+  return toPage(rows, countLimit);
 }
 
 export type CsvBatch = Array<{

@@ -8,6 +8,7 @@ import { DomainError } from "@/lib/platform/errors";
 import { idParam, messages, parseInput } from "@/lib/platform/validation";
 import { getWebhookEndpoint } from "./endpoints";
 import { wakeWebhookWorkers } from "./outbox";
+import { webhookBody } from "./send";
 
 /** Deliveries per page of an endpoint's log. */
 export const DELIVERY_LOG_PAGE_SIZE = 50;
@@ -29,6 +30,10 @@ export type DeliveryLogEntry = {
   id: number;
   eventId: string;
   eventType: string;
+  /** The payment the event is about; null for a test event sent from the dashboard. */
+  paymentId: number | null;
+  /** The body as sent and signed. */
+  body: string;
   status: DeliveryStatus;
   attemptCount: number;
   nextAttemptAt: Date;
@@ -86,6 +91,8 @@ export async function listEndpointDeliveries(
       id: webhookDeliveries.id,
       eventId: webhookDeliveries.eventId,
       eventType: events.type,
+      paymentId: events.paymentId,
+      data: events.data,
       status: webhookDeliveries.status,
       attemptCount: webhookDeliveries.attemptCount,
       nextAttemptAt: webhookDeliveries.nextAttemptAt,
@@ -106,8 +113,9 @@ export async function listEndpointDeliveries(
     merchantId,
     deliveries.map((delivery) => delivery.id),
   );
-  const entries = deliveries.map((delivery) => ({
+  const entries = deliveries.map(({ data, ...delivery }) => ({
     ...delivery,
+    body: webhookBody(delivery.eventType, data),
     attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
   }));
   return { entries, olderBefore };

@@ -34,6 +34,13 @@ export const createEndpointSchema = z.object({
   events: eventTypes.default([...WEBHOOK_EVENT_TYPES]),
 });
 
+/** Every field optional: the dashboard's edit form sends all three, the API's PATCH any of them. */
+export const updateEndpointSchema = z.object({
+  url: webhookUrlSchema.optional(),
+  description: stringField("description", { max: 255 }).trim().optional(),
+  events: eventTypes.optional(),
+});
+
 export const testEventSchema = z.object({
   event: z.enum(WEBHOOK_EVENT_TYPES, { error: messages.in("event") }),
 });

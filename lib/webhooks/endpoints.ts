@@ -1,12 +1,12 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
-import { createEndpointSchema, testEventSchema } from "./endpoint-schemas";
+import { createEndpointSchema, testEventSchema, updateEndpointSchema } from "./endpoint-schemas";
 import { isPrivateAddress } from "./network-guard";
 import { wakeWebhookWorkers } from "./outbox";
 import { decryptSecret, encryptSecret, generateWebhookSecret } from "./secrets";
@@ -31,6 +31,9 @@ function checkUrlPolicy(url: string): void {
   }
 }
 
+const ownedBy = (merchantId: number, endpointId: number) =>
+  and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.merchantId, merchantId));
+
 export type WebhookEndpointSummary = {
   id: number;
   url: string;
@@ -38,6 +41,8 @@ export type WebhookEndpointSummary = {
   eventTypes: string[];
   enabled: boolean;
   disabledReason: string | null;
+  /** The first failed attempt since the last success; null while it is healthy. */
+  failingSince: Date | null;
   createdAt: Date;
 };
 
@@ -48,12 +53,52 @@ const summaryColumns = {
   eventTypes: webhookEndpoints.eventTypes,
   enabled: webhookEndpoints.enabled,
   disabledReason: webhookEndpoints.disabledReason,
+  failingSince: webhookEndpoints.failingSince,
   createdAt: webhookEndpoints.createdAt,
 };
 
-export async function createWebhookEndpoint(db: Executor, merchantId: number, input: unknown) {
+/**
+ * Refuses a URL the merchant already has, unless they confirmed it: two endpoints on one URL means every
+ * event arrives twice, which is rarely what was meant.
+ */
+async function checkDuplicateUrl(
+  db: Executor,
+  merchantId: number,
+  url: string,
+  exceptEndpointId?: number,
+): Promise<void> {
+  const [existing] = await db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.merchantId, merchantId),
+        eq(webhookEndpoints.url, url),
+        exceptEndpointId ? ne(webhookEndpoints.id, exceptEndpointId) : undefined,
+      ),
+    )
+    .limit(1);
+  if (existing)
+    throw new DomainError(
+      "conflict",
+      "You already have an endpoint with this URL; each event would arrive twice.",
+      {
+        url: [`Endpoint ${existing.id} already uses this URL.`],
+      },
+    );
+}
+
+export type EndpointWriteOptions = { allowDuplicateUrl?: boolean };
+
+export async function createWebhookEndpoint(
+  db: Executor,
+  merchantId: number,
+  input: unknown,
+  options: EndpointWriteOptions = {},
+) {
   const data = parseInput(createEndpointSchema, input);
   checkUrlPolicy(data.url);
+  if (!options.allowDuplicateUrl) await checkDuplicateUrl(db, merchantId, data.url);
   const secret = generateWebhookSecret();
   const [row] = await db
     .insert(webhookEndpoints)
@@ -66,6 +111,33 @@ export async function createWebhookEndpoint(db: Executor, merchantId: number, in
     })
     .returning(summaryColumns);
   return { ...row!, secret };
+}
+
+/** Changes an endpoint's URL, description or event types; the same URL rules as adding one. */
+export async function updateWebhookEndpoint(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+  input: unknown,
+  options: EndpointWriteOptions = {},
+): Promise<WebhookEndpointSummary> {
+  const data = parseInput(updateEndpointSchema, input);
+  if (data.url !== undefined) {
+    checkUrlPolicy(data.url);
+    if (!options.allowDuplicateUrl) await checkDuplicateUrl(db, merchantId, data.url, endpointId);
+  }
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      ...(data.url !== undefined ? { url: data.url } : {}),
+      ...(data.description !== undefined ? { description: data.description || null } : {}),
+      ...(data.events !== undefined ? { eventTypes: data.events } : {}),
+      updatedAt: new Date(),
+    })
+    .where(ownedBy(merchantId, endpointId))
+    .returning(summaryColumns);
+  if (!row) throw new DomainError("not_found", "Webhook endpoint not found.");
+  return row;
 }
 
 export function listWebhookEndpoints(db: Executor, merchantId: number): Promise<WebhookEndpointSummary[]> {
@@ -88,9 +160,6 @@ export async function getWebhookEndpoint(
   if (!row) throw new DomainError("not_found", "Webhook endpoint not found.");
   return row;
 }
-
-const ownedBy = (merchantId: number, endpointId: number) =>
-  and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.merchantId, merchantId));
 
 export async function setWebhookEndpointEnabled(
   db: Executor,

@@ -14,3 +14,12 @@ describe("formatMoney", () => {
     expect(formatMoney(input)).toBe(expected);
   });
 });
+
+describe("formatMoney with a display currency", () => {
+  it("prints the ISO code after the figure", () => {
+    expect(formatMoney("1250", "EUR")).toBe("1,250.00 EUR");
+  });
+  it("prints the bare figure when none is set", () => {
+    expect(formatMoney("1250", null)).toBe("1,250.00");
+  });
+});

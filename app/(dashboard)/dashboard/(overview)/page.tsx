@@ -7,22 +7,30 @@ import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusBadge } from "@/components/status-badges";
 import { getDb } from "@/db/client";
 import { PAYMENT_STATUSES } from "@/db/enums";
-import { getMerchantProfile } from "@/lib/accounts/merchants";
+import { getMerchantProfile, getOnboardingProgress } from "@/lib/accounts/merchants";
+import { readChartRange } from "@/lib/payments/filters";
 import { listPayments } from "@/lib/payments/queries";
 import { getPaymentStats } from "@/lib/payments/stats";
 import { DailyChart } from "./daily-chart";
+import { GetStarted } from "./get-started";
 
 export const metadata: Metadata = { title: "Overview" };
 
 const card = "rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
 
-export default async function OverviewPage() {
+export default async function OverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const session = await requireMerchantSession();
+  const days = readChartRange(await searchParams);
   const db = getDb();
-  const [merchant, stats, recent] = await Promise.all([
+  const [merchant, stats, recent, progress] = await Promise.all([
     getMerchantProfile(db, session.merchantId),
-    getPaymentStats(db, session.merchantId),
+    getPaymentStats(db, session.merchantId, days),
     listPayments(db, session.merchantId, 1, 5),
+    getOnboardingProgress(db, session.merchantId),
   ]);
   if (!merchant) notFound();
   return (
@@ -41,13 +49,14 @@ export default async function OverviewPage() {
               {stats.byStatus[status].count.toLocaleString("en-US")}
             </dd>
             <dd className="text-sm tabular-nums text-zinc-600 dark:text-zinc-400">
-              volume {formatMoney(stats.byStatus[status].volume)}
+              volume {formatMoney(stats.byStatus[status].volume, merchant.displayCurrency)}
             </dd>
           </div>
         ))}
       </dl>
+      <GetStarted progress={progress} />
       <div className={card}>
-        <DailyChart daily={stats.daily} />
+        <DailyChart daily={stats.daily} days={days} currency={merchant.displayCurrency} />
       </div>
       <section aria-labelledby="recent-heading" className={card}>
         <div className="mb-3 flex items-center justify-between">
@@ -66,19 +75,29 @@ export default async function OverviewPage() {
         ) : (
           <ul className="divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
             {recent.items.map((payment) => (
-              <li key={payment.id} className="flex flex-wrap items-center gap-3 py-2">
-                <Link
-                  href={`/dashboard/payments/${payment.id}`}
-                  className="font-mono text-indigo-600 hover:underline dark:text-indigo-400"
-                >
-                  {payment.id}
-                </Link>
-                <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">
-                  {payment.external_id ?? "—"}
+              // Two lines on a phone (what and how much; status and when), one from 640 px.
+              <li
+                key={payment.id}
+                className="grid grid-cols-[1fr_auto] items-center gap-x-3 gap-y-1 py-2 sm:flex sm:gap-3"
+              >
+                <span className="flex min-w-0 items-center gap-3">
+                  <Link
+                    href={`/dashboard/payments/${payment.id}`}
+                    className="font-mono text-indigo-600 hover:underline dark:text-indigo-400"
+                  >
+                    {payment.id}
+                  </Link>
+                  <span className="truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">
+                    {payment.external_id ?? "—"}
+                  </span>
                 </span>
-                <span className="ml-auto tabular-nums">{formatMoney(payment.amount)}</span>
-                <PaymentStatusBadge status={payment.status} />
-                <span className="text-xs text-zinc-600 dark:text-zinc-400">
+                <span className="text-right tabular-nums sm:ml-auto">
+                  {formatMoney(payment.amount, merchant.displayCurrency)}
+                </span>
+                <span>
+                  <PaymentStatusBadge status={payment.status} />
+                </span>
+                <span className="text-right text-xs text-zinc-600 dark:text-zinc-400">
                   <RelativeTime value={payment.created_at} />
                 </span>
               </li>

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { z } from "zod";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { RelativeTime } from "@/components/relative-time";
+import { Card, CardList } from "@/components/ui/card-list";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
@@ -117,17 +118,9 @@ export default async function ApiKeysPage({
         ))}
       </SimpleTable>
       {/* Below 640 px each key is a card: seven columns do not fit a phone. */}
-      <ul aria-label="API keys" className="space-y-3 sm:hidden">
-        {tokens.length === 0 ? (
-          <li className="rounded-lg bg-white px-4 py-8 text-center text-sm text-zinc-600 ring-1 ring-zinc-200 dark:bg-zinc-900 dark:text-zinc-400 dark:ring-zinc-800">
-            No active keys. Generate one above to call the API.
-          </li>
-        ) : null}
+      <CardList label="API keys" empty="No active keys. Generate one above to call the API.">
         {tokens.map((token) => (
-          <li
-            key={token.id}
-            className="space-y-2 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
-          >
+          <Card key={token.id}>
             <div className="flex flex-wrap items-start justify-between gap-2">
               <div>
                 <p className="min-w-32 font-medium [overflow-wrap:anywhere]">{token.name}</p>
@@ -148,9 +141,9 @@ export default async function ApiKeysPage({
               </dd>
             </dl>
             <Actions token={token} />
-          </li>
+          </Card>
         ))}
-      </ul>
+      </CardList>
     </div>
   );
 }

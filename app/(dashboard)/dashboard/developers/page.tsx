@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { CopyButton } from "@/components/ui/copy-button";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { API_ERRORS, apiErrorBody } from "@/lib/api/api-errors";
 import { MAX_AMOUNT } from "@/lib/payments/schemas";
-import { getEnv } from "@/lib/platform/env";
+import { appOrigin, getEnv } from "@/lib/platform/env";
 
 export const metadata: Metadata = { title: "Developers" };
 
@@ -29,12 +28,7 @@ function CodeBlock({ label, code }: { label: string; code: string }) {
 
 export default async function DevelopersPage() {
   await requireMerchantSession();
-  const requestHeaders = await headers();
-  const host = requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host") ?? "localhost:3000";
-  const protocol =
-    requestHeaders.get("x-forwarded-proto") ??
-    (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
-  const baseUrl = `${protocol}://${host}`;
+  const baseUrl = appOrigin();
   const perMinute = getEnv().API_RATE_LIMIT_PER_MINUTE;
   const auth = `-H "Authorization: Bearer $PAYMENTS_TOKEN" -H "Accept: application/json"`;
   return (

@@ -6,6 +6,7 @@ import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
+import { DomainError } from "@/lib/platform/errors";
 import { recoverFailedDeliveries, resendDelivery } from "@/lib/webhooks/delivery-log";
 import {
   createWebhookEndpoint,
@@ -14,27 +15,63 @@ import {
   rotateWebhookSecret,
   sendTestEvent,
   setWebhookEndpointEnabled,
+  updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";
 
 export type SecretState = FormState & { secret?: string };
 
 const endpointId = (formData: FormData) => formId(formData, "endpoint_id");
 
-export async function addEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
-  const { merchantId } = await requireMerchantSession();
-  const events = formData.getAll("events");
+/** The endpoint form's state: a duplicate URL comes back as a warning the merchant can confirm. */
+export type EndpointFormState = FormState & { duplicateUrl?: boolean };
+
+/** Reads the add/edit form; the event choices are refilled too, so a fixed URL keeps the merchant's choice. */
+function readEndpointForm(formData: FormData) {
+  const events = formData.getAll("events").filter((event) => typeof event === "string");
   const values = { url: formText(formData, "url"), description: formText(formData, "description") };
+  return {
+    input: { ...values, events },
+    refill: { ...values, events: events.join(",") },
+    options: { allowDuplicateUrl: formText(formData, "allow_duplicate_url") === "true" },
+  };
+}
+
+function endpointFormError(error: unknown, refill: Record<string, string>): EndpointFormState {
+  const state = formStateFromError(error, refill);
+  return error instanceof DomainError && error.kind === "conflict"
+    ? { ...state, message: error.message, duplicateUrl: true }
+    : state;
+}
+
+export async function addEndpoint(
+  _previous: EndpointFormState,
+  formData: FormData,
+): Promise<EndpointFormState> {
+  const { merchantId } = await requireMerchantSession();
+  const { input, refill, options } = readEndpointForm(formData);
   let id: number;
   try {
-    ({ id } = await createWebhookEndpoint(getDb(), merchantId, { ...values, events }));
+    ({ id } = await createWebhookEndpoint(getDb(), merchantId, input, options));
   } catch (error) {
-    // The event choices come back too, so a corrected URL does not quietly subscribe to everything.
-    return formStateFromError(error, {
-      ...values,
-      events: events.filter((event) => typeof event === "string").join(","),
-    });
+    return endpointFormError(error, refill);
   }
   redirect(`/dashboard/webhooks/${id}`);
+}
+
+export async function editEndpoint(
+  _previous: EndpointFormState,
+  formData: FormData,
+): Promise<EndpointFormState> {
+  const { merchantId } = await requireMerchantSession();
+  const { input, refill, options } = readEndpointForm(formData);
+  try {
+    const id = endpointId(formData);
+    await updateWebhookEndpoint(getDb(), merchantId, id, input, options);
+    revalidatePath(`/dashboard/webhooks/${id}`);
+    return { ok: true, message: "Endpoint saved.", values: refill };
+  } catch (error) {
+    return endpointFormError(error, refill);
+  }
 }
 
 /** One action per button: each checks the session and scopes every query by the merchant. */

@@ -1,11 +1,15 @@
+"use client";
+
 import Link from "next/link";
+import { useRouter } from "next/navigation";
+import type { FormEvent } from "react";
 import { buttonClassName } from "@/components/ui/button";
 import { PAYMENT_STATUSES } from "@/db/enums";
-import { DASHBOARD_PAGE_SIZES, type PaymentFilters } from "@/lib/payments/filters";
+import { DASHBOARD_PAGE_SIZES, filtersToQuery, type PaymentFilters } from "@/lib/payments/filters";
 import type { FieldErrors } from "@/lib/platform/errors";
 
 const control =
-  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 focus:ring-2 focus:ring-indigo-600 dark:bg-zinc-900 dark:text-zinc-100 dark:ring-zinc-700";
+  "block h-9 w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 focus:ring-2 focus:ring-indigo-600 dark:bg-zinc-900 dark:text-zinc-100 dark:ring-zinc-700";
 
 /** A date filter, with its field error (an impossible day, a reversed range) beside it. */
 function DateFilter({
@@ -40,18 +44,54 @@ function DateFilter({
   );
 }
 
-/** A plain GET form: filters live in the URL, so any view can be shared, bookmarked and reloaded. */
+/**
+ * A GET form: filters live in the URL, so any view can be shared, bookmarked and reloaded. With JavaScript it
+ * leaves empty and default fields out of the URL, and status and page size apply as soon as they change;
+ * without it, the server reads the same query.
+ */
 export function FiltersForm({ filters, errors }: { filters: PaymentFilters; errors: FieldErrors }) {
+  const router = useRouter();
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const value = (name: string) => {
+      const entry = form.get(name);
+      return typeof entry === "string" ? entry.trim() || undefined : undefined;
+    };
+    const query = filtersToQuery({
+      status: value("status") as PaymentFilters["status"],
+      q: value("q"),
+      from: value("from"),
+      to: value("to"),
+      pageSize: Number(value("pageSize") ?? 25),
+    });
+    router.push(`/dashboard/payments${query}`);
+  };
+  const applyAtOnce = (event: { currentTarget: HTMLSelectElement }) =>
+    event.currentTarget.form?.requestSubmit();
   return (
     <form
       method="get"
       role="search"
       aria-label="Filter payments"
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1.5fr_1fr_1fr_0.8fr_auto] lg:items-end"
+      onSubmit={onSubmit}
+      className="grid grid-cols-2 gap-3 lg:grid-cols-[2fr_1.3fr_1fr_1fr_0.8fr_auto] lg:items-end"
     >
+      <label className="col-span-2 space-y-1 text-sm lg:col-span-1">
+        <span className="font-medium">Search</span>
+        <input
+          id="payment-search"
+          type="search"
+          name="q"
+          aria-keyshortcuts="/"
+          defaultValue={filters.q ?? ""}
+          placeholder="Payment ID, external ID or customer ID"
+          className={`${control} placeholder:text-zinc-500 dark:placeholder:text-zinc-400`}
+        />
+      </label>
       <label className="space-y-1 text-sm">
         <span className="font-medium">Status</span>
-        <select name="status" defaultValue={filters.status ?? ""} className={control}>
+        <select name="status" defaultValue={filters.status ?? ""} onChange={applyAtOnce} className={control}>
           <option value="">All statuses</option>
           {PAYMENT_STATUSES.map((status) => (
             <option key={status} value={status}>
@@ -60,23 +100,16 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
           ))}
         </select>
       </label>
-      <label className="space-y-1 text-sm">
-        <span className="font-medium">External ID</span>
-        <input
-          id="payment-search"
-          type="search"
-          name="q"
-          aria-keyshortcuts="/"
-          defaultValue={filters.q ?? ""}
-          placeholder="Exact external id"
-          className={control}
-        />
-      </label>
       <DateFilter name="from" label="From" value={filters.from} errors={errors.from} />
       <DateFilter name="to" label="To" value={filters.to} errors={errors.to} />
       <label className="space-y-1 text-sm">
         <span className="font-medium">Per page</span>
-        <select name="pageSize" defaultValue={String(filters.pageSize)} className={control}>
+        <select
+          name="pageSize"
+          defaultValue={String(filters.pageSize)}
+          onChange={applyAtOnce}
+          className={control}
+        >
           {DASHBOARD_PAGE_SIZES.map((size) => (
             <option key={size} value={size}>
               {size}
@@ -84,9 +117,9 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
           ))}
         </select>
       </label>
-      <div className="flex gap-2">
+      <div className="col-span-2 flex gap-2 lg:col-span-1">
         <button type="submit" className={buttonClassName("primary")}>
-          Apply
+          Search
         </button>
         <Link href="/dashboard/payments" className={buttonClassName("ghost")}>
           Reset

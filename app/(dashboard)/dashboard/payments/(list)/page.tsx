@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { LiveRefresh } from "@/components/live-refresh";
 import { SlashToSearch } from "@/components/slash-to-search";
@@ -9,6 +10,7 @@ import { getDb } from "@/db/client";
 import { filtersToQuery, hasFilters, readPaymentFilters } from "@/lib/payments/filters";
 import { searchPayments } from "@/lib/payments/search";
 import { CreatePaymentDialog } from "./create-payment-dialog";
+import { FilterChips } from "./filter-chips";
 import { FiltersForm } from "./filters-form";
 import { PaymentsTable } from "./payments-table";
 
@@ -21,7 +23,10 @@ export default async function PaymentsPage({
 }) {
   const { merchantId } = await requireMerchantSession();
   const { filters, errors } = readPaymentFilters(await searchParams);
-  const { items, total } = await searchPayments(getDb(), merchantId, filters);
+  const [{ items, total, totalIsCapped }, currency] = await Promise.all([
+    searchPayments(getDb(), merchantId, filters),
+    getDisplayCurrency(merchantId),
+  ]);
   const lastPage = Math.max(1, Math.ceil(total / filters.pageSize));
   const pageLink = (page: number) => `/dashboard/payments${filtersToQuery({ ...filters, page })}`;
   // A page past the end (an old link, a hand-edited URL) shows the last page instead of an empty one.
@@ -47,10 +52,18 @@ export default async function PaymentsPage({
       </div>
       <LiveRefresh active={items.some((payment) => payment.status === "pending")} />
       <SlashToSearch targetId="payment-search" />
-      <FiltersForm filters={filters} errors={errors} />
+      {/* Keyed by the query so a chip's removal or Back shows the URL's values, not the last typed ones. */}
+      <FiltersForm key={filtersToQuery(filters)} filters={filters} errors={errors} />
+      <FilterChips filters={filters} />
       <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
         {items.length > 0 ? (
-          <PaymentsTable rows={items} total={total} page={filters.page} pageSize={filters.pageSize} />
+          <PaymentsTable
+            rows={items}
+            currency={currency}
+            total={total}
+            page={filters.page}
+            pageSize={filters.pageSize}
+          />
         ) : (
           <p className="px-4 py-12 text-center text-sm text-zinc-600 dark:text-zinc-400">
             {hasFilters(filters)
@@ -61,8 +74,10 @@ export default async function PaymentsPage({
       </div>
       <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 text-sm">
         <p className="text-zinc-600 dark:text-zinc-400">
-          {total.toLocaleString("en-US")} payment{total === 1 ? "" : "s"} · page{" "}
+          {total.toLocaleString("en-US")}
+          {totalIsCapped ? "+" : ""} payment{total === 1 ? "" : "s"} · page{" "}
           {filters.page.toLocaleString("en-US")} of {lastPage.toLocaleString("en-US")}
+          {totalIsCapped ? "+" : ""}
         </p>
         <div className="flex gap-2">
           <Link href={pageLink(filters.page - 1)} aria-disabled={filters.page <= 1} className={linkClass}>

@@ -3,14 +3,16 @@
 import { rowPaginationFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useMemo } from "react";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusBadge } from "@/components/status-badges";
-import type { PaymentListItem } from "@/lib/payments/schemas";
+import type { DashboardPayment } from "@/lib/payments/search";
 
 const features = tableFeatures({ rowPaginationFeature });
 
-const columns: Array<ColumnDef<typeof features, PaymentListItem>> = [
+/** The columns, with amounts printed in the merchant's display currency (none by default). */
+const columnsFor = (currency: string | null): Array<ColumnDef<typeof features, DashboardPayment>> => [
   {
     accessorKey: "id",
     header: "ID",
@@ -29,10 +31,15 @@ const columns: Array<ColumnDef<typeof features, PaymentListItem>> = [
     cell: (info) => <span className="font-mono text-xs">{info.row.original.external_id ?? "—"}</span>,
   },
   {
+    accessorKey: "customer_id",
+    header: "Customer",
+    cell: (info) => <span className="font-mono text-xs">{info.row.original.customer_id ?? "—"}</span>,
+  },
+  {
     accessorKey: "amount",
     header: () => <span className="block text-right">Amount</span>,
     cell: (info) => (
-      <span className="block text-right tabular-nums">{formatMoney(info.row.original.amount)}</span>
+      <span className="block text-right tabular-nums">{formatMoney(info.row.original.amount, currency)}</span>
     ),
   },
   {
@@ -47,19 +54,53 @@ const columns: Array<ColumnDef<typeof features, PaymentListItem>> = [
   },
 ];
 
+/** Below 640 px each payment is a card: the table would scroll sideways on a phone. */
+function PaymentCards({ rows, currency }: { rows: DashboardPayment[]; currency: string | null }) {
+  return (
+    <ul aria-label="Payments" className="divide-y divide-zinc-100 sm:hidden dark:divide-zinc-800">
+      {rows.map((payment) => (
+        <li key={payment.id}>
+          <Link
+            href={`/dashboard/payments/${payment.id}`}
+            className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-4 py-3 text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+          >
+            <span className="font-mono text-indigo-600 dark:text-indigo-400">Payment {payment.id}</span>
+            <span className="text-right font-medium tabular-nums">
+              {formatMoney(payment.amount, currency)}
+            </span>
+            <span className="truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">
+              {payment.external_id ?? "no external id"}
+              {payment.customer_id ? ` · ${payment.customer_id}` : ""}
+            </span>
+            <span className="text-right">
+              <PaymentStatusBadge status={payment.status} />
+            </span>
+            <span className="col-span-2 text-xs text-zinc-600 dark:text-zinc-400">
+              <RelativeTime value={payment.created_at} />
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Server-side paged: the rows are one page from the server; page and size live in the URL. */
 export function PaymentsTable({
   rows,
   total,
   page,
   pageSize,
+  currency,
 }: {
-  rows: PaymentListItem[];
+  currency: string | null;
+  rows: DashboardPayment[];
   total: number;
   page: number;
   pageSize: number;
 }) {
   const router = useRouter();
+  const columns = useMemo(() => columnsFor(currency), [currency]);
   const table = useTable({
     features,
     columns,
@@ -69,37 +110,40 @@ export function PaymentsTable({
     state: { pagination: { pageIndex: page - 1, pageSize } },
   });
   return (
-    <table className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
-      <caption className="sr-only">Payments</caption>
-      <thead className="text-left text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => (
-              <th key={header.id} scope="col" className="px-4 py-3 font-medium">
-                <table.FlexRender header={header} />
-              </th>
-            ))}
-          </tr>
-        ))}
-      </thead>
-      <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-        {table.getRowModel().rows.map((row) => (
-          <tr
-            key={row.id}
-            className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
-            onClick={(event) => {
-              if (!(event.target instanceof HTMLAnchorElement))
-                router.push(`/dashboard/payments/${row.original.id}`);
-            }}
-          >
-            {row.getAllCells().map((cell) => (
-              <td key={cell.id} className="px-4 py-3">
-                <table.FlexRender cell={cell} />
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      <PaymentCards rows={rows} currency={currency} />
+      <table className="hidden min-w-full divide-y sm:table divide-zinc-200 text-sm dark:divide-zinc-800">
+        <caption className="sr-only">Payments</caption>
+        <thead className="text-left text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <th key={header.id} scope="col" className="px-4 py-3 font-medium">
+                  <table.FlexRender header={header} />
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+          {table.getRowModel().rows.map((row) => (
+            <tr
+              key={row.id}
+              className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+              onClick={(event) => {
+                if (!(event.target instanceof HTMLAnchorElement))
+                  router.push(`/dashboard/payments/${row.original.id}`);
+              }}
+            >
+              {row.getAllCells().map((cell) => (
+                <td key={cell.id} className="px-4 py-3">
+                  <table.FlexRender cell={cell} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

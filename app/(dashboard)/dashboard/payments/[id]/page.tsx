@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { formatMoney } from "@/components/format";
+import { JsonViewer } from "@/components/json-viewer";
 import { LiveRefresh } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge, PaymentStatusBadge } from "@/components/status-badges";
@@ -19,7 +21,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function PaymentPage({ params }: Props) {
   const { merchantId, record: payment } = await loadPayment(params);
-  const timeline = await getPaymentTimeline(getDb(), merchantId, payment.id);
+  const [timeline, currency] = await Promise.all([
+    getPaymentTimeline(getDb(), merchantId, payment.id),
+    getDisplayCurrency(merchantId),
+  ]);
   const fields: Array<[string, React.ReactNode]> = [
     [
       "ID",
@@ -44,7 +49,7 @@ export default async function PaymentPage({ params }: Props) {
     [
       "Amount",
       <span key="amount" className="tabular-nums">
-        {formatMoney(payment.amount)}
+        {formatMoney(payment.amount, currency)}
       </span>,
     ],
     ["Status", <PaymentStatusBadge key="status" status={payment.status} />],
@@ -87,7 +92,7 @@ export default async function PaymentPage({ params }: Props) {
         </h2>
         <ol className="space-y-3 border-l border-zinc-200 pl-4 dark:border-zinc-800">
           {timeline.map((event) => (
-            <li key={event.id} data-testid="timeline-event" className="space-y-1">
+            <li key={event.id} id={event.id} data-testid="timeline-event" className="space-y-1">
               <p className="text-sm">
                 <span className="font-medium">{event.type}</span>{" "}
                 <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{event.id}</span>{" "}
@@ -95,6 +100,7 @@ export default async function PaymentPage({ params }: Props) {
                   <RelativeTime value={event.createdAt} />
                 </span>
               </p>
+              <JsonViewer body={event.body} summary="Event body" />
               {event.deliveries.length === 0 ? (
                 <p className="text-xs text-zinc-600 dark:text-zinc-400">No webhook endpoint subscribed.</p>
               ) : (

@@ -1,16 +1,44 @@
 import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
+import { JsonViewer } from "@/components/json-viewer";
 import { LiveRefresh } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
 import { buttonClassName } from "@/components/ui/button";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { DELIVERY_STATUSES } from "@/db/enums";
 import {
   DELIVERY_LOG_PAGE_SIZE,
+  type DeliveryLogEntry,
   type DeliveryLogPage,
   type DeliveryLogQuery,
 } from "@/lib/webhooks/delivery-log";
 import { resend } from "../actions";
+
+/**
+ * A delivery's state: "retrying (attempt 3, next in 28 min)" while a failed delivery waits for its next try,
+ * otherwise its status and how many attempts it took.
+ */
+function DeliveryState({ delivery }: { delivery: DeliveryLogEntry }) {
+  const attempts = delivery.attempts.length;
+  if (delivery.status === "pending" && attempts > 0)
+    return (
+      <span className="flex items-center gap-2">
+        <StatusBadge tone="yellow">retrying</StatusBadge>
+        <span className="text-zinc-600 dark:text-zinc-400">
+          attempt {attempts + 1}, next <RelativeTime value={delivery.nextAttemptAt} />
+        </span>
+      </span>
+    );
+  return (
+    <span className="flex items-center gap-2">
+      <DeliveryStatusBadge status={delivery.status} />
+      <span className="text-zinc-600 dark:text-zinc-400">
+        {attempts} attempt{attempts === 1 ? "" : "s"}
+      </span>
+    </span>
+  );
+}
 
 export function DeliveriesLog({
   endpointId,
@@ -58,23 +86,30 @@ export function DeliveriesLog({
               <details className="group px-4 py-3">
                 <summary className="flex cursor-pointer list-none flex-wrap items-center gap-3 text-sm">
                   <span className="font-medium">{delivery.eventType}</span>
-                  <DeliveryStatusBadge status={delivery.status} />
+                  {delivery.paymentId === null ? <StatusBadge tone="gray">test</StatusBadge> : null}
+                  <DeliveryState delivery={delivery} />
                   <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">
                     {delivery.eventId}
-                  </span>
-                  <span className="text-zinc-600 dark:text-zinc-400">
-                    {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? "" : "s"}
                   </span>
                   <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
                     <RelativeTime value={delivery.createdAt} />
                   </span>
                 </summary>
                 <div className="mt-3 space-y-3">
-                  {delivery.status === "pending" && delivery.attempts.length > 0 ? (
-                    <p className="text-xs text-zinc-600 dark:text-zinc-400">
-                      Next attempt <RelativeTime value={delivery.nextAttemptAt} />
-                    </p>
-                  ) : null}
+                  <p className="flex flex-wrap gap-x-4 text-xs text-zinc-600 dark:text-zinc-400">
+                    {delivery.paymentId === null ? (
+                      <span>Test event sent from the dashboard; no payment.</span>
+                    ) : (
+                      <Link
+                        href={`/dashboard/payments/${delivery.paymentId}#${delivery.eventId}`}
+                        className="text-indigo-700 hover:underline dark:text-indigo-300"
+                      >
+                        Payment {delivery.paymentId}
+                      </Link>
+                    )}
+                    <span>webhook-id {delivery.eventId}</span>
+                  </p>
+                  <JsonViewer body={delivery.body} summary="Signed body" />
                   <table className="min-w-full text-xs">
                     <thead className="text-left text-zinc-600 dark:text-zinc-400">
                       <tr>

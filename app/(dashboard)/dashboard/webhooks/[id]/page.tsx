@@ -1,13 +1,16 @@
 import type { Metadata } from "next";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
+import { RelativeTime } from "@/components/relative-time";
 import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
-import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
 import { deliveryLogQuerySchema, listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
+import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
-import { recoverFailed, removeEndpoint, sendTest, toggleEndpoint } from "../actions";
+import { editEndpoint, recoverFailed, removeEndpoint, sendTest, toggleEndpoint } from "../actions";
+import { EndpointForm } from "../endpoint-form";
+import { EndpointStatusBadge, HealthSummary } from "../endpoint-health";
 import { DeliveriesLog } from "./deliveries-log";
 import { loadEndpoint } from "./load-endpoint";
 import { SecretPanel } from "./secret-panel";
@@ -28,7 +31,10 @@ const card =
 export default async function EndpointPage({ params, searchParams }: Props) {
   const { merchantId, record: endpoint } = await loadEndpoint(params);
   const query = deliveryLogQuerySchema.parse(await searchParams);
-  const deliveries = await listEndpointDeliveries(getDb(), merchantId, endpoint.id, query);
+  const [deliveries, health] = await Promise.all([
+    listEndpointDeliveries(getDb(), merchantId, endpoint.id, query),
+    getEndpointHealth(getDb(), merchantId),
+  ]);
   const fields = { endpoint_id: endpoint.id };
   return (
     <div className="max-w-5xl space-y-6">
@@ -36,12 +42,22 @@ export default async function EndpointPage({ params, searchParams }: Props) {
         <BackLink href="/dashboard/webhooks">Webhooks</BackLink>
         <h1 className="mt-2 break-all text-2xl font-semibold">{endpoint.url}</h1>
         <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400">
-          <StatusBadge tone={endpoint.enabled ? "green" : "gray"}>
-            {endpoint.enabled ? "enabled" : "disabled"}
-          </StatusBadge>
+          <EndpointStatusBadge endpoint={endpoint} />
           {endpoint.disabledReason ? <span>{endpoint.disabledReason}</span> : null}
+          {endpoint.enabled && endpoint.failingSince ? (
+            <span>
+              Failing since <RelativeTime value={endpoint.failingSince} />
+            </span>
+          ) : null}
           <span>Events: {endpoint.eventTypes.join(", ")}</span>
         </div>
+        <p className="mt-1 text-sm">
+          <span className="text-zinc-600 dark:text-zinc-400">Last 24 hours: </span>
+          <HealthSummary health={health.get(endpoint.id)} inline />
+        </p>
+        {endpoint.description ? (
+          <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{endpoint.description}</p>
+        ) : null}
       </div>
       <div className="grid gap-4 md:grid-cols-2">
         <div className={card}>
@@ -90,6 +106,24 @@ export default async function EndpointPage({ params, searchParams }: Props) {
           </div>
         </div>
       </div>
+      <details className="group">
+        <summary className="cursor-pointer text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+          Edit URL, description and events
+        </summary>
+        <div className="mt-3">
+          <EndpointForm
+            action={editEndpoint}
+            title="Edit endpoint"
+            submitLabel="Save endpoint"
+            endpointId={endpoint.id}
+            initial={{
+              url: endpoint.url,
+              description: endpoint.description ?? "",
+              events: endpoint.eventTypes.join(","),
+            }}
+          />
+        </div>
+      </details>
       <DeliveriesLog endpointId={endpoint.id} page={deliveries} query={query} />
     </div>
   );

@@ -2,22 +2,46 @@
 
 import { useActionState } from "react";
 import { fieldState } from "@/components/form-state";
+import { useSuccessToast } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
-import { addEndpoint } from "../actions";
+import type { EndpointFormState } from "./actions";
 
-export function AddEndpointForm() {
-  const [state, formAction, pending] = useActionState(addEndpoint, {});
+type EndpointValues = { url: string; description: string; events: string };
+
+/**
+ * Add or edit an endpoint: URL, description and event types. A URL the merchant already has comes back as a
+ * warning with "… anyway", never silently as a second subscription.
+ */
+export function EndpointForm({
+  action,
+  title,
+  submitLabel,
+  initial,
+  endpointId,
+}: {
+  action: (previous: EndpointFormState, formData: FormData) => Promise<EndpointFormState>;
+  title: string;
+  submitLabel: string;
+  initial?: EndpointValues;
+  endpointId?: number;
+}) {
+  const [state, formAction, pending] = useActionState(action, initial ? { values: initial } : {});
+  useSuccessToast(state);
+  const chosenEvents = state.values?.events?.split(",");
   return (
     <form
       action={formAction}
       noValidate
       className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
     >
-      <h2 className="text-base font-semibold">Add an endpoint</h2>
-      {state.message ? <Alert>{state.message}</Alert> : null}
+      <h2 className="text-base font-semibold">{title}</h2>
+      {endpointId ? <input type="hidden" name="endpoint_id" value={endpointId} /> : null}
+      {state.message && !state.ok ? (
+        <Alert tone={state.duplicateUrl ? "info" : "error"}>{state.message}</Alert>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="Endpoint URL"
@@ -37,7 +61,7 @@ export function AddEndpointForm() {
                 name="events"
                 value={type}
                 // After a refused submit the form is reset to these: the merchant's own choice, not all three.
-                defaultChecked={state.values ? state.values.events?.split(",").includes(type) : true}
+                defaultChecked={chosenEvents ? chosenEvents.includes(type) : true}
                 className="h-4 w-4 rounded border-zinc-300 text-indigo-600"
               />
               {type}
@@ -48,9 +72,22 @@ export function AddEndpointForm() {
           <p className="mt-1 text-sm text-red-600 dark:text-red-400">{state.errors.events.join(" ")}</p>
         ) : null}
       </fieldset>
-      <Button type="submit" disabled={pending}>
-        {pending ? "Adding…" : "Add endpoint"}
-      </Button>
+      <div className="flex flex-wrap gap-2">
+        {state.duplicateUrl ? (
+          <Button
+            type="submit"
+            name="allow_duplicate_url"
+            value="true"
+            variant="secondary"
+            disabled={pending}
+          >
+            {submitLabel} anyway
+          </Button>
+        ) : null}
+        <Button type="submit" disabled={pending}>
+          {pending ? "Saving…" : submitLabel}
+        </Button>
+      </div>
     </form>
   );
 }

@@ -1,0 +1,42 @@
+import Link from "next/link";
+import { filtersToQuery, type PaymentFilters } from "@/lib/payments/filters";
+
+const CHIP_LABELS = { q: "Search", status: "Status", from: "From", to: "To" } as const;
+
+/** The filters in force, each removable on its own; "Clear all" when there are two or more. */
+export function FilterChips({ filters }: { filters: PaymentFilters }) {
+  const active = (Object.keys(CHIP_LABELS) as Array<keyof typeof CHIP_LABELS>).filter((key) => filters[key]);
+  if (active.length === 0) return null;
+  const without = (key: keyof typeof CHIP_LABELS) =>
+    `/dashboard/payments${filtersToQuery({ ...filters, [key]: undefined, page: 1 })}`;
+  return (
+    <ul aria-label="Active filters" className="flex flex-wrap items-center gap-2 text-sm">
+      {active.map((key) => (
+        <li key={key}>
+          <Link
+            href={without(key)}
+            aria-label={`Remove filter ${CHIP_LABELS[key]}: ${filters[key]}`}
+            className="inline-flex items-center gap-1.5 rounded-full bg-indigo-50 py-1 pl-3 pr-2 text-indigo-800 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-100 dark:bg-indigo-950 dark:text-indigo-200 dark:ring-indigo-800 dark:hover:bg-indigo-900"
+          >
+            <span>
+              {CHIP_LABELS[key]}: <span className="font-medium">{filters[key]}</span>
+            </span>
+            <span aria-hidden="true" className="text-base leading-none">
+              ×
+            </span>
+          </Link>
+        </li>
+      ))}
+      {active.length > 1 ? (
+        <li>
+          <Link
+            href={`/dashboard/payments${filtersToQuery({ pageSize: filters.pageSize })}`}
+            className="text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400"
+          >
+            Clear all
+          </Link>
+        </li>
+      ) : null}
+    </ul>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requireMerchantSession } from "@/app/_lib/session";
+import { ActionForm } from "@/components/action-form";
+import { formatMoney } from "@/components/format";
+import { SelectField } from "@/components/ui/select-field";
+import { getDb } from "@/db/client";
+import { DISPLAY_CURRENCIES, getMerchantProfile } from "@/lib/accounts/merchants";
+import { saveDisplayCurrency } from "./actions";
+
+export const metadata: Metadata = { title: "Settings" };
+
+const currencyNames = new Intl.DisplayNames("en", { type: "currency" });
+
+export default async function SettingsPage() {
+  const { merchantId } = await requireMerchantSession();
+  const merchant = await getMerchantProfile(getDb(), merchantId);
+  if (!merchant) notFound();
+  const options = [
+    { value: "", label: "None (amounts only)" },
+    ...DISPLAY_CURRENCIES.map((code) => ({ value: code, label: `${code} · ${currencyNames.of(code)}` })),
+  ];
+  return (
+    <div className="max-w-3xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Settings</h1>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          {merchant.name} · merchant {merchant.id}
+        </p>
+      </div>
+      <section
+        aria-labelledby="currency-heading"
+        className="space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
+      >
+        <h2 id="currency-heading" className="text-base font-semibold">
+          Display currency
+        </h2>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Shown beside amounts in this dashboard, e.g.{" "}
+          {formatMoney("1250", merchant.displayCurrency ?? "EUR")}. It changes no amount and nothing in the
+          API: payments carry no currency there.
+        </p>
+        <ActionForm action={saveDisplayCurrency} fields={{}} submitLabel="Save" variant="primary">
+          <div className="w-72 max-w-full">
+            <SelectField
+              label="Currency (ISO 4217)"
+              name="display_currency"
+              defaultValue={merchant.displayCurrency ?? ""}
+              options={options}
+            />
+          </div>
+        </ActionForm>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { createPaymentViaApi, expect, logInAs, test } from "./fixtures";
+import { WebhookReceiver } from "../tests/support/webhook-receiver";
+
+const receiver = new WebhookReceiver();
+const port = Number(process.env.E2E_RECEIVER_PORT);
+
+test.beforeAll(() => receiver.listen(port));
+test.afterAll(() => receiver.close());
+
+test("endpoint health, signed bodies, payment links and test labels; edit an endpoint", async ({
+  page,
+  seed,
+  seedData,
+}) => {
+  const path = `/health-${Date.now()}`;
+  const url = `http://127.0.0.1:${port}${path}`;
+  await logInAs(page, seed);
+  await page.goto("/dashboard/webhooks");
+  await page.getByLabel("Endpoint URL").fill(url);
+  await page.getByRole("button", { name: "Add endpoint", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+  const endpointPage = page.url();
+
+  const paymentPath = await createPaymentViaApi(page.request, seedData.tokens.api, { amount: 3 });
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await receiver.waitFor(path, (received) => received.length >= 2);
+
+  await page.goto("/dashboard/webhooks");
+  const row = page.getByRole("row").filter({ hasText: url });
+  await expect(row).toContainText("100% of 2 succeeded");
+  await expect(row).toContainText("last 200");
+  await expect(row).toContainText("enabled");
+
+  await page.goto(endpointPage);
+  const fromPayment = page.getByTestId("delivery").filter({ hasNotText: "test" });
+  await fromPayment.locator("summary").first().click();
+  await fromPayment.getByText("Signed body").click();
+  const paymentId = paymentPath.split("/").at(-1)!;
+  await expect(fromPayment.locator("pre")).toContainText(`"id": ${paymentId}`);
+  await expect(fromPayment.locator("pre")).toContainText('"event": "payment.pending"');
+  const testDelivery = page.getByTestId("delivery").filter({ hasText: "test" });
+  await testDelivery.locator("summary").first().click();
+  await expect(testDelivery.getByText("Test event sent from the dashboard; no payment.")).toBeVisible();
+  await fromPayment.getByRole("link", { name: `Payment ${paymentId}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${paymentId}#evt_`));
+
+  // Edit: a bad URL keeps the choices; a good one saves all three fields.
+  await page.goto(endpointPage);
+  await page.getByText("Edit URL, description and events").click();
+  const editForm = page.locator("form").filter({ has: page.getByRole("heading", { name: "Edit endpoint" }) });
+  await editForm.getByLabel("Endpoint URL").fill("ftp://example.com");
+  await editForm.getByLabel("payment.pending").uncheck();
+  await editForm.getByRole("button", { name: "Save endpoint" }).click();
+  await expect(editForm.getByText("The url field must start with https:// or http://.")).toBeVisible();
+  await expect(editForm.getByLabel("payment.pending")).not.toBeChecked();
+  await editForm.getByLabel("Endpoint URL").fill(`${url}/v2`);
+  await editForm.getByLabel("Description").fill("Orders, version 2");
+  await editForm.getByRole("button", { name: "Save endpoint" }).click();
+  await expect(page.getByRole("heading", { name: `${url}/v2` })).toBeVisible();
+  await expect(page.getByText("Events: payment.completed, payment.failed")).toBeVisible();
+  await expect(page.getByText("Orders, version 2", { exact: true })).toBeVisible();
+});
+
+test("adding a URL the merchant already has asks first", async ({ page, seed }) => {
+  const url = `https://example.com/twice-${Date.now()}`;
+  await logInAs(page, seed);
+  for (const attempt of [1, 2]) {
+    await page.goto("/dashboard/webhooks");
+    await page.getByLabel("Endpoint URL").fill(url);
+    await page.getByRole("button", { name: "Add endpoint", exact: true }).click();
+    if (attempt === 1) await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+  }
+  await expect(page.getByText("You already have an endpoint with this URL")).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks$/);
+  await expect(page.getByRole("row").filter({ hasText: url })).toHaveCount(1);
+  await page.getByRole("button", { name: "Add endpoint anyway" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+  await page.goto("/dashboard/webhooks");
+  await expect(page.getByRole("row").filter({ hasText: url })).toHaveCount(2);
+});
+
+test("a failing endpoint shows as failing, its delivery as retrying with the next attempt", async ({
+  page,
+  seed,
+}) => {
+  // Nothing listens on port 9 (discard): each attempt is refused at once.
+  const url = `http://127.0.0.1:9/refused-${Date.now()}`;
+  await logInAs(page, seed);
+  await page.goto("/dashboard/webhooks");
+  await page.getByLabel("Endpoint URL").fill(url);
+  await page.getByRole("button", { name: "Add endpoint", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+  await page.getByRole("button", { name: "Send test event" }).click();
+  // The page refreshes itself while a delivery is pending.
+  const delivery = page.getByTestId("delivery");
+  await expect(delivery).toContainText(/retrying\s*attempt 2, next (in \d+ sec|in a moment|just now)/);
+  await expect(page.getByText("failing", { exact: true })).toBeVisible();
+  await page.goto("/dashboard/webhooks");
+  const row = page.getByRole("row").filter({ hasText: url });
+  await expect(row).toContainText("failing");
+  await expect(row).toContainText(/0% of \d succeeded/);
+});

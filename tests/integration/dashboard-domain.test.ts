@@ -1,0 +1,220 @@
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { selectRows } from "@/db/client";
+import { webhookEndpoints } from "@/db/schema";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { getMerchantProfile, getOnboardingProgress, setDisplayCurrency } from "@/lib/accounts/merchants";
+import { createPayment } from "@/lib/payments/create-payment";
+import { readPaymentFilters } from "@/lib/payments/filters";
+import { searchPayments } from "@/lib/payments/search";
+import { settleDuePayments, settlePayment } from "@/lib/payments/settlement";
+import { getPaymentStats } from "@/lib/payments/stats";
+import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
+import { createWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { db } from "../support/direct-db";
+
+async function newMerchant(label: string) {
+  const account = await createMerchantWithOwner(db, {
+    name: label,
+    email: `${label}-${randomBytes(5).toString("hex")}@example.test`,
+    password: "long enough pw",
+  });
+  return account.merchantId;
+}
+
+const pay = (merchantId: number, input: Record<string, unknown>) =>
+  createPayment(db, merchantId, input, { source: "cli", autoSettleMs: 0 });
+
+const search = async (merchantId: number, query: Record<string, string>) =>
+  (await searchPayments(db, merchantId, readPaymentFilters(query).filters)).items.map(
+    (item) => item.external_id,
+  );
+
+describe("the dashboard's search box", () => {
+  let merchantId: number;
+  let otherMerchantId: number;
+  let firstId: number;
+  beforeAll(async () => {
+    merchantId = await newMerchant("search");
+    otherMerchantId = await newMerchant("search-other");
+    ({ paymentId: firstId } = await pay(merchantId, {
+      amount: 1,
+      external_id: "Order_100",
+      customer_id: "cus_A",
+    }));
+    await pay(merchantId, { amount: 2, external_id: "order_1001", customer_id: "cus_B" });
+    await pay(merchantId, { amount: 3, external_id: "promo50%_off", customer_id: "cus_A" });
+    await pay(merchantId, { amount: 4, external_id: "promo50xyoff" });
+    await pay(otherMerchantId, { amount: 5, external_id: "Order_100", customer_id: "cus_A" });
+  });
+
+  it("finds external ids by prefix in any case, newest first", async () => {
+    expect(await search(merchantId, { q: "ORDER_100" })).toEqual(["order_1001", "Order_100"]);
+  });
+  it("finds a customer's payments exactly", async () => {
+    expect(await search(merchantId, { q: "cus_A" })).toEqual(["promo50%_off", "Order_100"]);
+    expect(await search(merchantId, { q: "cus_" })).toEqual([]);
+  });
+  it("finds a payment by id", async () => {
+    expect(await search(merchantId, { q: String(firstId) })).toEqual(["Order_100"]);
+  });
+  it("treats % and _ as themselves", async () => {
+    expect(await search(merchantId, { q: "PROMO50%_" })).toEqual(["promo50%_off"]);
+    expect(await search(merchantId, { q: "order%" })).toEqual([]);
+  });
+  it("combines with the other filters", async () => {
+    expect(await search(merchantId, { q: "cus_A", status: "failed" })).toEqual([]);
+    expect(await search(merchantId, { q: "cus_A", status: "pending" })).toHaveLength(2);
+  });
+  it("never returns another merchant's payment, nor one by its id", async () => {
+    const [other] = await selectRows<{ id: string | number }>(
+      db,
+      sql`select id from payments where merchant_id = ${otherMerchantId}`,
+    );
+    const otherId = String(other!.id);
+    expect(await search(merchantId, { q: otherId })).toEqual([]);
+    expect(await search(otherMerchantId, { q: "cus_A" })).toEqual(["Order_100"]);
+  });
+});
+
+describe("display currency", () => {
+  it("takes an ISO 4217 code in any case, refuses anything else, and clears with an empty value", async () => {
+    const merchantId = await newMerchant("currency");
+    expect(await setDisplayCurrency(db, merchantId, { display_currency: " eur " })).toBe("EUR");
+    for (const bad of ["EURO", "XXXX", "€", "usd1", 42]) {
+      await expect(setDisplayCurrency(db, merchantId, { display_currency: bad })).rejects.toMatchObject({
+        kind: "validation",
+      });
+    }
+    expect((await getMerchantProfile(db, merchantId))!.displayCurrency).toBe("EUR");
+    expect(await setDisplayCurrency(db, merchantId, { display_currency: "" })).toBeNull();
+    expect((await getMerchantProfile(db, merchantId))!.displayCurrency).toBeNull();
+  });
+});
+
+describe("editing a webhook endpoint", () => {
+  it("changes only what is sent, within the merchant, with the same URL rules", async () => {
+    const merchantId = await newMerchant("edit");
+    const otherMerchantId = await newMerchant("edit-other");
+    const endpoint = await createWebhookEndpoint(db, merchantId, {
+      url: "https://example.com/a",
+      description: "first",
+    });
+    const other = await createWebhookEndpoint(db, otherMerchantId, { url: "https://example.com/other" });
+
+    const edited = await updateWebhookEndpoint(db, merchantId, endpoint.id, { events: ["payment.failed"] });
+    expect(edited).toMatchObject({
+      url: "https://example.com/a",
+      description: "first",
+      eventTypes: ["payment.failed"],
+    });
+
+    for (const bad of [
+      { url: "ftp://example.com" },
+      { url: "" },
+      { events: [] },
+      { events: ["payment.refunded"] },
+    ]) {
+      await expect(updateWebhookEndpoint(db, merchantId, endpoint.id, bad)).rejects.toMatchObject({
+        kind: "validation",
+      });
+    }
+    await expect(
+      updateWebhookEndpoint(db, merchantId, other.id, { url: "https://example.com/stolen" }),
+    ).rejects.toMatchObject({ kind: "not_found" });
+    const [untouched] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, other.id));
+    expect(untouched!.url).toBe("https://example.com/other");
+  });
+
+  it("warns about a URL the merchant already has, unless confirmed; other merchants' URLs do not count", async () => {
+    const merchantId = await newMerchant("dup");
+    await createWebhookEndpoint(db, merchantId, { url: "https://example.com/same" });
+    await expect(
+      createWebhookEndpoint(db, merchantId, { url: "https://example.com/same" }),
+    ).rejects.toMatchObject({
+      kind: "conflict",
+    });
+    const second = await createWebhookEndpoint(
+      db,
+      merchantId,
+      { url: "https://example.com/second" },
+      { allowDuplicateUrl: false },
+    );
+    await expect(
+      updateWebhookEndpoint(db, merchantId, second.id, { url: "https://example.com/same" }),
+    ).rejects.toMatchObject({ kind: "conflict" });
+    // Saving an endpoint with its own URL is not a duplicate.
+    await updateWebhookEndpoint(db, merchantId, second.id, { url: "https://example.com/second" });
+    await createWebhookEndpoint(
+      db,
+      merchantId,
+      { url: "https://example.com/same" },
+      { allowDuplicateUrl: true },
+    );
+    await createWebhookEndpoint(db, await newMerchant("dup-other"), { url: "https://example.com/same" });
+  });
+});
+
+describe("endpoint health and onboarding", () => {
+  it("counts the last 24 hours of attempts per endpoint, and the latest result", async () => {
+    const merchantId = await newMerchant("health");
+    expect(await getOnboardingProgress(db, merchantId)).toEqual({
+      hasApiKey: false,
+      hasPayment: false,
+      hasEndpoint: false,
+    });
+    const endpoint = await createWebhookEndpoint(db, merchantId, { url: "https://example.com/health" });
+    await pay(merchantId, { amount: 1 });
+    const [delivery] = await selectRows<{ id: number }>(
+      db,
+      sql`select id from webhook_deliveries where merchant_id = ${merchantId}`,
+    );
+    const rows = [
+      ["30 hours", 200, null],
+      ["3 hours", 500, null],
+      ["2 hours", 200, null],
+      ["1 hour", null, "Timed out"],
+    ] as const;
+    for (const [ago, status, error] of rows)
+      await db.execute(sql`insert into webhook_attempts (merchant_id, delivery_id, attempted_at, response_status, latency_ms, error)
+        values (${merchantId}, ${delivery!.id}, now() - ${ago}::interval, ${status}, 10, ${error})`);
+    const health = (await getEndpointHealth(db, merchantId)).get(endpoint.id);
+    expect(health).toMatchObject({ attempts: 3, succeeded: 1, lastResult: "Timed out" });
+    expect(await getOnboardingProgress(db, merchantId)).toEqual({
+      hasApiKey: false,
+      hasPayment: true,
+      hasEndpoint: true,
+    });
+    expect((await getEndpointHealth(db, await newMerchant("health-other"))).size).toBe(0);
+  });
+});
+
+describe("the Overview's rollup", () => {
+  it("matches a count over the payments after creates, hand settlements and the settler", async () => {
+    const merchantId = await newMerchant("rollup");
+    const ids: number[] = [];
+    for (const amount of ["10.10", "20.20", "2500.00", "0.01", "999.99"])
+      ids.push(
+        (await createPayment(db, merchantId, { amount }, { source: "cli", autoSettleMs: 1 })).paymentId,
+      );
+    await settlePayment(db, ids[0]!, { outcome: "failed" }, merchantId);
+    await settlePayment(db, ids[1]!, { outcome: "completed" }, merchantId);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The settler takes the rest: 2500.00 fails (the simulator's test range), the others complete.
+    while ((await settleDuePayments(db, 2)) > 0);
+    const fromRollup = (await getPaymentStats(db, merchantId, 7)).byStatus;
+    const counted = await selectRows<{ status: string; count: number | string; volume: string }>(
+      db,
+      sql`select status, count(*) as count, sum(amount)::text as volume from payments
+          where merchant_id = ${merchantId} group by status`,
+    );
+    const expected = Object.fromEntries(
+      counted.map((row) => [row.status, { count: Number(row.count), volume: row.volume }]),
+    );
+    expect(fromRollup).toEqual({ pending: { count: 0, volume: "0.00" }, ...expected });
+    expect(fromRollup.failed).toEqual({ count: 2, volume: "2510.10" });
+    const today = (await getPaymentStats(db, merchantId, 7)).daily.at(-1)!;
+    expect(today).toMatchObject({ count: 5, volume: "3530.30" });
+  });
+});
