@@ -19,6 +19,8 @@ import { seedBenchmark } from "./seed";
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench";
 const paymentCount = Number(process.env.BENCH_PAYMENTS ?? 1_000_000);
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
+/** BENCH_ONLY=dashboard measures the dashboard pages alone (no API load, no baseline server). */
+const dashboardOnly = process.env.BENCH_ONLY === "dashboard";
 const connections = 64;
 const poolMax = "16";
 
@@ -67,8 +69,9 @@ let dashboard: Awaited<ReturnType<typeof measureDashboard>> | undefined;
 async function measure(label: string, server: RunningServer): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
   try {
-    if (label === "app") dashboard = await measureDashboard(server, seed.email, seed.password);
-    for (const scenario of scenarios(server)) {
+    if (label === "app")
+      dashboard = await measureDashboard(server, seed.email, seed.password, seed.firstPaymentId);
+    for (const scenario of dashboardOnly ? [] : scenarios(server)) {
       await runLoad({
         name: "warm-up",
         url: `${server.baseUrl}/api/payments`,
@@ -94,6 +97,8 @@ const app = await measure(
     {
       ...baseEnv,
       PORT: "4100",
+      APP_URL: "http://127.0.0.1:4100",
+      WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1",
       AUTH_SECRET: randomBytes(33).toString("base64"),
       WORKER_MODE: "off",
       PAYMENTS_AUTO_SETTLE_MS: "0",
@@ -102,10 +107,12 @@ const app = await measure(
     "/api/openapi.json",
   ),
 );
-const baseline = await measure(
-  "baseline",
-  await startScript("bench/baseline-server.ts", { ...baseEnv, PORT: "4200" }, 4200, "/"),
-);
+const baseline = dashboardOnly
+  ? []
+  : await measure(
+      "baseline",
+      await startScript("bench/baseline-server.ts", { ...baseEnv, PORT: "4200" }, 4200, "/"),
+    );
 
 const rows = app.map((result, index) => {
   const ceiling = baseline[index]!;
@@ -124,12 +131,12 @@ const rows = app.map((result, index) => {
 });
 const report = [
   `Seeded ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s; ${connections} connections over ${seed.tokens.length} tokens, ${durationSeconds} s per scenario, pool ${poolMax} per process.`,
-  markdownTable(rows),
+  ...(dashboardOnly ? [] : [markdownTable(rows)]),
   "Dashboard, one request at a time (time to the full response):",
   markdownTable(dashboard!.pages),
   "CSV export of every payment:",
   markdownTable([dashboard!.exportRow]),
 ].join("\n\n");
 mkdirSync(path.join(root, "bench/results"), { recursive: true });
-writeFileSync(path.join(root, "bench/results/api.md"), `${report}\n`);
+writeFileSync(path.join(root, `bench/results/${dashboardOnly ? "dashboard" : "api"}.md`), `${report}\n`);
 console.log(`\n${report}`);

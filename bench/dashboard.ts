@@ -20,13 +20,25 @@ async function timePage(url: string, cookie: string, samples = 40) {
   return { p50: Math.round(percentile(times, 50)), p99: Math.round(percentile(times, 99)) };
 }
 
-export async function measureDashboard(server: RunningServer, email: string, password: string) {
+export async function measureDashboard(
+  server: RunningServer,
+  email: string,
+  password: string,
+  firstPaymentId: number,
+) {
   const { cookie } = await logInOverHttp(server.baseUrl, email, password);
   const pages = [
     ["Payments page 1 (25 per page)", "/dashboard/payments"],
     ["Payments page 40,000 (25 per page)", "/dashboard/payments?page=40000"],
     ["Payments filtered by status", "/dashboard/payments?status=failed"],
-    ["Payments by external id", "/dashboard/payments?q=bench_500000"],
+    ["Search: external id prefix, any case (11 matches)", "/dashboard/payments?q=BENCH_50000"],
+    ["Search: customer id (20 matches)", "/dashboard/payments?q=cus_4242"],
+    ["Search: payment id", `/dashboard/payments?q=${firstPaymentId + 499_999}`],
+    ["Search: prefix matching all 1,000,000 (count capped)", "/dashboard/payments?q=bench_"],
+    [
+      "Search + status + date range",
+      `/dashboard/payments?q=cus_4242&status=completed&from=2020-01-01&to=${new Date().toISOString().slice(0, 10)}`,
+    ],
     ["Overview (stats over all payments)", "/dashboard"],
   ] as const;
   const rows: Array<Record<string, string | number>> = [];

@@ -10,6 +10,7 @@ export type BenchSeed = {
   merchantId: number;
   tokens: string[];
   payments: number;
+  firstPaymentId: number;
   email: string;
   password: string;
 };
@@ -33,16 +34,25 @@ export async function seedBenchmark(
     const tokens = Array.from({ length: tokenCount }, () => generateToken());
     await sql`insert into api_tokens ${sql(tokens.map((token, index) => ({ merchant_id: merchantId, name: `bench ${index}`, token_hash: hashToken(token), display_hint: tokenDisplayHint(token), scope: "write" })))}`;
     await sql`
-      insert into payments (merchant_id, merchant_seq, external_id, status, amount, source, created_at, updated_at)
-      select ${merchantId}, g, 'bench_' || g,
+      insert into payments (merchant_id, merchant_seq, external_id, customer_id, status, amount, source, created_at, updated_at)
+      select ${merchantId}, g, 'bench_' || g, 'cus_' || (g % 50000),
              (array['completed', 'completed', 'completed', 'failed', 'pending'])[1 + g % 5],
              ((g::bigint * 7919) % 500000) / 100.0, 'api',
              now() - make_interval(secs => (${paymentCount} - g) * 0.5),
              now() - make_interval(secs => (${paymentCount} - g) * 0.5)
       from generate_series(1, ${paymentCount}) as g`;
+    // The Overview's rollup, as the create and settle statements would have kept it.
+    await sql`
+      insert into payment_daily_totals (merchant_id, day, status, count, volume)
+      select merchant_id, (created_at at time zone 'UTC')::date, status, count(*), sum(amount)
+      from payments where merchant_id = ${merchantId} group by 1, 2, 3`;
     // A live database is vacuumed by autovacuum; a fresh bulk load is not yet, and index-only scans need it.
     await sql`vacuum analyze payments`;
-    return { merchantId, tokens, payments: paymentCount, email, password: BENCH_PASSWORD };
+    const [first] = await sql<
+      { id: string }[]
+    >`select min(id) as id from payments where merchant_id = ${merchantId}`;
+    const firstPaymentId = Number(first!.id);
+    return { merchantId, tokens, payments: paymentCount, firstPaymentId, email, password: BENCH_PASSWORD };
   } finally {
     await sql.end();
   }

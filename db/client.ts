@@ -8,7 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { readDatabaseConfig } from "./config";
+import { readDatabaseConfig, type DatabaseConfig } from "./config";
 import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
 import * as schema from "./schema";
 
@@ -70,23 +70,82 @@ function preparingStatements(client: postgres.Sql): postgres.Sql {
   });
 }
 
-function connectPostgres(url: string, poolMax: number): Connection {
-  const client = preparingStatements(postgres(url, { max: poolMax, onnotice: () => {} }));
+/**
+ * Whether session state survives between a connection's statements. Through a pooler in transaction mode it
+ * does not: a setting made by one statement is gone in the next when another client holds the server
+ * connection that made it (PgBouncer hands out the most recently used one first). Prepared statements would
+ * then fail at random with "prepared statement … does not exist", so the boot refuses with a clear error.
+ */
+async function sessionSurvivesStatements(url: string): Promise<boolean> {
+  const holder = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
+  const probe = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
+  try {
+    await probe`select set_config('payments.session_probe', 'kept', false)`;
+    return await holder.begin(async (tx) => {
+      await tx`select 1`;
+      // A pool of one server connection would make the probe wait for the holder: that is a pooler too.
+      const answer = probe<{ value: string | null }[]>`
+        select current_setting('payments.session_probe', true) as value`.then(
+        ([row]) => row?.value === "kept",
+      );
+      return Promise.race([
+        answer,
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000)),
+      ]);
+    });
+  } finally {
+    await Promise.all([holder.end({ timeout: 1 }), probe.end({ timeout: 1 })]);
+  }
+}
+
+export class PoolerMisconfiguredError extends Error {}
+
+function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Connection {
+  const url = config.DATABASE_URL;
+  const prepared = config.DATABASE_PREPARED_STATEMENTS;
+  // Sent as startup parameters on a direct connection. PgBouncer refuses unknown startup parameters; behind
+  // it, set its query_timeout and idle_transaction_timeout (or ALTER DATABASE … SET) instead.
+  const timeouts = prepared
+    ? {
+        statement_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS,
+        idle_in_transaction_session_timeout: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      }
+    : {};
+  const pool = postgres(url, {
+    max: config.DATABASE_POOL_MAX,
+    prepare: prepared,
+    connection: timeouts,
+    // During an outage a request fails within about two seconds (a 503) instead of waiting 30 s to connect;
+    // idle connections are closed after a minute, so one the server dropped is not kept around for long.
+    connect_timeout: 2,
+    idle_timeout: 60,
+    onnotice: () => {},
+  });
+  const client = prepared ? preparingStatements(pool) : pool;
   return {
     db: drizzlePostgres({ client, schema }),
     async migrate() {
-      // Several servers may start at once: one migrates, the others wait and then find nothing to do.
-      const single = postgres(url, { max: 1, onnotice: () => {} });
+      if (prepared && !(await sessionSurvivesStatements(url)))
+        throw new PoolerMisconfiguredError(
+          "DATABASE_URL goes through a connection pooler in transaction mode (PgBouncer?): prepared statements " +
+            "would fail at random. Set DATABASE_PREPARED_STATEMENTS=false, or connect directly or in session mode.",
+        );
+      // Several servers may start at once: one migrates while holding a transaction-scoped lock on another
+      // connection (a session-level lock would be lost, or never released, behind a transaction pooler).
+      const lock = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
+      const single = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
       try {
-        await single`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-        await migratePostgres(drizzlePostgres({ client: single }), { migrationsFolder });
-        await single`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+        await lock.begin(async (tx) => {
+          await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
+          await migratePostgres(drizzlePostgres({ client: single }), { migrationsFolder });
+        });
       } finally {
-        await single.end();
+        await Promise.all([lock.end(), single.end()]);
       }
     },
     async listen(channel, onNotify) {
-      await client.listen(channel, () => onNotify());
+      // Behind a transaction pooler LISTEN has no session to live in; the worker's polling does the job.
+      if (prepared) await client.listen(channel, () => onNotify());
     },
     close: () => client.end({ timeout: 5 }),
   };
@@ -114,7 +173,7 @@ function connection(): Connection {
   if (!globalForDb.paymentsDbConnection) {
     const config = readDatabaseConfig();
     globalForDb.paymentsDbConnection = config.DATABASE_URL
-      ? connectPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX)
+      ? connectPostgres({ ...config, DATABASE_URL: config.DATABASE_URL })
       : connectPglite(config.PGLITE_DATA_DIR);
   }
   return globalForDb.paymentsDbConnection;

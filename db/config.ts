@@ -10,7 +10,20 @@ export const databaseConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * `false` behind a pooler in transaction mode (PgBouncer): every statement is sent unprepared, and the worker
+   * polls instead of LISTENing (a pooled connection carries no session). Default `true`: direct connections
+   * prepare each statement once per connection.
+   */
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((value) => value === "true" || value === "1"),
   PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+  /** No statement runs longer, so a stuck query cannot hold a pool connection forever (0 turns it off). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** A transaction left idle this long is ended by PostgreSQL, releasing its locks (0 turns it off). */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type DatabaseConfig = z.infer<typeof databaseConfigSchema>;

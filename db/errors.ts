@@ -5,3 +5,31 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/** Errors that mean "the database cannot be reached right now", not "this query is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  // Sockets (Node) and postgres.js's own connection errors.
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  // PostgreSQL: shutting down, crash recovery, starting up, too many connections.
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
+
+/** True when a failure is the database being down or restarting (SQLSTATE class 08 included). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+  }
+  return false;
+}

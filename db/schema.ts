@@ -2,12 +2,14 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
   json,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -34,6 +36,8 @@ export const merchants = pgTable("merchants", {
    * also the dense per-merchant sequence that makes any list page an index range, not an OFFSET scan.
    */
   paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
+  /** ISO 4217 code the dashboard prints beside amounts ("1,250.00 EUR"); null = none. The API never uses it. */
+  displayCurrency: text("display_currency"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -121,11 +125,32 @@ export const payments = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
-    index("payments_merchant_external_id_idx").on(t.merchantId, t.externalId),
+    // The dashboard's search: external id by case-insensitive prefix, customer id exactly.
+    index("payments_merchant_external_id_prefix_idx").on(
+      t.merchantId,
+      sql`lower(${t.externalId}) text_pattern_ops`,
+    ),
+    index("payments_merchant_customer_idx").on(t.merchantId, t.customerId),
     index("payments_settle_at_idx")
       .on(t.settleAt)
       .where(sql`status = 'pending'`),
   ],
+);
+
+/**
+ * Count and volume of a merchant's payments per creation day (UTC) and status, kept in the same statements
+ * that create and settle payments, so the Overview reads a few hundred rows instead of every payment.
+ */
+export const paymentDailyTotals = pgTable(
+  "payment_daily_totals",
+  {
+    merchantId: merchantId(),
+    day: date("day").notNull(),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    volume: numeric("volume", { precision: 20, scale: 2 }).notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.day, t.status] })],
 );
 
 export const events = pgTable(
@@ -214,9 +239,17 @@ export const webhookAttempts = pgTable(
     /** The first 1 KB of the response body. */
     responseExcerpt: text("response_excerpt"),
   },
-  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt)],
+  (t) => [
+    index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt),
+    // The Webhooks page's 24-hour health per endpoint.
+    index("webhook_attempts_merchant_attempted_idx").on(t.merchantId, t.attemptedAt),
+  ],
 );
 
+/**
+ * UNLOGGED (migration 0006; drizzle cannot declare it): counters skip the WAL, so an API read never waits for
+ * a disk flush. A crash empties the table, which only forgives the current rate-limit window.
+ */
 export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   /** What is limited, e.g. `token:42`. */
   key: text("key").primaryKey(),
@@ -239,7 +272,11 @@ export const idempotencyKeys = pgTable(
     paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("idempotency_keys_merchant_key_idx").on(t.merchantId, t.key)],
+  (t) => [
+    uniqueIndex("idempotency_keys_merchant_key_idx").on(t.merchantId, t.key),
+    // The pruner deletes expired keys oldest first.
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
 );
 
 export const loginAttempts = pgTable(
@@ -254,5 +291,6 @@ export const loginAttempts = pgTable(
   (t) => [
     index("login_attempts_email_idx").on(t.email, t.createdAt),
     index("login_attempts_ip_idx").on(t.ip, t.createdAt),
+    index("login_attempts_created_idx").on(t.createdAt),
   ],
 );

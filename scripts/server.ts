@@ -1,4 +1,5 @@
-// `npm run dev` (with --dev) and `npm start`: one node:http server for the whole platform on PORT (3000).
+// `npm run dev` (with --dev) and `npm start`: node:http servers for the whole platform on PORT (3000), one
+// per WEB_CONCURRENCY process.
 // In production the merchant API (`/api/*` except next-auth's `/api/auth/*`) is answered by lib/api's router
 // straight from node:http: Next.js's request pipeline cost more than the API call itself (see BENCHMARKS.md),
 // so it is skipped. Everything else (dashboard, sign-in, assets), and in development the API too (through
@@ -10,13 +11,30 @@ const dev = process.argv.includes("--dev");
 // Before anything reads the environment: .env files are chosen by mode, as `next dev` / `next start` do.
 (process.env as Record<string, string>).NODE_ENV ??= dev ? "development" : "production";
 await import("./load-env");
+
+// WEB_CONCURRENCY > 1 (one per CPU by default in production on PostgreSQL): this process only forks the
+// servers that share the port, and never gets past here. A bad environment is left for startPlatform to report.
+const { default: cluster } = await import("node:cluster");
+const { runWebCluster, webConcurrency } = await import("@/lib/platform/web-cluster");
+let processes = 1;
+try {
+  if (cluster.isPrimary) processes = webConcurrency(dev);
+} catch {}
+if (processes > 1) {
+  runWebCluster(processes);
+  await new Promise<never>(() => {});
+}
+
 const { default: next } = await import("next");
-const { isMerchantApiPath, handleApiRequest } = await import("@/lib/api/router");
-const { sendApiResponse, toApiRequest } = await import("@/lib/api/node-bridge");
+const { isMerchantApiPath, serveApiRequest } = await import("@/lib/api/router");
+const { logger } = await import("@/lib/platform/logger");
+const { operatorRoute } = await import("@/lib/api/operator-routes");
+const { answerClientError, answerExpectationFailed, screenRequest, sendApiResponse, toApiRequest } =
+  await import("@/lib/api/node-bridge");
 const { inlineBackgroundServices, startPlatform, stopPlatformOnSignals } =
   await import("@/lib/platform/background-services");
 
-await startPlatform(inlineBackgroundServices());
+await startPlatform(inlineBackgroundServices(), "web");
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev, port, dir: process.cwd() });
@@ -24,22 +42,30 @@ const handleWithNext = app.getRequestHandler();
 await app.prepare();
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-  sendApiResponse(response, await handleApiRequest(toApiRequest(request)), request.method);
+  sendApiResponse(response, await serveApiRequest(toApiRequest(request)), request.method);
 }
 
 let stopping = false;
-const server = http.createServer((request, response) => {
+// Host is checked by screenRequest (with a JSON answer), not by Node (an empty 400).
+const server = http.createServer({ requireHostHeader: false }, (request, response) => {
   // A stopping server answers what is already on a keep-alive connection, then closes it.
   if (stopping) response.setHeader("Connection", "close");
+  if (!screenRequest(request, response)) return;
   const pathname = (request.url ?? "/").split("?", 1)[0]!;
-  const served =
-    !dev && isMerchantApiPath(pathname) ? serveApi(request, response) : handleWithNext(request, response);
+  const operator = operatorRoute(pathname, request.headers.authorization ?? null);
+  const served = operator
+    ? operator.then((answer) => sendApiResponse(response, answer, request.method))
+    : !dev && isMerchantApiPath(pathname)
+      ? serveApi(request, response)
+      : handleWithNext(request, response);
   served.catch((error: unknown) => {
-    console.error("Unhandled server error", error);
+    logger.error({ err: error }, "Unhandled server error");
     if (!response.headersSent) response.writeHead(500, { "Content-Type": "application/json" });
     response.end(JSON.stringify({ message: "Server Error" }));
   });
 });
+server.on("clientError", answerClientError);
+server.on("checkExpectation", answerExpectationFailed);
 server.on("upgrade", (request, socket, head) => void app.getUpgradeHandler()(request, socket, head));
 server.once("error", (error: NodeJS.ErrnoException) => {
   console.error(

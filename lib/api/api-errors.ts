@@ -58,11 +58,22 @@ export const API_ERRORS = {
     message: `The request body must not be larger than ${MAX_BODY_BYTES / 1024} KiB.`,
     when: `A body over ${MAX_BODY_BYTES / 1024} KiB.`,
   },
+  unsupportedMediaType: {
+    status: 415,
+    message: "The request body must be sent as application/json (UTF-8).",
+    when: "A body whose Content-Type is not application/json, or whose charset is not UTF-8.",
+  },
   validationFailed: {
     status: 422,
     message: VALIDATION_FAILED,
     when: "Validation failed; errors name each field.",
     errors: { amount: [messages.required("amount")] },
+  },
+  invalidUtf8: {
+    status: 422,
+    message: VALIDATION_FAILED,
+    when: "The body's bytes are not valid UTF-8.",
+    errors: { body: ["The request body must be valid UTF-8."] },
   },
   tooManyAttempts: {
     status: 429,
@@ -70,6 +81,11 @@ export const API_ERRORS = {
     when: "Rate limit exceeded; Retry-After says how many seconds to wait.",
   },
   serverError: { status: 500, message: "Server Error", when: "Our fault; nothing else is disclosed." },
+  serviceUnavailable: {
+    status: 503,
+    message: "Service Unavailable",
+    when: "The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry.",
+  },
 } as const satisfies Record<string, ApiErrorEntry>;
 
 export type ApiErrorName = keyof typeof API_ERRORS;

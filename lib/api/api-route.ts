@@ -2,6 +2,7 @@ import "server-only";
 import { getDb, type Database } from "@/db/client";
 import { clientIp } from "@/lib/platform/client-ip";
 import { getEnv, type Env } from "@/lib/platform/env";
+import { rateLimitRejections } from "@/lib/platform/metrics";
 import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-limit";
 import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
 import { API_ERRORS } from "./api-errors";
@@ -24,6 +25,7 @@ const UNAUTHENTICATED_PER_MINUTE = 100;
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
 function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
+  rateLimitRejections.inc();
   return jsonResponse(
     429,
     { message: API_ERRORS.tooManyAttempts.message },

@@ -1,22 +1,65 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
-import type { ApiRequest } from "./types";
-import type { ApiResponse } from "./types";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { appOrigin } from "@/lib/platform/env";
+import { jsonResponse } from "./responses";
+import type { ApiRequest, ApiResponse } from "./types";
+
+/**
+ * The path and query of a request target: origin-form (`/api/payments?page=2`) as it is, absolute-form
+ * (`http://any.host/api/payments`) without its authority, which says nothing about where links should point.
+ */
+export function requestPath(target: string): string {
+  if (target.startsWith("/")) return target;
+  const url = URL.parse(target);
+  return url ? `${url.pathname}${url.search}` : "/";
+}
+
+/**
+ * A request body as a web stream, pulled as the reader asks. Cancelling it (a body over the limit) stops
+ * reading and discards the rest; nothing is enqueued after that, which `Readable.toWeb` did, throwing
+ * "Controller is already closed" as an uncaught exception on every oversized upload.
+ */
+function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      incoming.pause();
+      incoming.on("data", (chunk: Buffer) => {
+        if (!open) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+      });
+      incoming.once("end", () => {
+        if (open) controller.close();
+        open = false;
+      });
+      incoming.once("error", (error) => {
+        if (open) controller.error(error);
+        open = false;
+      });
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      open = false;
+      incoming.resume();
+    },
+  });
+}
 
 /**
  * The API's view of a node:http request, read straight from it instead of building a web `Request` (which
- * costs an AbortSignal, a Headers copy and more per call): the URL from the Host header (and
- * `X-Forwarded-Proto` behind a proxy), the client address as `X-Forwarded-For` when no proxy set one, and the
- * body streamed on demand, never buffered here, so the 16 KiB cap is enforced as bytes arrive.
+ * costs an AbortSignal, a Headers copy and more per call): the URL on the configured public origin (APP_URL,
+ * never the Host header), the client address as `X-Forwarded-For` when no proxy set one, and the body
+ * streamed on demand, never buffered here, so the 16 KiB cap is enforced as bytes arrive.
  */
 export function toApiRequest(incoming: IncomingMessage): ApiRequest {
   const header = (name: string): string | null => {
     const value = incoming.headers[name.toLowerCase()];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
   };
-  const protocol = header("x-forwarded-proto")?.split(",")[0]?.trim() === "https" ? "https" : "http";
-  const path = incoming.url ?? "/";
-  const url = path.startsWith("/") ? `${protocol}://${header("host") ?? "localhost"}${path}` : path;
+  const url = `${appOrigin()}${requestPath(incoming.url ?? "/")}`;
   const method = incoming.method ?? "GET";
   let body: ReadableStream<Uint8Array> | null | undefined;
   return {
@@ -29,10 +72,7 @@ export function toApiRequest(incoming: IncomingMessage): ApiRequest {
     },
     get body() {
       if (body === undefined) {
-        body =
-          method === "GET" || method === "HEAD"
-            ? null
-            : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
+        body = method === "GET" || method === "HEAD" ? null : bodyStream(incoming);
       }
       return body;
     },
@@ -48,4 +88,64 @@ export function sendApiResponse(
   const length = response.body === null ? {} : { "Content-Length": Buffer.byteLength(response.body) };
   outgoing.writeHead(response.status, { ...response.headers, ...length });
   outgoing.end(method === "HEAD" ? undefined : (response.body ?? undefined));
+}
+
+/** A JSON error written straight to the socket, for failures Node's HTTP parser finds before any routing. */
+function rawJsonError(status: number): string {
+  const body = JSON.stringify({ message: STATUS_CODES[status] ?? "Bad Request" });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    "Content-Type: application/json",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
+}
+
+/**
+ * `clientError`: a request Node could not parse (bad Content-Length or Transfer-Encoding, headers over the
+ * limit, a timeout). Node's own answer has an empty body; merchants' clients expect JSON from this host.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const status =
+    error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  socket.end(rawJsonError(status));
+}
+
+/**
+ * What to do with a request before routing: a request target that is neither a path nor an absolute URL
+ * (`OPTIONS *`, garbage) or an HTTP/1.1 request without Host gets a JSON answer here; an absolute-form target
+ * is rewritten to its path, so nothing downstream (the API's links, Next.js's redirects) sees its host.
+ */
+export function screenRequest(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+  const target = incoming.url ?? "/";
+  const answer = (status: number, headers: Record<string, string> = {}) => {
+    sendApiResponse(
+      outgoing,
+      jsonResponse(status, { message: STATUS_CODES[status] }, headers),
+      incoming.method,
+    );
+    return false;
+  };
+  if (target === "*")
+    return incoming.method === "OPTIONS"
+      ? (outgoing.writeHead(204, { Allow: "GET, HEAD, POST, OPTIONS" }).end(), false)
+      : answer(400);
+  if (!target.startsWith("/")) {
+    if (!URL.canParse(target)) return answer(400);
+    incoming.url = requestPath(target);
+  }
+  if (incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1 && !incoming.headers.host)
+    return answer(400);
+  return true;
+}
+
+/** `checkExpectation`: an `Expect` other than 100-continue gets a JSON 417 (Node's own has no body). */
+export function answerExpectationFailed(incoming: IncomingMessage, outgoing: ServerResponse): void {
+  sendApiResponse(outgoing, jsonResponse(417, { message: STATUS_CODES[417] }), incoming.method);
 }

@@ -45,6 +45,12 @@ const common = {
     },
   },
   "500": errorResponse("serverError"),
+  "503": {
+    ...errorResponse("serviceUnavailable"),
+    headers: {
+      "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
+    },
+  },
 };
 
 /** OpenAPI 3.1 for the merchant API, generated from the same zod schemas the handlers validate with. */

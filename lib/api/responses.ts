@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "@/db/errors";
 import { DomainError, type DomainErrorKind } from "@/lib/platform/errors";
 import { API_ERRORS, HttpError } from "./api-errors";
 import type { ApiResponse } from "./types";
@@ -40,8 +41,14 @@ export function errorResponse(error: unknown): ApiResponse {
   }
   if (error instanceof HttpError)
     return jsonResponse(error.status, { message: error.message }, error.headers);
-  console.error("Unhandled API error", error);
-  return jsonResponse(500, { message: API_ERRORS.serverError.message });
+  // Nothing was written (the transaction could not commit); the client may retry with the same request.
+  if (isDatabaseUnavailable(error)) return { ...serviceUnavailableResponse(), error };
+  return { ...jsonResponse(500, { message: API_ERRORS.serverError.message }), error };
+}
+
+/** The database cannot be reached for a moment: retry after a few seconds. */
+export function serviceUnavailableResponse(): ApiResponse {
+  return jsonResponse(503, { message: API_ERRORS.serviceUnavailable.message }, { "Retry-After": "5" });
 }
 
 export function unauthenticatedResponse(): ApiResponse {

@@ -1,7 +1,12 @@
+import { withDeadline } from "@/lib/platform/deadline";
+import { publicId } from "@/lib/platform/ids";
+import { logger } from "@/lib/platform/logger";
+import { httpRequestDuration, httpRequests } from "@/lib/platform/metrics";
 import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
+import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
-import { errorResponse, jsonResponse } from "./responses";
+import { errorResponse, jsonResponse, serviceUnavailableResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
 
 type Handler = (request: ApiRequest, params: Record<string, string>, url: URL) => Promise<ApiResponse>;
@@ -44,14 +49,16 @@ function allowedMethods(route: Route): string[] {
 }
 
 /**
- * Dispatches an API request: HEAD runs GET without the body, an unserved method is a JSON 405 with `Allow`
- * worded as Laravel words it, an unknown path a JSON 404. A trailing slash is ignored, as Laravel does.
+ * Dispatches an API request and names the route it matched (for the metrics): HEAD runs GET without the
+ * body, an unserved method is a JSON 405 with `Allow` worded as Laravel words it, an unknown path a JSON 404.
+ * A trailing slash is ignored, as Laravel does.
  */
-export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
+async function handleApiRequest(request: ApiRequest): Promise<{ route: string; response: ApiResponse }> {
+  const answer = (route: string, response: ApiResponse) => ({ route, response });
   try {
     const url = URL.parse(request.url);
-    // A Host header no URL can be made of: nothing a handler could act on.
-    if (!url) return jsonResponse(400, { message: "Bad Request" });
+    // A URL no request should produce: nothing a handler could act on.
+    if (!url) return answer("unmatched", jsonResponse(400, { message: "Bad Request" }));
     const pathname = url.pathname.replace(/(?<=.)\/$/, "");
     for (const route of routes) {
       const match = route.pattern.exec(pathname);
@@ -60,22 +67,73 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       if (!params) break;
       const allowed = allowedMethods(route);
       if (request.method === "OPTIONS")
-        return { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") }, body: null };
+        return answer(route.name, {
+          status: 204,
+          headers: { Allow: [...allowed, "OPTIONS"].join(", ") },
+          body: null,
+        });
       const handler =
         request.method === "HEAD"
           ? route.methods.GET
           : route.methods[request.method as keyof Route["methods"]];
       if (!handler) {
-        return jsonResponse(
-          405,
-          { message: methodNotAllowedMessage(request.method, route.name, allowed) },
-          { Allow: allowed.join(", ") },
+        return answer(
+          route.name,
+          jsonResponse(
+            405,
+            { message: methodNotAllowedMessage(request.method, route.name, allowed) },
+            { Allow: allowed.join(", ") },
+          ),
         );
       }
-      return await handler(request, params, url);
+      return answer(route.name, await handler(request, params, url));
     }
-    return jsonResponse(404, { message: API_ERRORS.notFound.message });
+    return answer("unmatched", jsonResponse(404, { message: API_ERRORS.notFound.message }));
   } catch (error) {
-    return errorResponse(error);
+    return answer("unmatched", errorResponse(error));
   }
+}
+
+/**
+ * How long an API request may take before it is answered 503. Normal requests take milliseconds (p99 under
+ * 0.25 s at 64 connections); this bounds the wait when the database is unreachable, where postgres.js would
+ * otherwise hold queries until it reconnects. Work already sent may still finish: a create answered 503
+ * may exist, which is why creates take an Idempotency-Key.
+ */
+const API_DEADLINE_MS = 2000;
+
+/**
+ * An API request as the servers run it: a request id (`X-Request-Id: req_…`, and `req_id` on each of its log
+ * lines: an unexpected error at error level, the access line at debug level), and its metrics.
+ */
+export async function serveApiRequest(request: ApiRequest): Promise<ApiResponse> {
+  const requestId = publicId("req");
+  const started = performance.now();
+  const { route, response } = await withDeadline(handleApiRequest(request), API_DEADLINE_MS, () => ({
+    route: "deadline",
+    response: serviceUnavailableResponse(),
+  }));
+  response.headers["X-Request-Id"] = requestId;
+  const seconds = (performance.now() - started) / 1000;
+  const labels = { route, method: request.method, status: String(response.status) };
+  httpRequests.inc(labels);
+  httpRequestDuration.observe(labels, seconds);
+  if (response.error !== undefined)
+    logger[response.status === 503 ? "warn" : "error"](
+      { req_id: requestId, err: response.error },
+      response.status === 503 ? "Database unavailable" : "Unhandled API error",
+    );
+  // At debug level: one line per request cost the list endpoint a quarter of its throughput at info.
+  if (logger.isLevelEnabled("debug"))
+    logger.debug(
+      {
+        req_id: requestId,
+        method: request.method,
+        path: requestPath(request.url),
+        status: response.status,
+        ms: Math.round(seconds * 10_000) / 10,
+      },
+      "api request",
+    );
+  return response;
 }

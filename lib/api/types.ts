@@ -15,4 +15,10 @@ export type ApiRequest = {
  * A response as plain data: node:http writes it as it is (no web `Response`, stream and copy per request);
  * under Next.js it becomes a `Response` (toWebResponse).
  */
-export type ApiResponse = { status: number; headers: Record<string, string>; body: string | null };
+export type ApiResponse = {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+  /** An unexpected error behind a 500, logged with the request's id once it is answered; never sent. */
+  error?: unknown;
+};

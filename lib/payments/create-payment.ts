@@ -33,8 +33,9 @@ export type NewPayment = {
 /**
  * Takes the next sequence number from the merchant's counter and inserts the payment, in one round trip:
  * the merchant row lock orders creations, so the count is the payment's dense sequence number, and
- * clock_timestamp() read under the lock keeps created_at in the same order. No row when the merchant does
- * not exist. Exported so the benchmark's bare baseline runs the same SQL.
+ * clock_timestamp() read under the lock keeps created_at in the same order. The same statement counts it in
+ * its day's pending total (the Overview's rollup). No row when the merchant does not exist. Exported so the
+ * benchmark's bare baseline runs the same SQL.
  */
 export function paymentInsertQuery(merchantId: number, payment: NewPayment): SQL {
   return sql`
@@ -42,13 +43,20 @@ export function paymentInsertQuery(merchantId: number, payment: NewPayment): SQL
         update merchants set payments_count = payments_count + 1 where id = ${merchantId}
         returning payments_count as seq, clock_timestamp() as at
       )
-      insert into payments (merchant_id, merchant_seq, external_id, customer_id, amount, metadata, source, settle_at, created_at, updated_at)
-      select ${merchantId}::bigint, seq, ${payment.external_id}::text, ${payment.customer_id}::text, ${payment.amount}::numeric,
-             ${payment.metadata}::text, ${payment.source}::text,
-             case when ${payment.autoSettleMs}::int > 0 then at + ${payment.autoSettleMs}::int * interval '1 millisecond' end,
-             at, at
-      from sequence
-      returning id, created_at`;
+      , inserted as (
+        insert into payments (merchant_id, merchant_seq, external_id, customer_id, amount, metadata, source, settle_at, created_at, updated_at)
+        select ${merchantId}::bigint, seq, ${payment.external_id}::text, ${payment.customer_id}::text, ${payment.amount}::numeric,
+               ${payment.metadata}::text, ${payment.source}::text,
+               case when ${payment.autoSettleMs}::int > 0 then at + ${payment.autoSettleMs}::int * interval '1 millisecond' end,
+               at, at
+        from sequence
+        returning id, created_at, amount
+      ), counted as (
+        insert into payment_daily_totals as t (merchant_id, day, status, count, volume)
+        select ${merchantId}::bigint, (created_at at time zone 'UTC')::date, 'pending', 1, amount from inserted
+        on conflict (merchant_id, day, status) do update set count = t.count + 1, volume = t.volume + excluded.volume
+      )
+      select id, created_at from inserted`;
 }
 
 export type CreatePaymentResult = { paymentId: number; replayed: boolean };

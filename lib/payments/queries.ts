@@ -7,13 +7,22 @@ import type { PaymentListItem, PaymentResource } from "./schemas";
 
 export type PaymentPage = { items: PaymentListItem[]; total: number };
 
-/** The list statement, exported so the benchmark's bare baseline runs exactly the same SQL. */
-export function listPaymentsQuery(merchantId: number, offset: number, perPage: number): SQL {
+/**
+ * The list statement, exported so the benchmark's bare baseline runs exactly the same SQL. The dashboard
+ * also asks for the customer, which the API's list item does not carry.
+ */
+export function listPaymentsQuery(
+  merchantId: number,
+  offset: number,
+  perPage: number,
+  withCustomer = false,
+): SQL {
+  const customer = withCustomer ? sql`, customer_id` : sql``;
   return sql`
-      select p.id, p.external_id, p.status, p.amount, p.created_at, m.payments_count as total
+      select p.*, m.payments_count as total
       from merchants m
       left join lateral (
-        select id, external_id, status, amount, created_at from payments
+        select id, external_id${customer}, status, amount, created_at from payments
         where merchant_id = m.id and merchant_seq <= m.payments_count - ${offset}
         order by merchant_seq desc
         limit ${perPage}

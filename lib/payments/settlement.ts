@@ -27,6 +27,29 @@ type TransitionedRow = {
 };
 
 /**
+ * Moves settled payments from their day's pending total to their outcome's (the Overview's rollup), in one
+ * statement per batch. PostgreSQL sums the moves per row and applies them in key order, so two workers
+ * settling at once lock the totals in the same order and cannot deadlock.
+ */
+async function moveDailyTotals(tx: Transaction, settled: TransitionedRow[]): Promise<void> {
+  if (settled.length === 0) return;
+  const moves = settled.flatMap((row) => {
+    const createdAt = new Date(row.created_at).toISOString();
+    return [
+      sql`(${row.merchant_id}::bigint, ${createdAt}::timestamptz, 'pending', -1, -${row.amount}::numeric)`,
+      sql`(${row.merchant_id}::bigint, ${createdAt}::timestamptz, ${row.status}::text, 1, ${row.amount}::numeric)`,
+    ];
+  });
+  await tx.execute(sql`
+    insert into payment_daily_totals as t (merchant_id, day, status, count, volume)
+    select merchant_id, (created_at at time zone 'UTC')::date, status, sum(count), sum(volume)
+    from (values ${sql.join(moves, sql`, `)}) as v(merchant_id, created_at, status, count, volume)
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (merchant_id, day, status) do update
+      set count = t.count + excluded.count, volume = t.volume + excluded.volume`);
+}
+
+/**
  * The one transition: a single `UPDATE … WHERE status = 'pending'`, with its event and deliveries in the
  * same transaction. Concurrent settles of one payment give exactly one transition and one event.
  */
@@ -39,9 +62,8 @@ async function transition(tx: Transaction, paymentId: number, settlement: Settle
         returning id, merchant_id, external_id, status, amount, metadata, created_at`,
   );
   if (!row) return undefined;
-  const payment = toPaymentResource(row);
-  await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${outcome}`, payment);
-  return payment;
+  await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${outcome}`, toPaymentResource(row));
+  return row;
 }
 
 /** Settles one pending payment by hand (dashboard, CLI). `merchantId` scopes it to its owner when given. */
@@ -51,8 +73,12 @@ export async function settlePayment(db: Executor, paymentId: number, input: unkn
     outcome,
     failureReason: outcome === "failed" ? MANUAL_FAILURE_REASON : null,
   };
-  const payment = await db.transaction((tx) => transition(tx, paymentId, settlement, merchantId));
-  if (payment) return payment;
+  const settled = await db.transaction(async (tx) => {
+    const row = await transition(tx, paymentId, settlement, merchantId);
+    if (row) await moveDailyTotals(tx, [row]);
+    return row;
+  });
+  if (settled) return toPaymentResource(settled);
   const [existing] = await db
     .select({ status: payments.status })
     .from(payments)
@@ -80,7 +106,12 @@ export async function settleDuePayments(
       sql`select id, amount from payments where status = 'pending' and settle_at <= now()
           order by settle_at limit ${limit} for update skip locked`,
     );
-    for (const row of due) await transition(tx, Number(row.id), processor.settle(row));
+    const settled: TransitionedRow[] = [];
+    for (const row of due) {
+      const transitioned = await transition(tx, Number(row.id), processor.settle(row));
+      if (transitioned) settled.push(transitioned);
+    }
+    await moveDailyTotals(tx, settled);
     return due.length;
   });
 }

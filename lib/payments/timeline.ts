@@ -4,11 +4,14 @@ import type { Executor } from "@/db/client";
 import type { DeliveryStatus } from "@/db/enums";
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { listDeliveryAttempts, type DeliveryAttempt } from "@/lib/webhooks/delivery-log";
+import { webhookBody } from "@/lib/webhooks/send";
 
 export type TimelineEvent = {
   id: string;
   type: string;
   createdAt: Date;
+  /** The body as delivered and signed. */
+  body: string;
   deliveries: Array<{
     id: number;
     endpointUrl: string;
@@ -24,7 +27,7 @@ export async function getPaymentTimeline(
   paymentId: number,
 ): Promise<TimelineEvent[]> {
   const eventRows = await db
-    .select({ id: events.id, type: events.type, createdAt: events.createdAt })
+    .select({ id: events.id, type: events.type, createdAt: events.createdAt, data: events.data })
     .from(events)
     .where(and(eq(events.merchantId, merchantId), eq(events.paymentId, paymentId)))
     .orderBy(asc(events.createdAt));
@@ -52,8 +55,9 @@ export async function getPaymentTimeline(
     merchantId,
     deliveries.map((delivery) => delivery.id),
   );
-  return eventRows.map((event) => ({
+  return eventRows.map(({ data, ...event }) => ({
     ...event,
+    body: webhookBody(event.type, data),
     deliveries: deliveries
       .filter((delivery) => delivery.eventId === event.id)
       .map((delivery) => ({

@@ -2,16 +2,17 @@ import "server-only";
 import { closeDatabase, migrateDatabase } from "@/db/client";
 import { startSettler } from "@/lib/payments/settler";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
-import { getEnv } from "./env";
+import { checkWebServerEnv, getEnv } from "./env";
+import { startPruner } from "./pruning";
 
 /** Background loops started with the process (webhook worker, settler); each returns its stop function. */
 export type BackgroundService = () => Promise<() => Promise<void>>;
 
 const running: Array<() => Promise<void>> = [];
 
-/** What a worker process runs: the webhook worker and the settler. */
+/** What a worker process runs: the webhook worker, the settler and the pruner. */
 export function workerServices(): BackgroundService[] {
-  return [startWebhookWorker, startSettler];
+  return [startWebhookWorker, startSettler, startPruner];
 }
 
 /** What runs beside the web server: the worker's services, unless WORKER_MODE=off. */
@@ -24,9 +25,13 @@ export function inlineBackgroundServices(): BackgroundService[] {
  * background services. A bad environment or a busy embedded database stops the process with a readable
  * message instead of a stack trace.
  */
-export async function startPlatform(services: BackgroundService[] = []): Promise<void> {
+export async function startPlatform(
+  services: BackgroundService[] = [],
+  role: "web" | "worker" = "worker",
+): Promise<void> {
   try {
     getEnv();
+    if (role === "web") checkWebServerEnv();
     await migrateDatabase();
     for (const start of services) running.push(await start());
   } catch (error) {

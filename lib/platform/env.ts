@@ -20,6 +20,23 @@ const envSchema = databaseConfigSchema
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
     /** `inline` runs the webhook worker and settler inside the web server; `off` leaves it to `npm run worker`. */
     WORKER_MODE: z.enum(["inline", "off"]).default("inline"),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    /** Enables GET /metrics, served only with `Authorization: Bearer $METRICS_TOKEN`. */
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    /** Web server processes for `npm start` (PostgreSQL only); default one per CPU in production. */
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+    /**
+     * The platform's public origin (`https://pay.example.com`): absolute URLs (pagination links, the OpenAPI
+     * servers) are built from it, never from the request's Host header, which any client sets.
+     */
+    APP_URL: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .transform((value) => new URL(value))
+      .refine((url) => url.pathname === "/" && !url.search, {
+        error: "must be an origin only (no path or query), e.g. https://pay.example.com",
+      })
+      .transform((url) => url.origin)
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
@@ -47,4 +64,19 @@ export function getEnv(): Env {
   }
   cached = result.data;
   return cached;
+}
+
+/** The web server's own requirement: in production it must know its public origin (workers build no URLs). */
+export function checkWebServerEnv(): void {
+  const env = getEnv();
+  if (env.NODE_ENV === "production" && !env.APP_URL)
+    throw new InvalidEnvironmentError(
+      "Invalid environment configuration:\n  - APP_URL: is required in production: the public origin, e.g. https://pay.example.com",
+    );
+}
+
+/** The public origin absolute URLs are built from; in development `http://localhost:$PORT` unless APP_URL says. */
+export function appOrigin(): string {
+  const env = getEnv();
+  return env.APP_URL ?? `http://localhost:${env.PORT}`;
 }

@@ -24,13 +24,27 @@ export const messages = {
   decimals: (field: string, places: string) =>
     `The ${attributeName(field)} field must have ${places} decimal places.`,
   in: (field: string) => `The selected ${attributeName(field)} is invalid.`,
+  noNul: (field: string) => `The ${attributeName(field)} field must not contain NUL characters.`,
+  wellFormed: (field: string) => `The ${attributeName(field)} field must be valid UTF-8 text.`,
 };
 
-/** A string field: "required" when absent (if required), "must be a string" for any other type. */
+/** Text PostgreSQL stores exactly as sent: no NUL, no lone UTF-16 surrogate. */
+export function isStorableText(value: string): boolean {
+  return !value.includes("\0") && value.isWellFormed();
+}
+
+/**
+ * A string field: "required" when absent (if required), "must be a string" for any other type. NUL and lone
+ * UTF-16 surrogates are refused by name: PostgreSQL cannot store the first, and the second would be stored
+ * as U+FFFD, not as sent.
+ */
 export function stringField(field: string, options: { max?: number; min?: number } = {}) {
-  let schema = z.string({
-    error: (issue) => (issue.input === undefined ? messages.required(field) : messages.string(field)),
-  });
+  let schema = z
+    .string({
+      error: (issue) => (issue.input === undefined ? messages.required(field) : messages.string(field)),
+    })
+    .refine((value) => !value.includes("\0"), messages.noNul(field))
+    .refine((value) => value.isWellFormed(), messages.wellFormed(field));
   if (options.min !== undefined) schema = schema.min(options.min, messages.minLength(field, options.min));
   if (options.max !== undefined) schema = schema.max(options.max, messages.maxLength(field, options.max));
   return schema;

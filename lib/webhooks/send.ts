@@ -59,6 +59,11 @@ const agents = {
   },
 };
 
+/** The exact bytes a delivery sends and signs; the dashboard shows the same string. */
+export function webhookBody(eventType: string, data: unknown): string {
+  return JSON.stringify({ event: eventType, data });
+}
+
 /** Standard Webhooks headers; during a rotation both secrets sign (space-separated, as the spec allows). */
 export function signatureHeaders(message: WebhookMessage): Record<string, string> {
   return {

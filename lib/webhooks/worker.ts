@@ -2,6 +2,8 @@ import "server-only";
 import { getDb, listenForNotifications } from "@/db/client";
 import type { BackgroundService } from "@/lib/platform/background-services";
 import { getEnv } from "@/lib/platform/env";
+import { logger } from "@/lib/platform/logger";
+import { webhookDeliveries, webhookDeliveryLatency } from "@/lib/platform/metrics";
 import { pause } from "@/lib/platform/pause";
 import {
   claimDueDeliveries,
@@ -12,7 +14,7 @@ import {
 import { allowsPrivateNetworks } from "./endpoints";
 import { DELIVERIES_CHANNEL } from "./outbox";
 import { nextAttemptDelaySeconds } from "./retry-policy";
-import { sendWebhook, type SendResult } from "./send";
+import { sendWebhook, webhookBody, type SendResult } from "./send";
 
 export type WorkerOptions = {
   /** Sends under way at once in this process. */
@@ -90,7 +92,7 @@ export class WebhookWorker {
         try {
           claimed = await claimDueDeliveries(getDb(), free, this.options.leaseSeconds);
         } catch (error) {
-          console.error("Webhook worker could not claim deliveries", error);
+          logger.error({ err: error }, "Webhook worker could not claim deliveries");
         }
       }
       for (const delivery of claimed) this.dispatch(delivery);
@@ -113,7 +115,7 @@ export class WebhookWorker {
             url: delivery.url,
             eventId: delivery.eventId,
             timestamp: attemptedAt,
-            body: JSON.stringify({ event: delivery.eventType, data: delivery.data }),
+            body: webhookBody(delivery.eventType, delivery.data),
             secrets: delivery.secrets,
           },
           { allowPrivateNetworks: allowsPrivateNetworks(), timeoutMs: this.options.timeoutMs },
@@ -127,7 +129,12 @@ export class WebhookWorker {
           retryAfterSeconds: null,
         });
     void send.then((result) => {
-      this.results.push(outcomeOf(delivery, attemptedAt, result));
+      const outcome = outcomeOf(delivery, attemptedAt, result);
+      webhookDeliveries.inc({
+        outcome: outcome.deliveryStatus === "pending" ? "retrying" : outcome.deliveryStatus,
+      });
+      if (!delivery.problem) webhookDeliveryLatency.observe(result.latencyMs / 1000);
+      this.results.push(outcome);
       this.inFlight--;
       this.wake?.();
       if (this.results.length >= this.options.flushSize) void this.flush();
@@ -144,7 +151,7 @@ export class WebhookWorker {
         await recordAttempts(getDb(), batch);
       } catch (error) {
         // The deliveries stay claimed until their lease runs out, then are sent again: at-least-once.
-        console.error(`Webhook worker could not record ${batch.length} attempts`, error);
+        logger.error({ err: error }, `Webhook worker could not record ${batch.length} attempts`);
       }
     });
     return this.flushing;

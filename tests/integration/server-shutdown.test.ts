@@ -35,3 +35,30 @@ describe.skipIf(!process.env.DATABASE_URL)("stopping a server with SIGTERM", () 
     expect(await paymentTotal(baseUrl, tokens.idempotency)).toBe(before + created);
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)("WEB_CONCURRENCY", () => {
+  it("serves from several processes on one port, and SIGTERM stops them all", async () => {
+    const server = await startServerProcess(Number(new URL(baseUrl).port) + 3, {
+      ...(serverEnv as NodeJS.ProcessEnv),
+      WEB_CONCURRENCY: "2",
+    });
+    // A new connection per request, so the primary hands them out in turn.
+    for (let index = 0; index < 20; index++) {
+      const response = await fetch(`${server.baseUrl}/api/payments?perPage=1`, {
+        headers: { Authorization: `Bearer ${tokens.api}`, Connection: "close" },
+      });
+      expect(response.status).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const pids = new Set(
+      server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"api request"'))
+        .map((line) => (JSON.parse(line) as { pid: number }).pid),
+    );
+    expect(pids.size).toBe(2);
+    await server.stop();
+    await expect(fetch(`${server.baseUrl}/healthz`)).rejects.toThrow();
+  });
+});

@@ -1,5 +1,6 @@
 // A merchant's backend as the tests see it: real HTTP against the started server.
 import http from "node:http";
+import net from "node:net";
 
 export type ApiResponse = { status: number; headers: Headers; body: unknown; text: string };
 
@@ -65,5 +66,47 @@ export function rawRequest(
     request.on("error", reject);
     for (const chunk of options.chunks ?? []) request.write(chunk);
     request.end();
+  });
+}
+
+/**
+ * Bytes on a socket, for requests no HTTP client sends (absolute-form targets, `OPTIONS *`, broken
+ * framing): writes `text` as it is and parses what comes back until the server closes or answers in full.
+ */
+export function rawHttp(
+  baseUrl: string,
+  text: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(text));
+    let received = "";
+    const finish = () => {
+      const [head = "", ...rest] = received.split("\r\n\r\n");
+      const [statusLine = "", ...headerLines] = head.split("\r\n");
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(":")).toLowerCase(),
+          line.slice(line.indexOf(":") + 1).trim(),
+        ]),
+      );
+      const body = rest.join("\r\n\r\n");
+      const length = Number(headers["content-length"] ?? NaN);
+      if (Number.isFinite(length) && Buffer.byteLength(body) < length) return false;
+      resolve({
+        status: Number(statusLine.split(" ")[1] ?? 0),
+        headers,
+        body: Number.isFinite(length) ? body.slice(0, length) : body,
+      });
+      socket.destroy();
+      return true;
+    };
+    socket.setTimeout(10_000, () => reject(new Error(`no answer to ${JSON.stringify(text.slice(0, 60))}`)));
+    socket.on("data", (chunk) => {
+      received += chunk.toString();
+      if (received.includes("\r\n\r\n")) finish();
+    });
+    socket.on("end", () => finish());
+    socket.on("error", reject);
   });
 }

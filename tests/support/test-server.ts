@@ -2,7 +2,7 @@
 // the PostgreSQL that DATABASE_URL names, after seeding one merchant with the domain functions (tests/support/seed.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -29,7 +29,13 @@ export function testEnvironment(
     ...process.env,
     NODE_ENV: "production",
     PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}`,
+    // One process unless a test asks for more (the cluster test does).
+    WEB_CONCURRENCY: "1",
     AUTH_SECRET: randomBytes(33).toString("base64"),
+    METRICS_TOKEN: randomBytes(18).toString("base64url"),
+    // Access lines too, so the tests can find a request's log line (and check that no secret is in any).
+    LOG_LEVEL: "debug",
     NEXT_TELEMETRY_DISABLED: "1",
     // Local receivers on 127.0.0.1 are the whole point of the webhook tests.
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
@@ -110,7 +116,7 @@ function seedDatabase(name: string, env: NodeJS.ProcessEnv): SeedData {
 export async function startServerProcess(
   port: number,
   env: NodeJS.ProcessEnv,
-): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+): Promise<{ baseUrl: string; output: () => string; stop: () => Promise<void> }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   // A server left over from another run would answer in this one's place.
   if (
@@ -149,6 +155,7 @@ export async function startServerProcess(
 
   return {
     baseUrl,
+    output: () => output,
     async stop() {
       if (server.exitCode === null) {
         const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -175,8 +182,27 @@ export async function startTestServer(
     async stop() {
       await server.stop();
       if (env.PGLITE_DATA_DIR) rmSync(path.dirname(env.PGLITE_DATA_DIR), { recursive: true, force: true });
+      assertNoSecretLogged(server.output(), data);
     },
   };
+}
+
+/**
+ * After a whole run: no token, webhook secret or password the seed created appears anywhere in what a
+ * process printed (its JSON log and anything else). Names the secret, never prints it.
+ */
+export function assertNoSecretLogged(output: string, data: SeedData): void {
+  const secrets: Array<[string, string]> = [
+    ...Object.entries(data.tokens).map(([name, token]): [string, string] => [`token ${name}`, token]),
+    ["hooks webhook secret", data.hooks.secret],
+    ["flaky webhook secret", data.flaky.secret],
+    ...(["seed", "other", "limited", "hooks", "flaky"] as const).map((name): [string, string] => [
+      `${name} password`,
+      data[name].password,
+    ]),
+  ];
+  const leaked = secrets.filter(([, secret]) => output.includes(secret)).map(([name]) => name);
+  if (leaked.length > 0) throw new Error(`Secrets found in a process's output: ${leaked.join(", ")}`);
 }
 
 export type WorkerProcess = {
@@ -220,4 +246,9 @@ export async function startWorkerProcess(
       await exited;
     },
   };
+}
+
+/** What the suite's server has printed so far (its JSON log), from the file startServerProcess writes. */
+export function readServerLog(baseUrl: string): string {
+  return readFileSync(path.join(root, "test-results", `server-${new URL(baseUrl).port}.log`), "utf8");
 }

@@ -1,0 +1,75 @@
+import { timingSafeEqual } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { getDb, selectRows } from "@/db/client";
+
+/**
+ * The process's Prometheus metrics. Default metrics cover memory, CPU, event-loop lag and handles; the rest
+ * are the platform's own. Each process keeps its own (a scrape reads the process that answers it).
+ */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const httpRequests = new Counter({
+  name: "http_requests_total",
+  help: "API requests answered, by route, method and status.",
+  labelNames: ["route", "method", "status"],
+  registers: [metricsRegistry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: "http_request_duration_seconds",
+  help: "Time to answer an API request, by route, method and status.",
+  labelNames: ["route", "method", "status"],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
+
+export const rateLimitRejections = new Counter({
+  name: "rate_limit_rejections_total",
+  help: "API requests refused with 429.",
+  registers: [metricsRegistry],
+});
+
+export const webhookDeliveries = new Counter({
+  name: "webhook_delivery_attempts_total",
+  help: "Webhook delivery attempts, by outcome: succeeded, retrying (failed, will retry) or failed (gave up).",
+  labelNames: ["outcome"],
+  registers: [metricsRegistry],
+});
+
+export const webhookDeliveryLatency = new Histogram({
+  name: "webhook_delivery_latency_seconds",
+  help: "Time a receiver took to answer a delivery attempt.",
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+  registers: [metricsRegistry],
+});
+
+new Gauge({
+  name: "webhook_queue_depth",
+  help: "Pending deliveries: due now, and waiting for a retry.",
+  labelNames: ["state"],
+  registers: [metricsRegistry],
+  // Read at scrape time, from the partial index on pending deliveries.
+  async collect() {
+    const [row] = await selectRows<{ due: number | string; retrying: number | string }>(
+      getDb(),
+      sql`select count(*) filter (where next_attempt_at <= now()) as due,
+                 count(*) filter (where next_attempt_at > now() and attempt_count > 0) as retrying
+          from webhook_deliveries where status = 'pending'`,
+    );
+    this.set({ state: "due" }, Number(row?.due ?? 0));
+    this.set({ state: "retrying" }, Number(row?.retrying ?? 0));
+  },
+});
+
+/**
+ * Whether a request may read the metrics: only with `Authorization: Bearer $METRICS_TOKEN`, compared in
+ * constant time. Without METRICS_TOKEN the endpoint does not exist.
+ */
+export function mayReadMetrics(authorization: string | null, metricsToken: string | undefined): boolean {
+  if (!metricsToken || !authorization) return false;
+  const expected = Buffer.from(`Bearer ${metricsToken}`);
+  const given = Buffer.from(authorization);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,35 @@
+import type { BackgroundService } from "./background-services";
+import { logger } from "./logger";
+import { pause } from "./pause";
+
+/**
+ * A background loop: runs `runOnce`, then again at once if it says more work is waiting, else after
+ * `everyMs`. A failure is logged and retried on the next round; stopping wakes the pause and waits for the
+ * round under way.
+ */
+export function periodicService(
+  label: string,
+  everyMs: number,
+  runOnce: () => Promise<boolean>,
+): BackgroundService {
+  return () => {
+    let running = true;
+    let wake: (() => void) | undefined;
+    const loop = async () => {
+      while (running) {
+        try {
+          if (await runOnce()) continue;
+        } catch (error) {
+          logger.error({ err: error }, `${label} failed`);
+        }
+        await pause(everyMs, (wakeNow) => (wake = wakeNow));
+      }
+    };
+    const done = loop();
+    return Promise.resolve(async () => {
+      running = false;
+      wake?.();
+      await done;
+    });
+  };
+}

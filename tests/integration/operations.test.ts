@@ -1,0 +1,91 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { selectRows } from "@/db/client";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { pruneExpiredRows, RETENTION } from "@/lib/platform/pruning";
+import { db } from "../support/direct-db";
+
+const count = async (table: string, marker: string, column: string) =>
+  Number(
+    (
+      await selectRows<{ n: number | string }>(
+        db,
+        sql`select count(*) as n from ${sql.identifier(table)} where ${sql.identifier(column)} like ${`${marker}%`}`,
+      )
+    )[0]!.n,
+  );
+
+describe("pruning tables that would only grow", () => {
+  it("deletes expired rows in batches and keeps the live ones", async () => {
+    const marker = `prune-${randomBytes(4).toString("hex")}`;
+    const { merchantId } = await createMerchantWithOwner(db, {
+      name: "Prune",
+      email: `${marker}@example.test`,
+      password: "long enough pw",
+    });
+    // For each table: 5 rows past its cut-off and 2 inside it.
+    for (const [age, rows] of [
+      ["old", 5],
+      ["new", 2],
+    ] as const) {
+      for (let index = 0; index < rows; index++) {
+        const suffix = `${marker}-${age}-${index}`;
+        await db.execute(sql`insert into idempotency_keys (merchant_id, key, request_hash, created_at)
+          values (${merchantId}, ${suffix}, 'h', now() - ${age === "old" ? "25 hours" : "1 hour"}::interval)`);
+        await db.execute(sql`insert into login_attempts (email, ip, succeeded, created_at)
+          values (${suffix}, '192.0.2.1', false, now() - ${age === "old" ? "2 days" : "1 minute"}::interval)`);
+        await db.execute(sql`insert into rate_limit_buckets (key, tat, allowed)
+          values (${suffix}, now() - ${age === "old" ? "2 hours" : "0 seconds"}::interval, true)`);
+      }
+    }
+    const tables = [
+      ["idempotency_keys", "key"],
+      ["login_attempts", "email"],
+      ["rate_limit_buckets", "key"],
+    ] as const;
+    const counts = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        await Promise.all(
+          tables.map(async ([table, column]) => [table, await count(table, marker, column)] as const),
+        ),
+      );
+    const before = await counts();
+    // Batches of 2: three rounds per table, so the loop is exercised.
+    const deleted = await pruneExpiredRows(db, 2);
+    const after = await counts();
+    console.info("rows before and after pruning", { before, after, deleted });
+    expect(before).toEqual({ idempotency_keys: 7, login_attempts: 7, rate_limit_buckets: 7 });
+    expect(after).toEqual({ idempotency_keys: 2, login_attempts: 2, rate_limit_buckets: 2 });
+    for (const { table } of RETENTION) expect(deleted[table]).toBeGreaterThanOrEqual(5);
+    expect(await pruneExpiredRows(db, 2)).toEqual({
+      idempotency_keys: 0,
+      login_attempts: 0,
+      rate_limit_buckets: 0,
+    });
+  });
+});
+
+describe("the API's read path", () => {
+  it("writes its rate-limit counters to an unlogged table (no WAL flush per request)", async () => {
+    const [row] = await selectRows<{ relpersistence: string }>(
+      db,
+      sql`select relpersistence from pg_class where relname = 'rate_limit_buckets'`,
+    );
+    expect(row!.relpersistence).toBe("u");
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL || process.env.DATABASE_PREPARED_STATEMENTS === "false")(
+  "database timeouts on a direct connection",
+  () => {
+    it("bounds every statement and every idle transaction of the pool", async () => {
+      const [row] = await selectRows<{ statement: string; idle: string }>(
+        db,
+        sql`select current_setting('statement_timeout') as statement,
+                   current_setting('idle_in_transaction_session_timeout') as idle`,
+      );
+      expect(row).toEqual({ statement: "30s", idle: "1min" });
+    });
+  },
+);
