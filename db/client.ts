@@ -37,20 +37,45 @@ const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 // Any fixed number: it only has to be the same in every process that migrates.
 const MIGRATION_LOCK_ID = 72_201_517;
 
+/** Work holding or waiting for one of the pool's connections: statements outside a transaction, and transactions. */
+const poolWork = { inFlight: 0, max: 0 };
+
+/** The pool's connections in use and the work waiting for one, for the metrics (null on PGlite: no pool). */
+export function poolUsage(): { inUse: number; waiting: number } | null {
+  if (poolWork.max === 0) return null;
+  return {
+    inUse: Math.min(poolWork.inFlight, poolWork.max),
+    waiting: Math.max(0, poolWork.inFlight - poolWork.max),
+  };
+}
+
+function counted<T extends PromiseLike<unknown>>(work: T): T {
+  poolWork.inFlight += 1;
+  const release = () => {
+    poolWork.inFlight -= 1;
+  };
+  work.then(release, release);
+  return work;
+}
+
 /**
- * postgres.js prepares its tagged queries but not `unsafe()` ones, and `unsafe()` is how drizzle sends every
- * statement: without this PostgreSQL parses and plans each statement on every call, which was most of the
- * database's work per API request. Statements are cached per connection by their text; this app's queries
- * are a fixed set of shapes with bound parameters, so the cache stays small.
+ * The client drizzle gets: counts the pool's work for the metrics and, when `prepare` is on, prepares every
+ * statement. postgres.js prepares its tagged queries but not `unsafe()` ones, and `unsafe()` is how drizzle
+ * sends every statement: without this PostgreSQL parses and plans each statement on every call, which was
+ * most of the database's work per API request. Statements are cached per connection by their text; this
+ * app's queries are a fixed set of shapes with bound parameters, so the cache stays small.
  */
-function preparingStatements(client: postgres.Sql): postgres.Sql {
+function poolClient(client: postgres.Sql, prepare: boolean, scoped = false): postgres.Sql {
   type Callback = (sql: postgres.Sql) => unknown;
-  // begin and savepoint hand their callback a new client; it must prepare too.
+  // begin and savepoint hand their callback a new client, with its own statements (not counted again).
   const wrapScoped =
-    (method: (...args: unknown[]) => unknown) =>
+    (method: (...args: unknown[]) => Promise<unknown>) =>
     (...args: unknown[]) => {
       const callback = args.at(-1) as Callback;
-      return method(...args.slice(0, -1), (scoped: postgres.Sql) => callback(preparingStatements(scoped)));
+      const work = method(...args.slice(0, -1), (inner: postgres.Sql) =>
+        callback(poolClient(inner, prepare, true)),
+      );
+      return scoped ? work : counted(work);
     };
   return new Proxy(client, {
     get(target, property, receiver) {
@@ -59,10 +84,14 @@ function preparingStatements(client: postgres.Sql): postgres.Sql {
           query: string,
           parameters?: postgres.ParameterOrJSON<never>[],
           options?: postgres.UnsafeQueryOptions,
-        ) => target.unsafe(query, parameters, { ...options, prepare: true });
+        ) => {
+          const statement = target.unsafe(query, parameters, { ...options, prepare });
+          // The query runs a tick after its first `then`, so drizzle's `.values()` right after still applies.
+          return scoped ? statement : counted(statement);
+        };
       }
       if (property === "begin" || property === "savepoint") {
-        const method = Reflect.get(target, property) as (...args: unknown[]) => unknown;
+        const method = Reflect.get(target, property) as (...args: unknown[]) => Promise<unknown>;
         return wrapScoped(method.bind(target));
       }
       return Reflect.get(target, property, receiver) as unknown;
@@ -121,7 +150,8 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
     idle_timeout: 60,
     onnotice: () => {},
   });
-  const client = prepared ? preparingStatements(pool) : pool;
+  poolWork.max = config.DATABASE_POOL_MAX;
+  const client = poolClient(pool, prepared);
   return {
     db: drizzlePostgres({ client, schema }),
     async migrate() {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { getDb, selectRows } from "@/db/client";
+import { getDb, poolUsage, selectRows } from "@/db/client";
 
 /**
  * The process's Prometheus metrics. Default metrics cover memory, CPU, event-loop lag and handles; the rest
@@ -60,6 +60,26 @@ new Gauge({
     );
     this.set({ state: "due" }, Number(row?.due ?? 0));
     this.set({ state: "retrying" }, Number(row?.retrying ?? 0));
+  },
+});
+
+new Gauge({
+  name: "db_pool_connections_in_use",
+  help: "The database pool's connections running a statement or holding a transaction (PostgreSQL only).",
+  registers: [metricsRegistry],
+  collect() {
+    const usage = poolUsage();
+    if (usage) this.set(usage.inUse);
+  },
+});
+
+new Gauge({
+  name: "db_pool_waiting",
+  help: "Statements and transactions waiting for a pool connection (PostgreSQL only).",
+  registers: [metricsRegistry],
+  collect() {
+    const usage = poolUsage();
+    if (usage) this.set(usage.waiting);
   },
 });
 

@@ -78,7 +78,7 @@ describe.skipIf(!process.env.TEST_RESTART_POSTGRES || !process.env.DATABASE_URL)
       await sleep(3000);
       await postgresCluster("start");
       const restarted = Date.now();
-      await sleep(8000);
+      await sleep(10_000);
       running = false;
       await Promise.all(loops);
       await server.stop();
@@ -90,6 +90,16 @@ describe.skipIf(!process.env.TEST_RESTART_POSTGRES || !process.env.DATABASE_URL)
           .slice(0, 5)
           .map(({ status, ms, startedAt }) => ({ status, ms, startedAt: startedAt - restarted })),
       );
+      // The timeline, in half-second buckets from the moment PostgreSQL was back: statuses seen.
+      const timeline = new Map<number, string[]>();
+      for (const outcome of outcomes) {
+        const bucket = Math.floor((outcome.startedAt - restarted) / 500) / 2;
+        timeline.set(bucket, [...(timeline.get(bucket) ?? []), String(outcome.status)]);
+      }
+      console.info(
+        "timeline",
+        [...timeline].map(([at, seen]) => `${at}s: ${[...new Set(seen)].join("/")} ×${seen.length}`),
+      );
       const statuses = new Set(outcomes.map((outcome) => outcome.status));
       expect(statuses.has(503)).toBe(true);
       expect([...statuses].every((status) => [200, 201, 503].includes(status))).toBe(true);
@@ -99,8 +109,9 @@ describe.skipIf(!process.env.TEST_RESTART_POSTGRES || !process.env.DATABASE_URL)
       }
       // Bounded: no request waited for the database longer than about two seconds.
       expect(Math.max(...outcomes.map((outcome) => outcome.ms))).toBeLessThan(2500);
-      // Recovered without a restart of the app: everything asked 3 s after PostgreSQL is back succeeds.
-      const after = outcomes.filter((outcome) => outcome.startedAt > restarted + 3000);
+      // Recovered without a restart of the app: everything asked 5 s after PostgreSQL is back succeeds (here
+      // about 1 s; a loaded CI machine once took 4, while the pool's reconnects drained what queued meanwhile).
+      const after = outcomes.filter((outcome) => outcome.startedAt > restarted + 5000);
       expect(after.length).toBeGreaterThan(0);
       expect(after.filter((outcome) => outcome.status >= 500)).toEqual([]);
       // Every create that answered 201 is in the database (asked directly: the API's rate limit is not the point).

@@ -231,5 +231,8 @@ describe("GET /metrics", () => {
     expect(sample("webhook_queue_depth", 'state="retrying"')).toBeDefined();
     expect(sample("process_resident_memory_bytes")!.value).toBeGreaterThan(0);
     expect(sample("nodejs_eventloop_lag_seconds")).toBeDefined();
+    // The pool's gauges (always 0 on PGlite, one in-process connection with no pool).
+    expect(sample("db_pool_connections_in_use")!.value).toBeGreaterThanOrEqual(0);
+    expect(sample("db_pool_waiting")!.value).toBeGreaterThanOrEqual(0);
   });
 });
