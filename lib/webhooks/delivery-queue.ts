@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { PaymentEventType } from "@/lib/payments/schemas";
-import { decryptSecret } from "./secrets";
+import { decryptSecret } from "@/lib/platform/encryption";
 
 export type ClaimedDelivery = {
   id: number;
@@ -32,7 +32,10 @@ function readSecrets(row: ClaimRow, now: number): { secrets: string[]; problem: 
       problem: null,
     };
   } catch {
-    return { secrets: [], problem: "The signing secret could not be decrypted (was AUTH_SECRET changed?)." };
+    return {
+      secrets: [],
+      problem: "The signing secret could not be decrypted (is its key missing from ENCRYPTION_KEYS?).",
+    };
   }
 }
 
@@ -114,7 +117,7 @@ export type AttemptOutcome = {
   gone: boolean;
 };
 
-/** Records a batch of attempts in one transaction: three statements whatever the batch size. */
+/** Records a batch of attempts in one transaction: two statements whatever the batch size. */
 export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const byEndpoint = new Map<number, { ok: boolean; gone: boolean; at: Date }>();
@@ -128,27 +131,34 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
     });
   }
   await db.transaction(async (tx) => {
+    // The deliveries first: their row locks hold off a concurrent endpoint delete (which cascades to them)
+    // until this commits, and a delivery deleted before this ran is simply not returned, so its attempt is
+    // dropped alone instead of breaking the foreign key and rolling back every other result in the batch.
     await tx.execute(sql`
+      with updated as (
+        update webhook_deliveries d
+        set status = v.status, attempt_count = d.attempt_count + 1, next_attempt_at = v.next_at,
+            last_attempt_at = v.attempted_at, updated_at = now()
+        from (values ${sql.join(
+          outcomes.map(
+            (o) =>
+              sql`(${o.delivery.id}::bigint, ${o.deliveryStatus}::text, ${o.nextAttemptAt.toISOString()}::timestamptz, ${o.attemptedAt.toISOString()}::timestamptz)`,
+          ),
+          sql`, `,
+        )}) as v(id, status, next_at, attempted_at)
+        where d.id = v.id
+        returning d.id
+      )
       insert into webhook_attempts (merchant_id, delivery_id, attempted_at, response_status, latency_ms, error, response_excerpt)
-      values ${sql.join(
-        outcomes.map(
-          (o) =>
-            sql`(${o.delivery.merchantId}, ${o.delivery.id}, ${o.attemptedAt.toISOString()}::timestamptz, ${o.status}::int, ${o.latencyMs}, ${o.error}, ${o.excerpt})`,
-        ),
-        sql`, `,
-      )}`);
-    await tx.execute(sql`
-      update webhook_deliveries d
-      set status = v.status, attempt_count = d.attempt_count + 1, next_attempt_at = v.next_at,
-          last_attempt_at = v.attempted_at, updated_at = now()
+      select a.merchant_id, a.delivery_id, a.attempted_at, a.response_status, a.latency_ms, a.error, a.excerpt
       from (values ${sql.join(
         outcomes.map(
           (o) =>
-            sql`(${o.delivery.id}::bigint, ${o.deliveryStatus}::text, ${o.nextAttemptAt.toISOString()}::timestamptz, ${o.attemptedAt.toISOString()}::timestamptz)`,
+            sql`(${o.delivery.merchantId}::bigint, ${o.delivery.id}::bigint, ${o.attemptedAt.toISOString()}::timestamptz, ${o.status}::int, ${o.latencyMs}::int, ${o.error}::text, ${o.excerpt}::text)`,
         ),
         sql`, `,
-      )}) as v(id, status, next_at, attempted_at)
-      where d.id = v.id`);
+      )}) as a(merchant_id, delivery_id, attempted_at, response_status, latency_ms, error, excerpt)
+      where a.delivery_id in (select id from updated)`);
     await tx.execute(sql`
       update webhook_endpoints w
       set failing_since = case when v.ok then null else coalesce(w.failing_since, v.at) end,
