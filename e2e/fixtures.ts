@@ -59,6 +59,12 @@ export async function logOut(page: Page) {
 const seedData = () => JSON.parse(process.env.E2E_SEED_DATA ?? "null") as SeedData;
 
 export const test = base.extend<{ seed: SeedMerchant; seedData: SeedData }>({
+  // Each test is its own client, as merchants on their own networks are: the server trusts one proxy hop
+  // (TRUSTED_PROXIES=1), so per-address limits (sign-ups: 10 an hour) count each test apart.
+  extraHTTPHeaders: async ({}, provide) =>
+    provide({
+      "X-Forwarded-For": `203.0.113.${1 + (Number.parseInt(randomBytes(1).toString("hex"), 16) % 254)}`,
+    }),
   seed: async ({}, provide) => provide(seedData().seed),
   seedData: async ({}, provide) => provide(seedData()),
 });

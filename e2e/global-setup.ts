@@ -1,7 +1,9 @@
+import { decideTestDatabase } from "../tests/support/test-database";
 import { assertNoSecretLogged, startTestServer, startWorkerProcess } from "../tests/support/test-server";
 
 /** Starts the production build with seeded data (handed to workers via the environment). */
 export default async function globalSetup() {
+  decideTestDatabase();
   // No automatic settlement: QA settles payments by hand in the dashboard.
   const server = await startTestServer("e2e", Number(process.env.E2E_PORT), { PAYMENTS_AUTO_SETTLE_MS: "0" });
   // On PostgreSQL webhooks are delivered by a separate worker process, as in production.

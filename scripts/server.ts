@@ -29,12 +29,15 @@ const { default: next } = await import("next");
 const { isMerchantApiPath, serveApiRequest } = await import("@/lib/api/router");
 const { logger } = await import("@/lib/platform/logger");
 const { operatorRoute } = await import("@/lib/api/operator-routes");
+const { CLIENT_IP_HEADER, resolveClientIp } = await import("@/lib/platform/client-ip");
+const { getEnv } = await import("@/lib/platform/env");
 const { answerClientError, answerExpectationFailed, screenRequest, sendApiResponse, toApiRequest } =
   await import("@/lib/api/node-bridge");
 const { inlineBackgroundServices, startPlatform, stopPlatformOnSignals } =
   await import("@/lib/platform/background-services");
 
 await startPlatform(inlineBackgroundServices(), "web");
+const trustedProxies = getEnv().TRUSTED_PROXIES;
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev, port, dir: process.cwd() });
@@ -51,6 +54,12 @@ const server = http.createServer({ requireHostHeader: false }, (request, respons
   // A stopping server answers what is already on a keep-alive connection, then closes it.
   if (stopping) response.setHeader("Connection", "close");
   if (!screenRequest(request, response)) return;
+  // Every per-IP limit (logins, sign-ups, the unauthenticated API) reads this one stamp, never the client's headers.
+  request.headers[CLIENT_IP_HEADER] = resolveClientIp(
+    request.socket.remoteAddress,
+    request.headers["x-forwarded-for"],
+    trustedProxies,
+  );
   const pathname = (request.url ?? "/").split("?", 1)[0]!;
   const operator = operatorRoute(pathname, request.headers.authorization ?? null);
   const served = operator

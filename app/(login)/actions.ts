@@ -1,40 +1,54 @@
 "use server";
 
+import { headers } from "next/headers";
 import { CredentialsSignin } from "next-auth";
-import { signIn, signOut } from "@/app/_lib/auth";
+import { LoginRefused, signIn, signOut } from "@/app/_lib/auth";
 import { formStateFromError, formText } from "@/app/_lib/form-state";
 import { safeReturnPath } from "@/app/_lib/return-path";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { signUpMerchant } from "@/lib/accounts/accounts";
 import { logInSchema, type LogInInput } from "@/lib/accounts/schemas";
+import { clientIp } from "@/lib/platform/client-ip";
 import { parseInput } from "@/lib/platform/validation";
 
+const REFUSALS: Record<string, string> = {
+  throttled: "Too many attempts. Please wait 15 minutes and try again.",
+  invalid: "These credentials do not match our records.",
+  code_invalid: "That code is not valid (or was already used). Enter the current code, or a recovery code.",
+};
+
+/** Signs in with next-auth; a refusal becomes a message, a second-factor challenge the code step. */
 async function signInOrExplain(
-  email: string,
-  password: string,
+  credentials: Record<string, string>,
   values: Record<string, string>,
   redirectTo = "/dashboard",
 ): Promise<FormState> {
   try {
     // On success this throws Next's redirect, which must propagate.
-    await signIn("credentials", { email, password, redirectTo });
+    await signIn("credentials", { ...credentials, redirectTo });
     return {};
   } catch (error) {
+    if (error instanceof LoginRefused && error.code === "two_factor")
+      return { values: { ...values, challenge: error.challenge ?? "" } };
     if (error instanceof CredentialsSignin) {
-      return {
-        message:
-          error.code === "throttled"
-            ? "Too many login attempts. Please wait 15 minutes and try again."
-            : "These credentials do not match our records.",
-        values,
-      };
+      const message = REFUSALS[error.code] ?? REFUSALS.invalid!;
+      // A wrong code keeps the code step; anything else starts again from the password.
+      const challenge = error.code === "code_invalid" ? credentials.challenge : undefined;
+      return { message, values: challenge ? { ...values, challenge } : values };
     }
     throw error;
   }
 }
 
 export async function logIn(_previous: FormState, formData: FormData): Promise<FormState> {
+  const next = safeReturnPath(formText(formData, "next"));
+  const challenge = formText(formData, "challenge");
+  if (challenge) {
+    const code = formText(formData, "code").trim();
+    if (!code) return { errors: { code: ["Enter the code."] }, values: { challenge } };
+    return signInOrExplain({ challenge, code }, {}, next);
+  }
   const values = { email: formText(formData, "email") };
   let credentials: LogInInput;
   try {
@@ -42,12 +56,7 @@ export async function logIn(_previous: FormState, formData: FormData): Promise<F
   } catch (error) {
     return formStateFromError(error, values);
   }
-  return signInOrExplain(
-    credentials.email,
-    credentials.password,
-    values,
-    safeReturnPath(formText(formData, "next")),
-  );
+  return signInOrExplain(credentials, values, next);
 }
 
 export async function signUp(_previous: FormState, formData: FormData): Promise<FormState> {
@@ -55,11 +64,11 @@ export async function signUp(_previous: FormState, formData: FormData): Promise<
   const password = formText(formData, "password");
   let email: string;
   try {
-    ({ email } = await createMerchantWithOwner(getDb(), { ...values, password }));
+    ({ email } = await signUpMerchant(getDb(), { ...values, password }, clientIp(await headers())));
   } catch (error) {
     return formStateFromError(error, values);
   }
-  return signInOrExplain(email, password, values);
+  return signInOrExplain({ email, password }, values);
 }
 
 export async function logOut(): Promise<void> {

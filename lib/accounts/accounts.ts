@@ -1,13 +1,12 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { merchants, users } from "@/db/schema";
-import { DomainError, validationError } from "@/lib/platform/errors";
+import { validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
-import { isLoginThrottled, recordLoginAttempt } from "./login-throttle";
-import { getDecoyPasswordHash, hashPassword, verifyPassword } from "./passwords";
-import { signUpSchema, type LogInInput } from "./schemas";
+import { recordSignupAttempt, throttledError } from "./login-throttle";
+import { hashPassword } from "./passwords";
+import { signUpSchema } from "./schemas";
 
 export type MerchantAccount = { merchantId: number; userId: number; email: string; name: string };
 
@@ -30,40 +29,10 @@ export async function createMerchantWithOwner(db: Executor, input: unknown): Pro
   }
 }
 
-/**
- * Checks a login. Unknown emails cost the same time as wrong passwords, and every attempt is recorded so
- * failures can be throttled per email and per IP across all server processes.
- */
-export async function authenticateMerchantUser(
-  db: Executor,
-  credentials: LogInInput,
-  ip: string,
-): Promise<MerchantAccount> {
-  const throttle = await isLoginThrottled(db, credentials.email, ip);
-  if (throttle.throttled) {
-    const minutes = Math.max(1, Math.ceil(throttle.retryAfterSeconds / 60));
-    throw new DomainError(
-      "throttled",
-      `Too many login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    );
-  }
-  const [user] = await db
-    .select({
-      id: users.id,
-      merchantId: users.merchantId,
-      email: users.email,
-      name: users.name,
-      passwordHash: users.passwordHash,
-    })
-    .from(users)
-    .where(eq(users.email, credentials.email))
-    .limit(1);
-  const valid = await verifyPassword(
-    credentials.password,
-    user?.passwordHash ?? (await getDecoyPasswordHash()),
-  );
-  await recordLoginAttempt(db, credentials.email, ip, Boolean(user && valid));
-  if (!user || !valid)
-    throw new DomainError("unauthenticated", "These credentials do not match our records.");
-  return { merchantId: user.merchantId, userId: user.id, email: user.email, name: user.name ?? user.email };
+/** The dashboard's sign-up: validated, then throttled per client address, then created. */
+export async function signUpMerchant(db: Executor, input: unknown, ip: string): Promise<MerchantAccount> {
+  parseInput(signUpSchema, input);
+  const refused = await recordSignupAttempt(db, ip);
+  if (refused) throw throttledError(refused.retryAfterSeconds);
+  return createMerchantWithOwner(db, input);
 }

@@ -51,7 +51,7 @@ function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
 /**
  * The API's view of a node:http request, read straight from it instead of building a web `Request` (which
  * costs an AbortSignal, a Headers copy and more per call): the URL on the configured public origin (APP_URL,
- * never the Host header), the client address as `X-Forwarded-For` when no proxy set one, and the body
+ * never the Host header), the headers (with the client address the server stamped), and the body
  * streamed on demand, never buffered here, so the 16 KiB cap is enforced as bytes arrive.
  */
 export function toApiRequest(incoming: IncomingMessage): ApiRequest {
@@ -65,11 +65,7 @@ export function toApiRequest(incoming: IncomingMessage): ApiRequest {
   return {
     method,
     url,
-    headers: {
-      get: (name) =>
-        header(name) ??
-        (name.toLowerCase() === "x-forwarded-for" ? (incoming.socket.remoteAddress ?? null) : null),
-    },
+    headers: { get: header },
     get body() {
       if (body === undefined) {
         body = method === "GET" || method === "HEAD" ? null : bodyStream(incoming);

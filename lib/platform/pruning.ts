@@ -6,12 +6,13 @@ import { periodicService } from "./periodic-service";
 /**
  * Tables that would otherwise only grow, and how long a row is worth keeping. Each cut-off is past the point
  * where the row can change an answer: an idempotency key is honoured for 24 hours (the contract), a login
- * attempt counts for 15 minutes (kept a day for investigation), a rate-limit bucket whose `tat` is an hour
- * old has refilled completely (deleting it changes nothing).
+ * success marks a known address for 30 days (failures count for 15 minutes), a sign-up counts for an hour
+ * (kept a day for investigation), a rate-limit bucket whose `tat` is an hour old has refilled completely.
  */
 export const RETENTION = [
   { table: "idempotency_keys", column: "created_at", keep: "24 hours" },
-  { table: "login_attempts", column: "created_at", keep: "1 day" },
+  { table: "login_attempts", column: "created_at", keep: "30 days" },
+  { table: "signup_attempts", column: "created_at", keep: "1 day" },
   { table: "rate_limit_buckets", column: "tat", keep: "1 hour" },
 ] as const;
 

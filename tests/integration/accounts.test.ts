@@ -48,20 +48,23 @@ describe("merchant log in over HTTP", () => {
   it("throttles an email after 5 failures", async () => {
     // Failures count per email whether or not an account exists, so a fresh address isolates this test.
     const email = uniqueEmail("throttle");
+    const client = { "X-Forwarded-For": "192.0.2.51" };
     for (let attempt = 0; attempt < 5; attempt++) {
-      const login = await logInOverHttp(baseUrl, email, "wrong password");
+      const login = await logInOverHttp(baseUrl, email, "wrong password", client);
       expect(login.location).toContain("code=invalid");
     }
-    const throttled = await logInOverHttp(baseUrl, email, "wrong password");
+    const throttled = await logInOverHttp(baseUrl, email, "wrong password", client);
     expect(throttled.location).toContain("code=throttled");
   });
 
   it("resets the failure count on a successful login", async () => {
-    expect((await logInOverHttp(baseUrl, seed.email, seed.password)).location).toMatch(/\/dashboard$/);
-    for (let attempt = 0; attempt < 4; attempt++) await logInOverHttp(baseUrl, seed.email, "wrong password");
-    expect((await logInOverHttp(baseUrl, seed.email, seed.password)).location).toMatch(/\/dashboard$/);
-    for (let attempt = 0; attempt < 4; attempt++) await logInOverHttp(baseUrl, seed.email, "wrong password");
-    expect((await logInOverHttp(baseUrl, seed.email, seed.password)).location).toMatch(/\/dashboard$/);
+    const client = { "X-Forwarded-For": "192.0.2.52" };
+    const logIn = (password: string) => logInOverHttp(baseUrl, seed.email, password, client);
+    expect((await logIn(seed.password)).location).toMatch(/\/dashboard$/);
+    for (let attempt = 0; attempt < 4; attempt++) await logIn("wrong password");
+    expect((await logIn(seed.password)).location).toMatch(/\/dashboard$/);
+    for (let attempt = 0; attempt < 4; attempt++) await logIn("wrong password");
+    expect((await logIn(seed.password)).location).toMatch(/\/dashboard$/);
   });
 });
 

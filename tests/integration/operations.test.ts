@@ -34,7 +34,9 @@ describe("pruning tables that would only grow", () => {
         await db.execute(sql`insert into idempotency_keys (merchant_id, key, request_hash, created_at)
           values (${merchantId}, ${suffix}, 'h', now() - ${age === "old" ? "25 hours" : "1 hour"}::interval)`);
         await db.execute(sql`insert into login_attempts (email, ip, succeeded, created_at)
-          values (${suffix}, '192.0.2.1', false, now() - ${age === "old" ? "2 days" : "1 minute"}::interval)`);
+          values (${suffix}, '192.0.2.1', false, now() - ${age === "old" ? "31 days" : "1 minute"}::interval)`);
+        await db.execute(sql`insert into signup_attempts (ip, created_at)
+          values (${suffix}, now() - ${age === "old" ? "2 days" : "1 minute"}::interval)`);
         await db.execute(sql`insert into rate_limit_buckets (key, tat, allowed)
           values (${suffix}, now() - ${age === "old" ? "2 hours" : "0 seconds"}::interval, true)`);
       }
@@ -42,6 +44,7 @@ describe("pruning tables that would only grow", () => {
     const tables = [
       ["idempotency_keys", "key"],
       ["login_attempts", "email"],
+      ["signup_attempts", "ip"],
       ["rate_limit_buckets", "key"],
     ] as const;
     const counts = async (): Promise<Record<string, number>> =>
@@ -55,12 +58,23 @@ describe("pruning tables that would only grow", () => {
     const deleted = await pruneExpiredRows(db, 2);
     const after = await counts();
     console.info("rows before and after pruning", { before, after, deleted });
-    expect(before).toEqual({ idempotency_keys: 7, login_attempts: 7, rate_limit_buckets: 7 });
-    expect(after).toEqual({ idempotency_keys: 2, login_attempts: 2, rate_limit_buckets: 2 });
+    expect(before).toEqual({
+      idempotency_keys: 7,
+      login_attempts: 7,
+      signup_attempts: 7,
+      rate_limit_buckets: 7,
+    });
+    expect(after).toEqual({
+      idempotency_keys: 2,
+      login_attempts: 2,
+      signup_attempts: 2,
+      rate_limit_buckets: 2,
+    });
     for (const { table } of RETENTION) expect(deleted[table]).toBeGreaterThanOrEqual(5);
     expect(await pruneExpiredRows(db, 2)).toEqual({
       idempotency_keys: 0,
       login_attempts: 0,
+      signup_attempts: 0,
       rate_limit_buckets: 0,
     });
   });

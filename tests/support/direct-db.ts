@@ -5,11 +5,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { decideTestDatabase } from "./test-database";
+
+decideTestDatabase();
 
 if (!process.env.DATABASE_URL)
   process.env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), "payments-direct-")), "pglite");
 // The server's secret, so webhook secrets written here can be read by its workers (and the reverse).
 process.env.AUTH_SECRET = inject("serverEnv").AUTH_SECRET ?? randomBytes(33).toString("base64");
+process.env.ENCRYPTION_KEYS = inject("serverEnv").ENCRYPTION_KEYS ?? randomBytes(32).toString("base64");
 
 const { getDb, migrateDatabase } = await import("@/db/client");
 await migrateDatabase();

@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { findFreePort } from "./free-port";
+import { decideTestDatabase } from "./test-database";
 import { startTestServer, type SeedData } from "./test-server";
 
 declare module "vitest" {
@@ -11,6 +12,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  decideTestDatabase();
   const server = await startTestServer("vitest", Number(process.env.TEST_PORT ?? findFreePort()));
   project.provide("baseUrl", server.baseUrl);
   project.provide("serverEnv", server.env);

@@ -6,13 +6,19 @@ function cookiesFrom(response: Response): string[] {
 
 export type LoginResult = { status: number; location: string; cookie: string };
 
-export async function logInOverHttp(baseUrl: string, email: string, password: string): Promise<LoginResult> {
+export async function logInOverHttp(
+  baseUrl: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<LoginResult> {
   const csrfResponse = await fetch(`${baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
   const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
     headers: {
+      ...headers,
       "content-type": "application/x-www-form-urlencoded",
       cookie: cookiesFrom(csrfResponse).join("; "),
     },

@@ -1,0 +1,44 @@
+// Which database the tests may use, decided once per run after the .env files load (as the servers the
+// harness starts will load them): PGlite in a temp directory, or a PostgreSQL that is local and named for tests.
+// A DATABASE_URL meant for development (`.env.local`) is refused, never written into.
+import nextEnv from "@next/env";
+
+const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1", ""]);
+const TEST_NAME = /(^|[_-])(test|tests|ci)([_-]|$)|test/i;
+
+/** Why a DATABASE_URL must not be used by the tests, or null when it may. */
+export function testDatabaseProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "it is not a URL";
+  }
+  // A Unix socket (postgres://user@/db?host=/var/run/postgresql) is local too.
+  const socket = parsed.searchParams.get("host")?.startsWith("/") ?? false;
+  if (!LOCAL_HOSTS.has(parsed.hostname) && !socket)
+    return `its host ${parsed.hostname} is not this machine (127.0.0.1, localhost or ::1)`;
+  const name = decodeURIComponent(parsed.pathname.slice(1));
+  if (!TEST_NAME.test(name))
+    return `its database "${name}" is not named for tests (the name must contain "test" or "ci", e.g. payments_test)`;
+  return null;
+}
+
+/** Loads the .env files as the production servers will, then refuses any database the tests must not touch. */
+export function decideTestDatabase(root = process.cwd()): void {
+  if (process.env.TEST_DATABASE_DECIDED) return;
+  // The servers run in production mode, so they read .env.production.local, .env.local, .env.production, .env.
+  const env = process.env as Record<string, string | undefined>;
+  const mode = env.NODE_ENV;
+  env.NODE_ENV = "production";
+  nextEnv.loadEnvConfig(root, false, { info: () => {}, error: console.error }, true);
+  env.NODE_ENV = mode;
+  const url = process.env.DATABASE_URL;
+  const problem = url ? testDatabaseProblem(url) : null;
+  if (problem)
+    throw new Error(
+      `The tests refuse DATABASE_URL (from the environment or a .env file): ${problem}. ` +
+        "Run them on PGlite (no DATABASE_URL) or point DATABASE_URL at a local database named for tests.",
+    );
+  process.env.TEST_DATABASE_DECIDED = url ? "postgres" : "pglite";
+}
