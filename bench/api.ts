@@ -100,6 +100,7 @@ const app = await measure(
       APP_URL: "http://127.0.0.1:4100",
       WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1",
       AUTH_SECRET: randomBytes(33).toString("base64"),
+      ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
       WORKER_MODE: "off",
       PAYMENTS_AUTO_SETTLE_MS: "0",
     },

@@ -17,6 +17,7 @@ const receiverPort = 4300;
 await freshDatabase(databaseUrl);
 process.env.DATABASE_URL = databaseUrl;
 process.env.AUTH_SECRET ??= randomBytes(33).toString("base64");
+process.env.ENCRYPTION_KEYS ??= randomBytes(32).toString("base64");
 process.env.PAYMENTS_AUTO_SETTLE_MS = "0";
 const { getDb, migrateDatabase, closeDatabase, selectRows } = await import("@/db/client");
 const { sql } = await import("drizzle-orm");

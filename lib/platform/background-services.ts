@@ -1,7 +1,8 @@
 import "server-only";
-import { closeDatabase, migrateDatabase } from "@/db/client";
+import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
 import { startSettler } from "@/lib/payments/settler";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
+import { checkStoredSecrets } from "./encryption";
 import { checkWebServerEnv, getEnv } from "./env";
 import { startPruner } from "./pruning";
 
@@ -21,8 +22,8 @@ export function inlineBackgroundServices(): BackgroundService[] {
 }
 
 /**
- * Boots a process that serves the platform: validates configuration, applies migrations, then starts the
- * background services. A bad environment or a busy embedded database stops the process with a readable
+ * Boots a process that serves the platform: validates configuration, applies migrations, checks that every
+ * stored secret's key is configured, then starts the background services. A bad environment or a busy embedded database stops the process with a readable
  * message instead of a stack trace.
  */
 export async function startPlatform(
@@ -33,6 +34,7 @@ export async function startPlatform(
     getEnv();
     if (role === "web") checkWebServerEnv();
     await migrateDatabase();
+    await checkStoredSecrets(getDb());
     for (const start of services) running.push(await start());
   } catch (error) {
     console.error(`\n${error instanceof Error ? error.message : String(error)}\n`);

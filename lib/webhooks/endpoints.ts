@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
@@ -9,7 +10,7 @@ import { parseInput } from "@/lib/platform/validation";
 import { createEndpointSchema, testEventSchema, updateEndpointSchema } from "./endpoint-schemas";
 import { isPrivateAddress } from "./network-guard";
 import { wakeWebhookWorkers } from "./outbox";
-import { decryptSecret, encryptSecret, generateWebhookSecret } from "./secrets";
+import { generateWebhookSecret } from "./secrets";
 
 /** After a rotation the old secret keeps signing beside the new one for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,9 +1,16 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { runAdmin, testEnvironment, uniqueEmail } from "../support/test-server";
 
 // A database of its own on PGlite (the test server holds its directory); the shared one on PostgreSQL.
 // Production policy for webhook URLs: no private networks, https only.
-const env = { ...testEnvironment("cli", 0), WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "false" };
+// The server's keys: on PostgreSQL the secrets written here live beside the server's, and its workers read them.
+const { AUTH_SECRET, ENCRYPTION_KEYS } = inject("serverEnv");
+const env = {
+  ...testEnvironment("cli", 0),
+  AUTH_SECRET,
+  ENCRYPTION_KEYS,
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "false",
+};
 
 describe("admin CLI: merchant:create", () => {
   it("creates a merchant and prints exactly one JSON object", () => {
