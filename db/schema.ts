@@ -38,6 +38,8 @@ export const merchants = pgTable("merchants", {
   paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
   /** ISO 4217 code the dashboard prints beside amounts ("1,250.00 EUR"); null = none. The API never uses it. */
   displayCurrency: text("display_currency"),
+  /** Set by an owner: every member must sign in with a second factor (those without one enrol first). */
+  requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -53,6 +55,18 @@ export const users = pgTable(
     /** scrypt, self-describing: `scrypt$N$r$p$salt$hash`. */
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: USER_ROLES }).notNull().default("owner"),
+    /** TOTP (RFC 6238) secret, encrypted (lib/platform/encryption.ts); null = no second factor. */
+    totpSecretCiphertext: text("totp_secret_ciphertext"),
+    /** A secret shown for enrolment, kept until confirmed with a code. */
+    totpPendingCiphertext: text("totp_pending_ciphertext"),
+    /** The last TOTP time step accepted: a code is never accepted twice. */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** SHA-256 of each unused recovery code (high-entropy random codes: a fast hash is enough). */
+    recoveryCodeHashes: text("recovery_code_hashes")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    lastSignInAt: at("last_sign_in_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -285,12 +299,27 @@ export const loginAttempts = pgTable(
     id: id(),
     email: text("email").notNull(),
     ip: text("ip").notNull(),
-    succeeded: boolean("succeeded").notNull(),
+    // Null while the attempt is under way (it counts as a failure until it is finished).
+    succeeded: boolean("succeeded"),
     createdAt: createdAt(),
   },
   (t) => [
     index("login_attempts_email_idx").on(t.email, t.createdAt),
     index("login_attempts_ip_idx").on(t.ip, t.createdAt),
     index("login_attempts_created_idx").on(t.createdAt),
+  ],
+);
+
+/** Sign-ups per client address, for the sign-up throttle (pruned after a day). */
+export const signupAttempts = pgTable(
+  "signup_attempts",
+  {
+    id: id(),
+    ip: text("ip").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("signup_attempts_ip_idx").on(t.ip, t.createdAt),
+    index("signup_attempts_created_idx").on(t.createdAt),
   ],
 );

@@ -1,8 +1,10 @@
 import type { Database } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { resetPassword } from "@/lib/accounts/members";
 import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/accounts/merchants";
 import { createPayment } from "@/lib/payments/create-payment";
 import { settlePayment } from "@/lib/payments/settlement";
+import { keyId, reencryptStoredSecrets } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
 import { parseId } from "@/lib/platform/validation";
 import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/tokens/tokens";
@@ -148,6 +150,23 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, options) {
       const payment = await settlePayment(db, parseId(options.id), { outcome: options.outcome });
       return { id: payment.id, status: payment.status };
+    },
+  },
+  "user:reset-password": {
+    summary: "Set a new password for a login email (the user signs in with it; their second factor stays).",
+    options: {
+      email: { type: "string", required: true, description: "the user's login email" },
+      password: { type: "string", required: true, description: "the new password (at least 10 characters)" },
+    },
+    run: (db, options) => resetPassword(db, { email: options.email, password: options.password }),
+  },
+  "secrets:reencrypt": {
+    summary:
+      "Re-encrypt every stored secret under the first of ENCRYPTION_KEYS (after adding a new key first).",
+    options: {},
+    async run(db) {
+      const reencrypted = await reencryptStoredSecrets(db);
+      return { reencrypted, key: keyId(getEnv().ENCRYPTION_KEYS![0]!) };
     },
   },
 };

@@ -3,8 +3,9 @@ import NextAuth, { CredentialsSignin, type DefaultSession } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { cache } from "react";
 import { getDb } from "@/db/client";
-import { authenticateMerchantUser } from "@/lib/accounts/accounts";
-import { logInSchema } from "@/lib/accounts/schemas";
+import type { MerchantAccount } from "@/lib/accounts/accounts";
+import { logInSchema, secondFactorSchema } from "@/lib/accounts/schemas";
+import { authenticateMerchantUser, completeSecondFactor } from "@/lib/accounts/sign-in";
 import { clientIp } from "@/lib/platform/client-ip";
 import { DomainError } from "@/lib/platform/errors";
 import { logger } from "@/lib/platform/logger";
@@ -18,15 +19,31 @@ declare module "next-auth" {
   }
 }
 
-/** Carries "throttled" or "invalid" to the login form; the detail stays on the server. */
-class LoginRefused extends CredentialsSignin {
+/**
+ * Carries "throttled", "invalid" or "two_factor" (with the challenge for the code step) to the login form;
+ * the detail stays on the server.
+ */
+export class LoginRefused extends CredentialsSignin {
   constructor(
-    code: "throttled" | "invalid",
+    code: "throttled" | "invalid" | "two_factor" | "code_invalid",
     readonly detail: string,
+    readonly challenge?: string,
   ) {
     super(detail);
     this.code = code;
   }
+}
+
+/** The password step, or the code step when the form carries a challenge. */
+async function checkCredentials(credentials: unknown, ip: string): Promise<MerchantAccount> {
+  const secondFactor = secondFactorSchema.safeParse(credentials);
+  if (secondFactor.success) return completeSecondFactor(getDb(), secondFactor.data, ip);
+  const parsed = logInSchema.safeParse(credentials);
+  if (!parsed.success) throw new LoginRefused("invalid", "Invalid credentials.");
+  const result = await authenticateMerchantUser(getDb(), parsed.data, ip);
+  if ("challenge" in result)
+    throw new LoginRefused("two_factor", "A second factor is needed.", result.challenge);
+  return result.account;
 }
 
 const nextAuth = NextAuth({
@@ -40,12 +57,15 @@ const nextAuth = NextAuth({
   },
   providers: [
     Credentials({
-      credentials: { email: { type: "email" }, password: { type: "password" } },
+      credentials: {
+        email: { type: "email" },
+        password: { type: "password" },
+        challenge: { type: "text" },
+        code: { type: "text" },
+      },
       async authorize(credentials, request) {
-        const parsed = logInSchema.safeParse(credentials);
-        if (!parsed.success) throw new LoginRefused("invalid", "Invalid credentials.");
         try {
-          const account = await authenticateMerchantUser(getDb(), parsed.data, clientIp(request.headers));
+          const account = await checkCredentials(credentials, clientIp(request.headers));
           return {
             id: String(account.userId),
             email: account.email,
@@ -54,7 +74,13 @@ const nextAuth = NextAuth({
           };
         } catch (error) {
           if (error instanceof DomainError) {
-            throw new LoginRefused(error.kind === "throttled" ? "throttled" : "invalid", error.message);
+            const code =
+              error.kind === "throttled"
+                ? "throttled"
+                : "challenge" in (credentials ?? {})
+                  ? "code_invalid"
+                  : "invalid";
+            throw new LoginRefused(code, error.message);
           }
           throw error;
         }

@@ -42,18 +42,35 @@ const email = requiredText(
   .toLowerCase()
   .pipe(z.email({ error: "Enter a valid email address, such as you@example.com." }));
 
+const newPassword = z
+  .string({ error: "Enter a password." })
+  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(128, "Use at most 128 characters.")
+  .refine(
+    (password) => !COMMON_PASSWORDS.has(password.toLowerCase()),
+    "This password is too common; choose another.",
+  );
+
 export const signUpSchema = z.object({
   name: requiredText("Enter your business name.", 255, "Use at most 255 characters for the business name."),
   email,
-  password: z
-    .string({ error: "Enter a password." })
-    .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
-    .max(128, "Use at most 128 characters.")
-    .refine(
-      (password) => !COMMON_PASSWORDS.has(password.toLowerCase()),
-      "This password is too common; choose another.",
-    ),
+  password: newPassword,
 });
+
+export const changePasswordSchema = z
+  .object({
+    current_password: z
+      .string({ error: "Enter your current password." })
+      .min(1, "Enter your current password."),
+    new_password: newPassword,
+    confirm_password: z.string(),
+  })
+  .refine((input) => input.new_password === input.confirm_password, {
+    path: ["confirm_password"],
+    error: "The passwords do not match.",
+  });
+
+export const resetPasswordSchema = z.object({ email, password: newPassword });
 
 export const logInSchema = z.object({
   email,
@@ -63,3 +80,9 @@ export const logInSchema = z.object({
     .max(128, "Use at most 128 characters."),
 });
 export type LogInInput = z.infer<typeof logInSchema>;
+
+/** The sign-in's second step: the signed challenge from the password step and a TOTP or recovery code. */
+export const secondFactorSchema = z.object({
+  challenge: z.string().min(1).max(200),
+  code: z.string({ error: "Enter the code." }).trim().min(1, "Enter the code.").max(32, "Enter the code."),
+});

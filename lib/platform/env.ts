@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { databaseConfigSchema } from "@/db/config";
+import { parseTrustedProxies } from "./client-ip";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])
@@ -23,6 +24,43 @@ const envSchema = databaseConfigSchema
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
     /** Enables GET /metrics, served only with `Authorization: Bearer $METRICS_TOKEN`. */
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    /**
+     * Keys for secrets stored encrypted (webhook signing secrets): comma-separated, each 32 random bytes in
+     * base64 (openssl rand -base64 32). The first encrypts; all decrypt, so keys rotate without downtime.
+     */
+    ENCRYPTION_KEYS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (!value?.trim()) return undefined;
+        const keys = value.split(",").map((entry) => Buffer.from(entry.trim(), "base64"));
+        const bad = keys.findIndex((key) => key.length !== 32);
+        if (bad >= 0) {
+          ctx.addIssue({
+            code: "custom",
+            message: `key ${bad + 1} is not 32 bytes in base64 (generate one: openssl rand -base64 32)`,
+          });
+          return z.NEVER;
+        }
+        return keys;
+      }),
+    /**
+     * The proxies in front of the app, trusted to report the client's address in X-Forwarded-For: a hop count
+     * or a list of addresses and CIDR networks. Default none: the socket's address is the client's.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        try {
+          return parseTrustedProxies(value);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** `npm run worker` serves /healthz, /readyz and /metrics on this port when set (its own deliveries' metrics). */
+    WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
     /** Web server processes for `npm start` (PostgreSQL only); default one per CPU in production. */
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     /**
@@ -44,6 +82,13 @@ const envSchema = databaseConfigSchema
         code: "custom",
         path: ["AUTH_SECRET"],
         message: "is required in production (generate one: openssl rand -base64 33)",
+      });
+    }
+    if (env.NODE_ENV === "production" && !env.ENCRYPTION_KEYS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ENCRYPTION_KEYS"],
+        message: "is required in production (generate one: openssl rand -base64 32)",
       });
     }
   });

@@ -33,7 +33,10 @@ export function testEnvironment(
     // One process unless a test asks for more (the cluster test does).
     WEB_CONCURRENCY: "1",
     AUTH_SECRET: randomBytes(33).toString("base64"),
+    ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
     METRICS_TOKEN: randomBytes(18).toString("base64url"),
+    // As behind one load balancer: tests act as distinct clients with X-Forwarded-For (the throttling tests).
+    TRUSTED_PROXIES: "1",
     // Access lines too, so the tests can find a request's log line (and check that no secret is in any).
     LOG_LEVEL: "debug",
     NEXT_TELEMETRY_DISABLED: "1",

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
@@ -25,7 +26,13 @@ export default async function SettingsPage() {
       <div>
         <h1 className="text-2xl font-semibold">Settings</h1>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          {merchant.name} · merchant {merchant.id}
+          {merchant.name} · merchant {merchant.id} ·{" "}
+          <Link
+            href="/dashboard/settings/security"
+            className="text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            Security: two-factor sign-in and password
+          </Link>
         </p>
       </div>
       <section

@@ -1,0 +1,75 @@
+import { Secret, TOTP } from "otpauth";
+import { expect, logIn, logOut, signUp, test, uniqueEmail } from "./fixtures";
+
+/** What the merchant's authenticator app shows, `stepsAhead` 30-second steps from now. */
+const codeFor = (key: string, stepsAhead = 0) =>
+  new TOTP({ secret: Secret.fromBase32(key) }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
+
+test("enrol a second factor, sign in with a code, and with a recovery code exactly once", async ({
+  page,
+}) => {
+  const account = { name: "Two Factor Co", email: uniqueEmail("totp"), password: "a long passphrase" };
+  await signUp(page, account);
+  await page.goto("/dashboard/settings/security");
+  // Requiring it of the team needs it on for yourself first.
+  await page.getByRole("button", { name: "Require two-factor sign-in" }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Turn on two-factor sign-in for yourself first." }),
+  ).toBeVisible();
+
+  await expect(async () => {
+    await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+    await expect(page.getByTestId("totp-key")).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await expect(
+    page.getByRole("img", { name: "QR code for your authenticator app" }).locator("svg"),
+  ).toBeVisible();
+  const key = (await page.getByTestId("totp-key").textContent())!;
+  // A wrong code first: refused, the QR code stays.
+  await page.getByLabel("Code from the app").fill("000000");
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The code is not valid." })).toBeVisible();
+  await page.getByLabel("Code from the app").fill(codeFor(key));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  const [recovery, spare] = await codes.allTextContents();
+  await page.getByRole("button", { name: "I have saved them" }).click();
+  await expect(page.getByText("10 of 10 recovery codes left")).toBeVisible();
+
+  await logOut(page);
+  await logIn(page, account.email, account.password);
+  await expect(page.getByLabel("Authentication code")).toBeVisible();
+  await page.getByLabel("Authentication code").fill(codeFor(key, 1));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // The recovery code works once.
+  await logOut(page);
+  await logIn(page, account.email, account.password);
+  await page.getByLabel("Authentication code").fill(recovery!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await logOut(page);
+  await logIn(page, account.email, account.password);
+  await page.getByLabel("Authentication code").fill(recovery!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "That code is not valid" })).toBeVisible();
+  await expect(page.getByLabel("Authentication code")).toBeVisible();
+
+  // A code already used is refused too (each step works once); the next one signs in.
+  await page.getByLabel("Authentication code").fill(codeFor(key, 1));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "That code is not valid" })).toBeVisible();
+
+  // Signed in with the spare: require it of everyone; then it cannot be turned off.
+  await page.getByLabel("Authentication code").fill(spare!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/dashboard/settings/security");
+  await expect(page.getByText("8 of 10 recovery codes left")).toBeVisible();
+  await page.getByRole("button", { name: "Require two-factor sign-in" }).click();
+  await expect(page.getByText("Your team requires it, so it stays on.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Turn off" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Make it optional" })).toBeVisible();
+});

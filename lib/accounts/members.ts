@@ -1,0 +1,62 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import type { UserRole } from "@/db/enums";
+import { merchants, users } from "@/db/schema";
+import { DomainError, validationError } from "@/lib/platform/errors";
+import { parseInput } from "@/lib/platform/validation";
+import { hashPassword, verifyPassword } from "./passwords";
+import { changePasswordSchema, resetPasswordSchema } from "./schemas";
+
+export type MemberStanding = { role: UserRole; mustEnrolSecondFactor: boolean };
+
+/**
+ * What every dashboard request checks about its signed-in user, fresh from the database: still a member of
+ * that merchant (a removed user's session ends), their role, and whether the team requires a second factor
+ * they have not set up yet. Null when the user is gone.
+ */
+export async function getMemberStanding(
+  db: Executor,
+  userId: number,
+  merchantId: number,
+): Promise<MemberStanding | null> {
+  const [row] = await db
+    .select({
+      role: users.role,
+      hasSecondFactor: users.totpSecretCiphertext,
+      required: merchants.requireTwoFactor,
+    })
+    .from(users)
+    .innerJoin(merchants, eq(merchants.id, users.merchantId))
+    .where(and(eq(users.id, userId), eq(users.merchantId, merchantId)));
+  if (!row) return null;
+  return { role: row.role, mustEnrolSecondFactor: row.required && !row.hasSecondFactor };
+}
+
+/** Changes a user's password; the current one is required. */
+export async function changePassword(db: Executor, userId: number, input: unknown): Promise<void> {
+  const { current_password, new_password } = parseInput(changePasswordSchema, input);
+  const [user] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  if (!user) throw new DomainError("not_found", "User not found.");
+  if (!(await verifyPassword(current_password, user.hash)))
+    throw validationError({ current_password: ["The current password is not correct."] });
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(new_password), updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+/** The operator's reset (`admin user:reset-password`): sets a new password for a login email. */
+export async function resetPassword(
+  db: Executor,
+  input: unknown,
+): Promise<{ user_id: number; email: string }> {
+  const { email, password } = parseInput(resetPasswordSchema, input);
+  const [user] = await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .where(eq(users.email, email))
+    .returning({ id: users.id });
+  if (!user) throw new DomainError("not_found", `No user has the email ${email}.`);
+  return { user_id: user.id, email };
+}

@@ -1,0 +1,85 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { users } from "@/db/schema";
+import { DomainError } from "@/lib/platform/errors";
+import type { MerchantAccount } from "./accounts";
+import { beginLoginAttempt, discardLoginAttempt, finishLoginAttempt, throttledError } from "./login-throttle";
+import { getDecoyPasswordHash, verifyPassword } from "./passwords";
+import type { LogInInput } from "./schemas";
+import { createSignInChallenge, readSignInChallenge } from "./sign-in-challenge";
+import { verifySecondFactor } from "./two-factor";
+
+/** A right password: signed in, or (two-factor users) a challenge to answer with a code. */
+export type PasswordResult = { account: MerchantAccount } | { challenge: string };
+
+const refused = () => new DomainError("unauthenticated", "These credentials do not match our records.");
+
+async function signedIn(
+  db: Executor,
+  user: { id: number; merchantId: number; email: string; name: string | null },
+) {
+  await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+  return { merchantId: user.merchantId, userId: user.id, email: user.email, name: user.name ?? user.email };
+}
+
+/**
+ * The password step. Unknown emails cost the same time as wrong passwords, and every attempt is recorded
+ * (before the hash, see beginLoginAttempt) so failures are throttled across all server processes.
+ */
+export async function authenticateMerchantUser(
+  db: Executor,
+  credentials: LogInInput,
+  ip: string,
+): Promise<PasswordResult> {
+  const attempt = await beginLoginAttempt(db, credentials.email, ip);
+  if ("retryAfterSeconds" in attempt) throw throttledError(attempt.retryAfterSeconds);
+  const [user] = await db
+    .select({
+      id: users.id,
+      merchantId: users.merchantId,
+      email: users.email,
+      name: users.name,
+      passwordHash: users.passwordHash,
+      secondFactor: users.totpSecretCiphertext,
+    })
+    .from(users)
+    .where(eq(users.email, credentials.email))
+    .limit(1);
+  const valid = await verifyPassword(
+    credentials.password,
+    user?.passwordHash ?? (await getDecoyPasswordHash()),
+  );
+  if (!user || !valid) {
+    await finishLoginAttempt(db, attempt, false);
+    throw refused();
+  }
+  if (user.secondFactor) {
+    // Neither a failure nor a sign-in yet: the code step records its own attempt.
+    await discardLoginAttempt(db, attempt);
+    return { challenge: createSignInChallenge(user.id) };
+  }
+  await finishLoginAttempt(db, attempt, true);
+  return { account: await signedIn(db, user) };
+}
+
+/** The second step: a TOTP or recovery code for the challenge, throttled like passwords. */
+export async function completeSecondFactor(
+  db: Executor,
+  input: { challenge: string; code: string },
+  ip: string,
+): Promise<MerchantAccount> {
+  const userId = readSignInChallenge(input.challenge);
+  if (userId === null) throw new DomainError("unauthenticated", "The sign-in expired. Please start again.");
+  const [user] = await db
+    .select({ id: users.id, merchantId: users.merchantId, email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user) throw refused();
+  const attempt = await beginLoginAttempt(db, user.email, ip);
+  if ("retryAfterSeconds" in attempt) throw throttledError(attempt.retryAfterSeconds);
+  const valid = await verifySecondFactor(db, user.id, input.code);
+  await finishLoginAttempt(db, attempt, valid);
+  if (!valid) throw new DomainError("unauthenticated", "The code is not valid.");
+  return signedIn(db, user);
+}
