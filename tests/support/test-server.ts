@@ -1,7 +1,7 @@
 // Starts the real production server (`npm start` on the production build) for a test run, on PGlite in a fresh temp directory or on
 // the PostgreSQL that DATABASE_URL names, after seeding one merchant with the domain functions (tests/support/seed.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -33,7 +33,11 @@ export function testEnvironment(
     // One process unless a test asks for more (the cluster test does).
     WEB_CONCURRENCY: "1",
     AUTH_SECRET: randomBytes(33).toString("base64"),
-    ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
+    // One key per database for the whole run: the vitest and Playwright servers share a PostgreSQL database,
+    // and each boots only if it can read every secret stored in it.
+    ENCRYPTION_KEYS: createHash("sha256")
+      .update(`payments test key:${process.env.DATABASE_URL ?? randomBytes(16).toString("hex")}`)
+      .digest("base64"),
     METRICS_TOKEN: randomBytes(18).toString("base64url"),
     // As behind one load balancer: tests act as distinct clients with X-Forwarded-For (the throttling tests).
     TRUSTED_PROXIES: "1",
