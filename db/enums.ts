@@ -1,7 +1,8 @@
 // The value lists of the schema's enum columns: the one definition, read by db/schema.ts and by the domain's
 // validation and labels. No imports, so browser code can use them too.
 
-export const USER_ROLES = ["owner", "member"] as const;
+/** owner: everything, members included; developer: keys, webhooks, test payments; viewer: read-only, no secret shown. */
+export const USER_ROLES = ["owner", "developer", "viewer"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 export const TOKEN_SCOPES = ["read", "write"] as const;

@@ -310,6 +310,27 @@ export const loginAttempts = pgTable(
   ],
 );
 
+/** An owner's invitation to join the merchant: a single-use link (only its hash is stored). */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    email: text("email").notNull(),
+    role: text("role", { enum: USER_ROLES }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedBy: bigint("invited_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
+    expiresAt: at("expires_at").notNull(),
+    acceptedAt: at("accepted_at"),
+    revokedAt: at("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_idx").on(t.tokenHash),
+    index("invitations_merchant_idx").on(t.merchantId, t.createdAt),
+  ],
+);
+
 /** Sign-ups per client address, for the sign-up throttle (pruned after a day). */
 export const signupAttempts = pgTable(
   "signup_attempts",

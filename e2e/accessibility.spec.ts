@@ -56,6 +56,7 @@ for (const view of VIEWS) {
       endpointPath,
       "/dashboard/developers",
       "/dashboard/settings",
+      "/dashboard/settings/security",
       "/dashboard/payments/999999999",
     ];
     for (const path of pages) {
@@ -70,5 +71,12 @@ for (const view of VIEWS) {
     await page.goto(endpointPath);
     await page.getByText("Edit URL, description and events").click();
     expect(await seriousViolations(page), "edit endpoint").toEqual([]);
+    // Two-factor enrolment: the QR code, its key and the code field.
+    await page.goto("/dashboard/settings/security");
+    await expect(async () => {
+      await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+      await expect(page.getByTestId("totp-key")).toBeVisible({ timeout: 1000 });
+    }).toPass();
+    expect(await seriousViolations(page), "two-factor enrolment").toEqual([]);
   });
 }

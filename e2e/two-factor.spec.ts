@@ -5,8 +5,9 @@ import { expect, logIn, logOut, signUp, test, uniqueEmail } from "./fixtures";
 const codeFor = (key: string, stepsAhead = 0) =>
   new TOTP({ secret: Secret.fromBase32(key) }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
 
-test("enrol a second factor, sign in with a code, and with a recovery code exactly once", async ({
+test("enrol a second factor, sign in with a code and a recovery code (once); require it of the team", async ({
   page,
+  browser,
 }) => {
   const account = { name: "Two Factor Co", email: uniqueEmail("totp"), password: "a long passphrase" };
   await signUp(page, account);
@@ -72,4 +73,24 @@ test("enrol a second factor, sign in with a code, and with a recovery code exact
   await expect(page.getByText("Your team requires it, so it stays on.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Turn off" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Make it optional" })).toBeVisible();
+
+  // A member invited now must set up a second factor before anything else.
+  await page.goto("/dashboard/team");
+  const memberEmail = uniqueEmail("member");
+  await page.getByLabel("Email").fill(memberEmail);
+  await page.getByRole("button", { name: "Invite" }).click();
+  const link = (await page.getByTestId("invitation-link").textContent())!;
+  const memberContext = await browser.newContext({
+    extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.251" },
+  });
+  const member = await memberContext.newPage();
+  await member.goto(new URL(link).pathname);
+  await member.getByLabel("Your name").fill("Morgan Member");
+  await member.getByLabel("Password").fill("member passphrase");
+  await member.getByRole("button", { name: "Join the team" }).click();
+  await expect(member).toHaveURL(/\/dashboard\/settings\/security\?required=1$/);
+  await expect(member.getByText("Your team requires two-factor sign-in.")).toBeVisible();
+  await member.goto("/dashboard/payments");
+  await expect(member).toHaveURL(/\/dashboard\/settings\/security\?required=1$/);
+  await memberContext.close();
 });

@@ -1,5 +1,6 @@
 import type { Database } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { sendInvitation } from "@/lib/accounts/invitations";
 import { resetPassword } from "@/lib/accounts/members";
 import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/accounts/merchants";
 import { createPayment } from "@/lib/payments/create-payment";
@@ -150,6 +151,30 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, options) {
       const payment = await settlePayment(db, parseId(options.id), { outcome: options.outcome });
       return { id: payment.id, status: payment.status };
+    },
+  },
+  "user:invite": {
+    summary:
+      "Invite an email to a merchant with a role; the single-use link is printed (and mailed with SMTP_URL).",
+    options: {
+      email: { type: "string", required: true, description: "the email to invite" },
+      "merchant-email": { type: "string", required: true, description: "a login email of the merchant" },
+      role: { type: "string", required: true, description: "owner, developer or viewer" },
+    },
+    async run(db, options) {
+      const merchantId = await findMerchantIdByEmail(db, String(options["merchant-email"]));
+      const invitation = await sendInvitation(db, merchantId, null, {
+        email: options.email,
+        role: options.role,
+      });
+      return {
+        invitation_id: invitation.id,
+        email: invitation.email,
+        role: invitation.role,
+        url: invitation.url,
+        expires_at: invitation.expiresAt.toISOString(),
+        mailed: invitation.mailed,
+      };
     },
   },
   "user:reset-password": {

@@ -8,6 +8,7 @@ import { safeReturnPath } from "@/app/_lib/return-path";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { signUpMerchant } from "@/lib/accounts/accounts";
+import { acceptInvitation } from "@/lib/accounts/invitations";
 import { logInSchema, type LogInInput } from "@/lib/accounts/schemas";
 import { clientIp } from "@/lib/platform/client-ip";
 import { parseInput } from "@/lib/platform/validation";
@@ -65,6 +66,19 @@ export async function signUp(_previous: FormState, formData: FormData): Promise<
   let email: string;
   try {
     ({ email } = await signUpMerchant(getDb(), { ...values, password }, clientIp(await headers())));
+  } catch (error) {
+    return formStateFromError(error, values);
+  }
+  return signInOrExplain({ email, password }, values);
+}
+
+/** Accepting an invitation creates the user with the invited role, then signs them in. */
+export async function acceptInvite(_previous: FormState, formData: FormData): Promise<FormState> {
+  const values = { name: formText(formData, "name") };
+  const password = formText(formData, "password");
+  let email: string;
+  try {
+    ({ email } = await acceptInvitation(getDb(), formText(formData, "token"), { ...values, password }));
   } catch (error) {
     return formStateFromError(error, values);
   }

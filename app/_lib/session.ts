@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
+import type { UserRole } from "@/db/enums";
 import { getMemberStanding } from "@/lib/accounts/members";
 import { auth } from "./auth";
 import { REQUESTED_PATH_HEADER, safeReturnPath } from "./return-path";
@@ -12,7 +13,7 @@ export type MerchantSession = {
   merchantId: number;
   email: string;
   name: string;
-  role: "owner" | "member";
+  role: UserRole;
 };
 
 /** Where a member without a second factor is sent when the team requires one. */
@@ -25,26 +26,41 @@ const memberStanding = cache((userId: number, merchantId: number) =>
 
 /**
  * Every dashboard page and server action starts here: no session, no data. Authorization is checked where
- * the data is read, never only in proxy.ts.
+ * the data is read, never only in proxy.ts. When the team requires a second factor and this user has none,
+ * every page sends them to Security, except the few that let them set one up (`allowWithoutSecondFactor`:
+ * the layout around it, the Security page and its actions).
  */
-export async function requireMerchantSession(): Promise<MerchantSession> {
+export async function requireMerchantSession(
+  options: { allowWithoutSecondFactor?: boolean } = {},
+): Promise<MerchantSession> {
   const session = await auth();
   const merchantId = session?.user?.merchantId;
-  const requested = (await headers()).get(REQUESTED_PATH_HEADER);
-  const toLogin = () =>
+  if (!session?.user || !merchantId || !Number.isInteger(merchantId)) {
+    const requested = (await headers()).get(REQUESTED_PATH_HEADER);
     redirect(requested ? `/login?next=${encodeURIComponent(safeReturnPath(requested))}` : "/login");
-  if (!session?.user || !merchantId || !Number.isInteger(merchantId)) toLogin();
-  const userId = Number(session!.user.id);
+  }
+  const userId = Number(session.user.id);
   // Read from the database on every request: a removed user's session ends at once.
-  const standing = await memberStanding(userId, merchantId!);
-  if (!standing) toLogin();
-  if (standing!.mustEnrolSecondFactor && !requested?.startsWith(SECURITY_PATH))
+  const standing = await memberStanding(userId, merchantId);
+  if (!standing) redirect("/login");
+  if (standing.mustEnrolSecondFactor && !options.allowWithoutSecondFactor)
     redirect(`${SECURITY_PATH}?required=1`);
   return {
     userId,
-    merchantId: merchantId!,
-    email: session!.user.email,
-    name: session!.user.name ?? session!.user.email,
-    role: standing!.role,
+    merchantId,
+    email: session.user.email,
+    name: session.user.name ?? session.user.email,
+    role: standing.role,
   };
+}
+
+/**
+ * Whether the visitor is signed in as a user that still exists: the sign-in pages send them on only then (a
+ * removed member's leftover cookie must not bounce between /login and the dashboard).
+ */
+export async function hasLiveSession(): Promise<boolean> {
+  const session = await auth();
+  const merchantId = session?.user?.merchantId;
+  if (!session?.user || !merchantId || !Number.isInteger(merchantId)) return false;
+  return (await memberStanding(Number(session.user.id), merchantId)) !== null;
 }

@@ -1,12 +1,12 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import type { UserRole } from "@/db/enums";
 import { merchants, users } from "@/db/schema";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
 import { hashPassword, verifyPassword } from "./passwords";
-import { changePasswordSchema, resetPasswordSchema } from "./schemas";
+import { changePasswordSchema, resetPasswordSchema, roleSchema } from "./schemas";
 
 export type MemberStanding = { role: UserRole; mustEnrolSecondFactor: boolean };
 
@@ -59,4 +59,81 @@ export async function resetPassword(
     .returning({ id: users.id });
   if (!user) throw new DomainError("not_found", `No user has the email ${email}.`);
   return { user_id: user.id, email };
+}
+
+export type Member = {
+  id: number;
+  email: string;
+  name: string | null;
+  role: UserRole;
+  twoFactor: boolean;
+  lastSignInAt: Date | null;
+  createdAt: Date;
+};
+
+export async function listMembers(db: Executor, merchantId: number): Promise<Member[]> {
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      role: users.role,
+      twoFactor: sql<boolean>`${users.totpSecretCiphertext} is not null`,
+      lastSignInAt: users.lastSignInAt,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(eq(users.merchantId, merchantId))
+    .orderBy(asc(users.createdAt));
+  return rows;
+}
+
+/**
+ * Runs a change to a merchant's members under a lock on the merchant's row, and refuses it if it would leave
+ * the merchant without an owner (two owners demoting each other at once cannot both succeed).
+ */
+async function changeMembers(
+  db: Executor,
+  merchantId: number,
+  userId: number,
+  change: (tx: Executor) => Promise<void>,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select id from merchants where id = ${merchantId} for update`);
+    const [member] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.merchantId, merchantId)));
+    if (!member) throw new DomainError("not_found", "Member not found.");
+    await change(tx);
+    const [{ owners }] = (await tx
+      .select({ owners: sql<number>`count(*)::int` })
+      .from(users)
+      .where(and(eq(users.merchantId, merchantId), eq(users.role, "owner")))) as [{ owners: number }];
+    if (owners === 0)
+      throw new DomainError(
+        "conflict",
+        "A merchant needs at least one owner: make someone else owner first.",
+      );
+  });
+}
+
+export async function changeMemberRole(
+  db: Executor,
+  merchantId: number,
+  userId: number,
+  input: unknown,
+): Promise<UserRole> {
+  const { role } = parseInput(roleSchema, input);
+  await changeMembers(db, merchantId, userId, async (tx) => {
+    await tx.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, userId));
+  });
+  return role;
+}
+
+/** Removes a member (or, for their own id, leaves): their session ends on their next request. */
+export async function removeMember(db: Executor, merchantId: number, userId: number): Promise<void> {
+  await changeMembers(db, merchantId, userId, async (tx) => {
+    await tx.delete(users).where(eq(users.id, userId));
+  });
 }

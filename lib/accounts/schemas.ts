@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { USER_ROLES } from "@/db/enums";
 import { isStorableText } from "@/lib/platform/validation";
 
 // The handful of passwords every credential-stuffing list starts with; length does the rest.
@@ -71,6 +72,20 @@ export const changePasswordSchema = z
   });
 
 export const resetPasswordSchema = z.object({ email, password: newPassword });
+
+export const inviteSchema = z.object({
+  email,
+  role: z.enum(USER_ROLES, { error: "Choose a role: owner, developer or viewer." }),
+});
+
+export const roleSchema = z.object({
+  role: z.enum(USER_ROLES, { error: "Choose a role: owner, developer or viewer." }),
+});
+
+export const acceptInvitationSchema = z.object({
+  name: requiredText("Enter your name.", 255, "Use at most 255 characters for your name."),
+  password: newPassword,
+});
 
 export const logInSchema = z.object({
   email,

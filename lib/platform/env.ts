@@ -44,6 +44,12 @@ const envSchema = databaseConfigSchema
         }
         return keys;
       }),
+    /** Sends invitations by mail when set (`smtp://user:pass@host:587`); without it links are shown to pass on. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+      .optional(),
+    MAIL_FROM: z.string().min(3).default("Payments <no-reply@localhost>"),
     /**
      * The proxies in front of the app, trusted to report the client's address in X-Forwarded-For: a hop count
      * or a list of addresses and CIDR networks. Default none: the socket's address is the client's.

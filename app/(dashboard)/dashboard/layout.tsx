@@ -5,7 +5,7 @@ import { AccountMenu } from "./account-menu";
 import { NavLinks } from "./nav-links";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
-  const session = await requireMerchantSession();
+  const session = await requireMerchantSession({ allowWithoutSecondFactor: true });
   return (
     <div className="min-h-screen md:flex">
       <a

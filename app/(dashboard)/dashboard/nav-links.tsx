@@ -10,6 +10,7 @@ const links = [
   { href: "/dashboard/api-keys", label: "API keys" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/developers", label: "Developers" },
+  { href: "/dashboard/team", label: "Team" },
   { href: "/dashboard/settings", label: "Settings" },
 ];
 

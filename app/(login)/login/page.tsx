@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { auth } from "@/app/_lib/auth";
 import { safeReturnPath } from "@/app/_lib/return-path";
+import { hasLiveSession } from "@/app/_lib/session";
 import { AuthCard } from "../auth-card";
 import { LoginForm } from "./login-form";
 
@@ -14,7 +14,7 @@ export default async function LoginPage({
 }) {
   const { next } = await searchParams;
   const returnTo = safeReturnPath(typeof next === "string" ? next : undefined);
-  if ((await auth())?.user) redirect(returnTo);
+  if (await hasLiveSession()) redirect(returnTo);
   return (
     <AuthCard
       title="Log in to your account"

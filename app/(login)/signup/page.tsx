@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { auth } from "@/app/_lib/auth";
+import { hasLiveSession } from "@/app/_lib/session";
 import { AuthCard } from "../auth-card";
 import { SignupForm } from "./signup-form";
 
 export const metadata: Metadata = { title: "Sign up" };
 
 export default async function SignupPage() {
-  if ((await auth())?.user) redirect("/dashboard");
+  if (await hasLiveSession()) redirect("/dashboard");
   return (
     <AuthCard
       title="Create your merchant account"

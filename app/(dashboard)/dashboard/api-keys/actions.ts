@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { authorized } from "@/app/_lib/authorized";
 import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
-import { requireMerchantSession } from "@/app/_lib/session";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
@@ -14,47 +14,50 @@ export async function generateApiToken(
   _previous: TokenFormState,
   formData: FormData,
 ): Promise<TokenFormState> {
-  const { merchantId } = await requireMerchantSession();
-  const values = {
-    name: formText(formData, "name"),
-    scope: formText(formData, "scope"),
-    expires_in_days: formText(formData, "expires_in_days"),
-  };
-  try {
-    const created = await createApiToken(getDb(), merchantId, values);
-    revalidatePath("/dashboard/api-keys");
-    return {
-      ok: true,
-      revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token },
+  return authorized("api_keys:write", async ({ merchantId }) => {
+    const values = {
+      name: formText(formData, "name"),
+      scope: formText(formData, "scope"),
+      expires_in_days: formText(formData, "expires_in_days"),
     };
-  } catch (error) {
-    return formStateFromError(error, values);
-  }
+    try {
+      const created = await createApiToken(getDb(), merchantId, values);
+      revalidatePath("/dashboard/api-keys");
+      return {
+        ok: true,
+        revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token },
+      };
+    } catch (error) {
+      return formStateFromError(error, values);
+    }
+  });
 }
 
 export async function revokeToken(_previous: FormState, formData: FormData): Promise<FormState> {
-  const { merchantId } = await requireMerchantSession();
-  try {
-    // No revalidation here: the dialog refreshes the page when it closes, so its confirmation stays visible.
-    await revokeApiToken(getDb(), merchantId, formId(formData, "token_id"));
-    return { ok: true, message: "Token revoked." };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("api_keys:write", async ({ merchantId }) => {
+    try {
+      // No revalidation here: the dialog refreshes the page when it closes, so its confirmation stays visible.
+      await revokeApiToken(getDb(), merchantId, formId(formData, "token_id"));
+      return { ok: true, message: "Token revoked." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }
 
 export async function rollToken(_previous: TokenFormState, formData: FormData): Promise<TokenFormState> {
-  const { merchantId } = await requireMerchantSession();
-  try {
-    // Refreshed when the dialog closes, so the new token stays on screen until the merchant has copied it.
-    const created = await rollApiToken(getDb(), merchantId, formId(formData, "token_id"), {
-      grace: formText(formData, "grace"),
-    });
-    return {
-      ok: true,
-      revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token },
-    };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("api_keys:write", async ({ merchantId }) => {
+    try {
+      // Refreshed when the dialog closes, so the new token stays on screen until the merchant has copied it.
+      const created = await rollApiToken(getDb(), merchantId, formId(formData, "token_id"), {
+        grace: formText(formData, "grace"),
+      });
+      return {
+        ok: true,
+        revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token },
+      };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }

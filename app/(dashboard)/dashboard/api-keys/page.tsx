@@ -7,6 +7,7 @@ import { Card, CardList } from "@/components/ui/card-list";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
+import { can } from "@/lib/accounts/permissions";
 import { TOKEN_SCOPE_LABELS } from "@/lib/tokens/schemas";
 import { listApiTokens, type ApiTokenSummary, type TokenStatus } from "@/lib/tokens/tokens";
 import { GenerateTokenForm } from "./generate-token-form";
@@ -45,9 +46,9 @@ function Expires({ token }: { token: ApiTokenSummary }) {
   return token.expiresAt ? <RelativeTime value={token.expiresAt} /> : <>Never</>;
 }
 
-/** Roll and revoke, for active keys; a key already rolled can only be revoked. */
-function Actions({ token }: { token: ApiTokenSummary }) {
-  if (token.status !== "active") return null;
+/** Roll and revoke, for active keys and roles that manage keys; a key already rolled can only be revoked. */
+function Actions({ token, canManage }: { token: ApiTokenSummary; canManage: boolean }) {
+  if (token.status !== "active" || !canManage) return null;
   return <TokenActions tokenId={token.id} name={token.name} canRoll={!token.replacedBy} />;
 }
 
@@ -56,7 +57,8 @@ export default async function ApiKeysPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { merchantId } = await requireMerchantSession();
+  const { merchantId, role } = await requireMerchantSession();
+  const canManage = can(role, "api_keys:write");
   const { show } = querySchema.parse(await searchParams);
   const allTokens = await listApiTokens(getDb(), merchantId);
   const tokens = show === "all" ? allTokens : allTokens.filter((token) => token.status === "active");
@@ -70,7 +72,7 @@ export default async function ApiKeysPage({
           . Use one token per environment, keep them out of source code, and roll them periodically.
         </p>
       </div>
-      <GenerateTokenForm />
+      {canManage ? <GenerateTokenForm /> : null}
       <div className="flex items-center justify-between gap-3 text-sm">
         <h2 className="text-base font-semibold">{show === "all" ? "All keys" : "Active keys"}</h2>
         {show === "all" ? (
@@ -112,7 +114,7 @@ export default async function ApiKeysPage({
               <TokenStatusCell token={token} />
             </td>
             <td className="px-4 py-3">
-              <Actions token={token} />
+              <Actions token={token} canManage={canManage} />
             </td>
           </tr>
         ))}
@@ -140,7 +142,7 @@ export default async function ApiKeysPage({
                 <Expires token={token} />
               </dd>
             </dl>
-            <Actions token={token} />
+            <Actions token={token} canManage={canManage} />
           </Card>
         ))}
       </CardList>

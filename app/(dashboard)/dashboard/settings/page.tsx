@@ -7,6 +7,7 @@ import { formatMoney } from "@/components/format";
 import { SelectField } from "@/components/ui/select-field";
 import { getDb } from "@/db/client";
 import { DISPLAY_CURRENCIES, getMerchantProfile } from "@/lib/accounts/merchants";
+import { can } from "@/lib/accounts/permissions";
 import { saveDisplayCurrency } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "Settings" };
 const currencyNames = new Intl.DisplayNames("en", { type: "currency" });
 
 export default async function SettingsPage() {
-  const { merchantId } = await requireMerchantSession();
+  const { merchantId, role } = await requireMerchantSession();
   const merchant = await getMerchantProfile(getDb(), merchantId);
   if (!merchant) notFound();
   const options = [
@@ -47,16 +48,22 @@ export default async function SettingsPage() {
           {formatMoney("1250", merchant.displayCurrency ?? "EUR")}. It changes no amount and nothing in the
           API: payments carry no currency there.
         </p>
-        <ActionForm action={saveDisplayCurrency} fields={{}} submitLabel="Save" variant="primary">
-          <div className="w-72 max-w-full">
-            <SelectField
-              label="Currency (ISO 4217)"
-              name="display_currency"
-              defaultValue={merchant.displayCurrency ?? ""}
-              options={options}
-            />
-          </div>
-        </ActionForm>
+        {can(role, "settings:write") ? (
+          <ActionForm action={saveDisplayCurrency} fields={{}} submitLabel="Save" variant="primary">
+            <div className="w-72 max-w-full">
+              <SelectField
+                label="Currency (ISO 4217)"
+                name="display_currency"
+                defaultValue={merchant.displayCurrency ?? ""}
+                options={options}
+              />
+            </div>
+          </ActionForm>
+        ) : (
+          <p className="text-sm">
+            Current: {merchant.displayCurrency ?? "none"}. Only an owner can change it.
+          </p>
+        )}
       </section>
     </div>
   );

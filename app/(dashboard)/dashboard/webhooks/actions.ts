@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { authorized } from "@/app/_lib/authorized";
 import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
-import { requireMerchantSession } from "@/app/_lib/session";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { DomainError } from "@/lib/platform/errors";
@@ -47,46 +47,49 @@ export async function addEndpoint(
   _previous: EndpointFormState,
   formData: FormData,
 ): Promise<EndpointFormState> {
-  const { merchantId } = await requireMerchantSession();
-  const { input, refill, options } = readEndpointForm(formData);
-  let id: number;
-  try {
-    ({ id } = await createWebhookEndpoint(getDb(), merchantId, input, options));
-  } catch (error) {
-    return endpointFormError(error, refill);
-  }
-  redirect(`/dashboard/webhooks/${id}`);
+  return authorized("webhooks:write", async ({ merchantId }) => {
+    const { input, refill, options } = readEndpointForm(formData);
+    let id: number;
+    try {
+      ({ id } = await createWebhookEndpoint(getDb(), merchantId, input, options));
+    } catch (error) {
+      return endpointFormError(error, refill);
+    }
+    redirect(`/dashboard/webhooks/${id}`);
+  });
 }
 
 export async function editEndpoint(
   _previous: EndpointFormState,
   formData: FormData,
 ): Promise<EndpointFormState> {
-  const { merchantId } = await requireMerchantSession();
-  const { input, refill, options } = readEndpointForm(formData);
-  try {
-    const id = endpointId(formData);
-    await updateWebhookEndpoint(getDb(), merchantId, id, input, options);
-    revalidatePath(`/dashboard/webhooks/${id}`);
-    return { ok: true, message: "Endpoint saved.", values: refill };
-  } catch (error) {
-    return endpointFormError(error, refill);
-  }
+  return authorized("webhooks:write", async ({ merchantId }) => {
+    const { input, refill, options } = readEndpointForm(formData);
+    try {
+      const id = endpointId(formData);
+      await updateWebhookEndpoint(getDb(), merchantId, id, input, options);
+      revalidatePath(`/dashboard/webhooks/${id}`);
+      return { ok: true, message: "Endpoint saved.", values: refill };
+    } catch (error) {
+      return endpointFormError(error, refill);
+    }
+  });
 }
 
-/** One action per button: each checks the session and scopes every query by the merchant. */
+/** One action per button: each checks the role and scopes every query by the merchant. */
 async function endpointAction(
   formData: FormData,
   run: (merchantId: number) => Promise<string | void>,
 ): Promise<FormState> {
-  const { merchantId } = await requireMerchantSession();
-  try {
-    const message = await run(merchantId);
-    revalidatePath(`/dashboard/webhooks/${endpointId(formData)}`);
-    return { ok: true, message: message ?? undefined };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("webhooks:write", async ({ merchantId }) => {
+    try {
+      const message = await run(merchantId);
+      revalidatePath(`/dashboard/webhooks/${endpointId(formData)}`);
+      return { ok: true, message: message ?? undefined };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }
 
 export async function toggleEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
@@ -98,36 +101,39 @@ export async function toggleEndpoint(_previous: FormState, formData: FormData): 
 }
 
 export async function removeEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
-  const { merchantId } = await requireMerchantSession();
-  try {
-    await deleteWebhookEndpoint(getDb(), merchantId, endpointId(formData));
-  } catch (error) {
-    return formStateFromError(error);
-  }
-  redirect("/dashboard/webhooks");
+  return authorized("webhooks:write", async ({ merchantId }) => {
+    try {
+      await deleteWebhookEndpoint(getDb(), merchantId, endpointId(formData));
+    } catch (error) {
+      return formStateFromError(error);
+    }
+    redirect("/dashboard/webhooks");
+  });
 }
 
 export async function revealSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
-  const { merchantId } = await requireMerchantSession();
-  try {
-    return { ok: true, secret: await revealWebhookSecret(getDb(), merchantId, endpointId(formData)) };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("webhooks:secret", async ({ merchantId }) => {
+    try {
+      return { ok: true, secret: await revealWebhookSecret(getDb(), merchantId, endpointId(formData)) };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }
 
 export async function rotateSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
-  const { merchantId } = await requireMerchantSession();
-  try {
-    const secret = await rotateWebhookSecret(getDb(), merchantId, endpointId(formData));
-    return {
-      ok: true,
-      secret,
-      message: "Secret rotated. The previous secret keeps signing alongside it for 24 hours.",
-    };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("webhooks:write", async ({ merchantId }) => {
+    try {
+      const secret = await rotateWebhookSecret(getDb(), merchantId, endpointId(formData));
+      return {
+        ok: true,
+        secret,
+        message: "Secret rotated. The previous secret keeps signing alongside it for 24 hours.",
+      };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }
 
 export async function sendTest(_previous: FormState, formData: FormData): Promise<FormState> {

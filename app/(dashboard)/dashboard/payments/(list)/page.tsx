@@ -7,6 +7,7 @@ import { LiveRefresh } from "@/components/live-refresh";
 import { SlashToSearch } from "@/components/slash-to-search";
 import { buttonClassName } from "@/components/ui/button";
 import { getDb } from "@/db/client";
+import { can } from "@/lib/accounts/permissions";
 import { filtersToQuery, hasFilters, readPaymentFilters } from "@/lib/payments/filters";
 import { searchPayments } from "@/lib/payments/search";
 import { CreatePaymentDialog } from "./create-payment-dialog";
@@ -21,7 +22,7 @@ export default async function PaymentsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { merchantId } = await requireMerchantSession();
+  const { merchantId, role } = await requireMerchantSession();
   const { filters, errors } = readPaymentFilters(await searchParams);
   const [{ items, total, totalIsCapped }, currency] = await Promise.all([
     searchPayments(getDb(), merchantId, filters),
@@ -47,7 +48,7 @@ export default async function PaymentsPage({
           >
             Export CSV
           </a>
-          <CreatePaymentDialog />
+          {can(role, "payments:write") ? <CreatePaymentDialog /> : null}
         </div>
       </div>
       <LiveRefresh active={items.some((payment) => payment.status === "pending")} />

@@ -8,6 +8,7 @@ import { DeliveryStatusBadge, PaymentStatusBadge } from "@/components/status-bad
 import { CopyButton } from "@/components/ui/copy-button";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
+import { can } from "@/lib/accounts/permissions";
 import { getPaymentTimeline } from "@/lib/payments/timeline";
 import { loadPayment } from "./load-payment";
 import { SettleButtons } from "./settle-buttons";
@@ -20,7 +21,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function PaymentPage({ params }: Props) {
-  const { merchantId, record: payment } = await loadPayment(params);
+  const { merchantId, role, record: payment } = await loadPayment(params);
   const [timeline, currency] = await Promise.all([
     getPaymentTimeline(getDb(), merchantId, payment.id),
     getDisplayCurrency(merchantId),
@@ -77,7 +78,9 @@ export default async function PaymentPage({ params }: Props) {
           <PaymentStatusBadge status={payment.status} />
         </div>
       </div>
-      <SettleButtons paymentId={payment.id} pending={payment.status === "pending"} />
+      {can(role, "payments:write") ? (
+        <SettleButtons paymentId={payment.id} pending={payment.status === "pending"} />
+      ) : null}
       <dl className="grid gap-x-6 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-2 dark:bg-zinc-900 dark:ring-zinc-800">
         {fields.map(([label, value]) => (
           <div key={label}>

@@ -1,8 +1,9 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { authorized } from "@/app/_lib/authorized";
 import { formStateFromError, formText } from "@/app/_lib/form-state";
-import { requireMerchantSession, SECURITY_PATH } from "@/app/_lib/session";
+import { SECURITY_PATH } from "@/app/_lib/session";
 import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { changePassword } from "@/lib/accounts/members";
@@ -16,70 +17,74 @@ import {
 export type EnrolmentState = FormState & { qrSvg?: string; secret?: string; recoveryCodes?: string[] };
 
 export async function beginEnrolment(_previous: EnrolmentState): Promise<EnrolmentState> {
-  const { userId } = await requireMerchantSession();
-  try {
-    const { qrSvg, secret } = await startTwoFactorEnrolment(getDb(), userId);
-    return { qrSvg, secret };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized<EnrolmentState>("account:self", async ({ userId }) => {
+    try {
+      const { qrSvg, secret } = await startTwoFactorEnrolment(getDb(), userId);
+      return { qrSvg, secret };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }
 
 export async function confirmEnrolment(
   _previous: EnrolmentState,
   formData: FormData,
 ): Promise<EnrolmentState> {
-  const { userId } = await requireMerchantSession();
-  try {
-    // No revalidation here: the page would re-render as "on" before the recovery codes were read.
-    return {
-      ok: true,
-      recoveryCodes: await confirmTwoFactorEnrolment(getDb(), userId, formText(formData, "code")),
-    };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("account:self", async ({ userId }) => {
+    try {
+      // No revalidation here: the page would re-render as "on" before the recovery codes were read.
+      return {
+        ok: true,
+        recoveryCodes: await confirmTwoFactorEnrolment(getDb(), userId, formText(formData, "code")),
+      };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }
 
 export async function turnOffTwoFactor(_previous: FormState, formData: FormData): Promise<FormState> {
-  const { userId } = await requireMerchantSession();
-  try {
-    await disableTwoFactor(getDb(), userId, formText(formData, "code"));
-    revalidatePath(SECURITY_PATH);
-    return { ok: true, message: "Two-factor sign-in is off." };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("account:self", async ({ userId }) => {
+    try {
+      await disableTwoFactor(getDb(), userId, formText(formData, "code"));
+      revalidatePath(SECURITY_PATH);
+      return { ok: true, message: "Two-factor sign-in is off." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }
 
 export async function saveTwoFactorRequirement(_previous: FormState, formData: FormData): Promise<FormState> {
-  const { userId, merchantId, role } = await requireMerchantSession();
-  if (role !== "owner") return { message: "Only an owner can change this." };
-  const required = formText(formData, "required") === "true";
-  try {
-    await setTwoFactorRequired(getDb(), merchantId, userId, required);
-    revalidatePath(SECURITY_PATH);
-    return {
-      ok: true,
-      message: required
-        ? "Every member now signs in with a second factor."
-        : "A second factor is now optional.",
-    };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("members:manage", async ({ userId, merchantId }) => {
+    const required = formText(formData, "required") === "true";
+    try {
+      await setTwoFactorRequired(getDb(), merchantId, userId, required);
+      revalidatePath(SECURITY_PATH);
+      return {
+        ok: true,
+        message: required
+          ? "Every member now signs in with a second factor."
+          : "A second factor is now optional.",
+      };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }
 
 export async function savePassword(_previous: FormState, formData: FormData): Promise<FormState> {
-  const { userId } = await requireMerchantSession();
-  try {
-    await changePassword(getDb(), userId, {
-      current_password: formText(formData, "current_password"),
-      new_password: formText(formData, "new_password"),
-      confirm_password: formText(formData, "confirm_password"),
-    });
-    return { ok: true, message: "Your password is changed." };
-  } catch (error) {
-    return formStateFromError(error);
-  }
+  return authorized("account:self", async ({ userId }) => {
+    try {
+      await changePassword(getDb(), userId, {
+        current_password: formText(formData, "current_password"),
+        new_password: formText(formData, "new_password"),
+        confirm_password: formText(formData, "confirm_password"),
+      });
+      return { ok: true, message: "Your password is changed." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
 }

@@ -5,6 +5,7 @@ import { ActionForm } from "@/components/action-form";
 import { Alert } from "@/components/ui/alert";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
+import { can } from "@/lib/accounts/permissions";
 import { getTwoFactorStatus } from "@/lib/accounts/two-factor";
 import { savePassword, saveTwoFactorRequirement, turnOffTwoFactor } from "./actions";
 import { TwoFactorSetup } from "./two-factor-setup";
@@ -19,7 +20,7 @@ export default async function SecurityPage({
 }: {
   searchParams: Promise<{ required?: string }>;
 }) {
-  const { userId, email, role } = await requireMerchantSession();
+  const { userId, email, role } = await requireMerchantSession({ allowWithoutSecondFactor: true });
   const status = await getTwoFactorStatus(getDb(), userId);
   const mustEnrol = status.requiredByTeam && !status.enabled;
   const { required } = await searchParams;
@@ -63,7 +64,7 @@ export default async function SecurityPage({
           <TwoFactorSetup />
         )}
       </section>
-      {role === "owner" ? (
+      {can(role, "members:manage") ? (
         <section aria-labelledby="team-2fa-heading" className={sectionClass}>
           <h2 id="team-2fa-heading" className="text-base font-semibold">
             Require two-factor sign-in for everyone

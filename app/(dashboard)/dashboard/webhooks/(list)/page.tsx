@@ -5,6 +5,7 @@ import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
+import { can } from "@/lib/accounts/permissions";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
 import { listWebhookEndpoints, type WebhookEndpointSummary } from "@/lib/webhooks/endpoints";
 import { describeRetrySchedule } from "@/lib/webhooks/retry-policy";
@@ -32,7 +33,7 @@ function EndpointName({ endpoint }: { endpoint: WebhookEndpointSummary }) {
 }
 
 export default async function WebhooksPage() {
-  const { merchantId } = await requireMerchantSession();
+  const { merchantId, role } = await requireMerchantSession();
   const [endpoints, health] = await Promise.all([
     listWebhookEndpoints(getDb(), merchantId),
     getEndpointHealth(getDb(), merchantId),
@@ -47,7 +48,9 @@ export default async function WebhooksPage() {
           {describeRetrySchedule()}.
         </p>
       </div>
-      <EndpointForm action={addEndpoint} title="Add an endpoint" submitLabel="Add endpoint" />
+      {can(role, "webhooks:write") ? (
+        <EndpointForm action={addEndpoint} title="Add an endpoint" submitLabel="Add endpoint" />
+      ) : null}
       <SimpleTable
         caption="Webhook endpoints"
         headings={["URL", "Events", "Last 24 hours", "Status", "Created"]}

@@ -44,10 +44,12 @@ export function DeliveriesLog({
   endpointId,
   page,
   query,
+  canResend,
 }: {
   endpointId: number;
   page: DeliveryLogPage;
   query: DeliveryLogQuery;
+  canResend: boolean;
 }) {
   const base = `/dashboard/webhooks/${endpointId}`;
   const { status } = query;
@@ -149,7 +151,7 @@ export function DeliveriesLog({
                       ))}
                     </tbody>
                   </table>
-                  {delivery.status === "pending" ? null : (
+                  {delivery.status === "pending" || !canResend ? null : (
                     <ActionForm
                       action={resend}
                       fields={{ endpoint_id: endpointId, delivery_id: delivery.id }}

@@ -5,6 +5,7 @@ import { RelativeTime } from "@/components/relative-time";
 import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
+import { can } from "@/lib/accounts/permissions";
 import { deliveryLogQuerySchema, listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
@@ -29,7 +30,9 @@ const card =
   "space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
 
 export default async function EndpointPage({ params, searchParams }: Props) {
-  const { merchantId, record: endpoint } = await loadEndpoint(params);
+  const { merchantId, role, record: endpoint } = await loadEndpoint(params);
+  // A viewer sees the endpoint and its deliveries, never its secret, and changes nothing.
+  const canWrite = can(role, "webhooks:write");
   const query = deliveryLogQuerySchema.parse(await searchParams);
   const [deliveries, health] = await Promise.all([
     listEndpointDeliveries(getDb(), merchantId, endpoint.id, query),
@@ -59,72 +62,78 @@ export default async function EndpointPage({ params, searchParams }: Props) {
           <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{endpoint.description}</p>
         ) : null}
       </div>
-      <div className="grid gap-4 md:grid-cols-2">
-        <div className={card}>
-          <SecretPanel endpointId={endpoint.id} />
-        </div>
-        <div className={card}>
-          <h2 className="text-base font-semibold">Send a test event</h2>
-          <ActionForm action={sendTest} fields={fields} submitLabel="Send test event">
-            <SelectField
-              label="Event type"
-              name="event"
-              options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }))}
-            />
-          </ActionForm>
-        </div>
-        <div className={card}>
-          <h2 className="text-base font-semibold">Recover failed deliveries</h2>
-          <ActionForm action={recoverFailed} fields={fields} submitLabel="Recover failed">
-            <label className="space-y-1 text-sm">
-              <span className="block font-medium">Failed since (UTC)</span>
-              <input
-                type="datetime-local"
-                name="since"
-                required
-                className="block rounded-md border-0 bg-white px-3 py-2 text-sm ring-1 ring-inset ring-zinc-300 dark:bg-zinc-900 dark:ring-zinc-700"
+      {canWrite ? (
+        <div className="grid gap-4 md:grid-cols-2">
+          {can(role, "webhooks:secret") ? (
+            <div className={card}>
+              <SecretPanel endpointId={endpoint.id} />
+            </div>
+          ) : null}
+          <div className={card}>
+            <h2 className="text-base font-semibold">Send a test event</h2>
+            <ActionForm action={sendTest} fields={fields} submitLabel="Send test event">
+              <SelectField
+                label="Event type"
+                name="event"
+                options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }))}
               />
-            </label>
-          </ActionForm>
-        </div>
-        <div className={card}>
-          <h2 className="text-base font-semibold">Endpoint</h2>
-          <div className="flex flex-wrap gap-2">
-            <ActionForm
-              action={toggleEndpoint}
-              fields={{ ...fields, enable: String(!endpoint.enabled) }}
-              submitLabel={endpoint.enabled ? "Disable endpoint" : "Enable endpoint"}
-            />
-            <ConfirmActionButton
-              action={removeEndpoint}
-              fields={fields}
-              label="Delete endpoint"
-              title="Delete this endpoint?"
-              description="It stops receiving events at once, and its delivery log is deleted with it."
-              confirmLabel="Delete"
-            />
+            </ActionForm>
+          </div>
+          <div className={card}>
+            <h2 className="text-base font-semibold">Recover failed deliveries</h2>
+            <ActionForm action={recoverFailed} fields={fields} submitLabel="Recover failed">
+              <label className="space-y-1 text-sm">
+                <span className="block font-medium">Failed since (UTC)</span>
+                <input
+                  type="datetime-local"
+                  name="since"
+                  required
+                  className="block rounded-md border-0 bg-white px-3 py-2 text-sm ring-1 ring-inset ring-zinc-300 dark:bg-zinc-900 dark:ring-zinc-700"
+                />
+              </label>
+            </ActionForm>
+          </div>
+          <div className={card}>
+            <h2 className="text-base font-semibold">Endpoint</h2>
+            <div className="flex flex-wrap gap-2">
+              <ActionForm
+                action={toggleEndpoint}
+                fields={{ ...fields, enable: String(!endpoint.enabled) }}
+                submitLabel={endpoint.enabled ? "Disable endpoint" : "Enable endpoint"}
+              />
+              <ConfirmActionButton
+                action={removeEndpoint}
+                fields={fields}
+                label="Delete endpoint"
+                title="Delete this endpoint?"
+                description="It stops receiving events at once, and its delivery log is deleted with it."
+                confirmLabel="Delete"
+              />
+            </div>
           </div>
         </div>
-      </div>
-      <details className="group">
-        <summary className="cursor-pointer text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-          Edit URL, description and events
-        </summary>
-        <div className="mt-3">
-          <EndpointForm
-            action={editEndpoint}
-            title="Edit endpoint"
-            submitLabel="Save endpoint"
-            endpointId={endpoint.id}
-            initial={{
-              url: endpoint.url,
-              description: endpoint.description ?? "",
-              events: endpoint.eventTypes.join(","),
-            }}
-          />
-        </div>
-      </details>
-      <DeliveriesLog endpointId={endpoint.id} page={deliveries} query={query} />
+      ) : null}
+      {canWrite ? (
+        <details className="group">
+          <summary className="cursor-pointer text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+            Edit URL, description and events
+          </summary>
+          <div className="mt-3">
+            <EndpointForm
+              action={editEndpoint}
+              title="Edit endpoint"
+              submitLabel="Save endpoint"
+              endpointId={endpoint.id}
+              initial={{
+                url: endpoint.url,
+                description: endpoint.description ?? "",
+                events: endpoint.eventTypes.join(","),
+              }}
+            />
+          </div>
+        </details>
+      ) : null}
+      <DeliveriesLog endpointId={endpoint.id} page={deliveries} query={query} canResend={canWrite} />
     </div>
   );
 }

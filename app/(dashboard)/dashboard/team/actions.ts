@@ -1,0 +1,83 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { signOut } from "@/app/_lib/auth";
+import { authorized } from "@/app/_lib/authorized";
+import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
+import type { FormState } from "@/components/form-state";
+import { getDb } from "@/db/client";
+import { revokeInvitation, sendInvitation } from "@/lib/accounts/invitations";
+import { changeMemberRole, removeMember } from "@/lib/accounts/members";
+
+const TEAM_PATH = "/dashboard/team";
+
+export type InviteState = FormState & { link?: string };
+
+export async function invite(_previous: InviteState, formData: FormData): Promise<InviteState> {
+  return authorized<InviteState>("members:manage", async ({ merchantId, userId }) => {
+    const values = { email: formText(formData, "email"), role: formText(formData, "role") };
+    try {
+      const sent = await sendInvitation(getDb(), merchantId, userId, values);
+      revalidatePath(TEAM_PATH);
+      return {
+        ok: true,
+        link: sent.url,
+        message: sent.mailed
+          ? `Invitation mailed to ${sent.email}.`
+          : `Send this link to ${sent.email}: it works once, for 7 days.`,
+      };
+    } catch (error) {
+      return formStateFromError(error, values);
+    }
+  });
+}
+
+export async function revokeInvite(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("members:manage", async ({ merchantId }) => {
+    try {
+      await revokeInvitation(getDb(), merchantId, formId(formData, "invitation_id"));
+      revalidatePath(TEAM_PATH);
+      return { ok: true, message: "Invitation revoked." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+export async function changeRole(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("members:manage", async ({ merchantId }) => {
+    try {
+      const role = await changeMemberRole(getDb(), merchantId, formId(formData, "user_id"), {
+        role: formText(formData, "role"),
+      });
+      revalidatePath(TEAM_PATH);
+      return { ok: true, message: `Role changed to ${role}.` };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+export async function removeFromTeam(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("members:manage", async ({ merchantId }) => {
+    try {
+      await removeMember(getDb(), merchantId, formId(formData, "user_id"));
+      revalidatePath(TEAM_PATH);
+      return { ok: true, message: "Member removed." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+export async function leaveTeam(_previous: FormState): Promise<FormState> {
+  return authorized("account:self", async ({ merchantId, userId }) => {
+    try {
+      await removeMember(getDb(), merchantId, userId);
+    } catch (error) {
+      return formStateFromError(error);
+    }
+    await signOut({ redirectTo: "/login" });
+    return {};
+  });
+}

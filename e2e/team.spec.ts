@@ -1,0 +1,79 @@
+import { expect, signUp, test, uniqueEmail } from "./fixtures";
+
+test("invite a viewer: the link works once, the viewer sees no secret and cannot act; roles change, removal ends the session", async ({
+  page,
+  browser,
+}) => {
+  const owner = { name: "Team Co", email: uniqueEmail("owner"), password: "a long passphrase" };
+  await signUp(page, owner);
+  await page.goto("/dashboard/webhooks");
+  await page.getByLabel("Endpoint URL").fill(`https://example.com/team-${Date.now()}`);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+  const endpointPath = new URL(page.url()).pathname;
+  await expect(page.getByRole("button", { name: "Reveal secret" })).toBeVisible();
+
+  // Invite a viewer; the link is shown once.
+  await page.goto("/dashboard/team");
+  const viewerEmail = uniqueEmail("viewer");
+  await page.getByLabel("Email").fill(viewerEmail);
+  await page.getByLabel("Role").selectOption("viewer");
+  await page.getByRole("button", { name: "Invite" }).click();
+  const link = (await page.getByTestId("invitation-link").textContent())!;
+  expect(link).toMatch(/\/invite\/inv_[\w-]+$/);
+  await expect(page.getByText(`${viewerEmail} · Viewer`)).toBeVisible();
+
+  // The viewer, in a browser of their own, accepts it.
+  const viewerContext = await browser.newContext({
+    extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.250" },
+  });
+  const viewer = await viewerContext.newPage();
+  await viewer.goto(new URL(link).pathname);
+  await expect(viewer.getByRole("heading", { name: "Join Team Co" })).toBeVisible();
+  await viewer.getByLabel("Your name").fill("Quinn Viewer");
+  await viewer.getByLabel("Password").fill("viewer passphrase");
+  await viewer.getByRole("button", { name: "Join the team" }).click();
+  await expect(viewer).toHaveURL(/\/dashboard$/);
+
+  // Read-only, and no secret anywhere.
+  await viewer.goto(endpointPath);
+  await expect(viewer.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(viewer.getByRole("button", { name: "Reveal secret" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Send test event" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: /Disable endpoint|Delete endpoint/ })).toHaveCount(0);
+  await viewer.goto("/dashboard/api-keys");
+  await expect(viewer.getByRole("button", { name: "Generate token" })).toHaveCount(0);
+  await viewer.goto("/dashboard/payments");
+  await expect(viewer.getByRole("heading", { name: "Payments", level: 1 })).toBeVisible();
+  await expect(viewer.getByRole("button", { name: "Create test payment" })).toHaveCount(0);
+  await viewer.goto("/dashboard/team");
+  await expect(viewer.getByRole("button", { name: "Invite" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Leave team" })).toBeVisible();
+
+  // The link worked once.
+  const again = await viewerContext.newPage();
+  await again.goto(new URL(link).pathname);
+  await expect(again.getByRole("heading", { name: "This invitation is no longer valid" })).toBeVisible();
+
+  // The owner sees the member with a sign-in, makes them a developer: the dashboard follows at once.
+  await page.goto("/dashboard/team");
+  const row = page.getByRole("row", { name: /Quinn Viewer/ });
+  await expect(row).toContainText("Viewer");
+  // The phone layout's card repeats the control (hidden at this width): pick the row's.
+  await row.locator('select[name="role"]').selectOption("developer");
+  await row.getByRole("button", { name: "Change role" }).click();
+  await expect(row.getByRole("cell").nth(1)).toHaveText("Developer");
+  await viewer.goto("/dashboard/payments");
+  await expect(viewer.getByRole("button", { name: "Create test payment" })).toBeVisible();
+
+  // Removed: the open session ends on its next request.
+  await page
+    .getByRole("row", { name: /Quinn Viewer/ })
+    .getByRole("button", { name: "Remove" })
+    .click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+  await expect(page.getByRole("row", { name: /Quinn Viewer/ })).toHaveCount(0);
+  await viewer.goto("/dashboard");
+  await expect(viewer).toHaveURL(/\/login/);
+  await viewerContext.close();
+});

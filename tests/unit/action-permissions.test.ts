@@ -1,0 +1,110 @@
+// Every dashboard server action, called as each role: allowed roles get past authorization, the others get
+// the refusal and touch nothing (the database is a trap here). The expected table is written out by hand,
+// apart from lib/accounts/permissions.ts, so a change to either shows up.
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { UserRole } from "@/db/enums";
+
+const state = vi.hoisted(() => ({ role: "owner", databaseTouched: false }));
+
+vi.mock("@/app/_lib/session", () => ({
+  SECURITY_PATH: "/dashboard/settings/security",
+  requireMerchantSession: () =>
+    Promise.resolve({
+      userId: 1,
+      merchantId: 1,
+      email: "member@example.test",
+      name: "Member",
+      role: state.role,
+    }),
+}));
+vi.mock("@/db/client", () => ({
+  getDb: () => {
+    state.databaseTouched = true;
+    throw new Error("database touched");
+  },
+}));
+vi.mock("@/app/_lib/auth", () => ({ signOut: () => Promise.resolve(), signIn: () => Promise.resolve() }));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+vi.mock("next/navigation", () => ({
+  redirect: () => {
+    throw new Error("redirected");
+  },
+}));
+
+const modules = {
+  apiKeys: await import("@/app/(dashboard)/dashboard/api-keys/actions"),
+  payments: await import("@/app/(dashboard)/dashboard/payments/actions"),
+  webhooks: await import("@/app/(dashboard)/dashboard/webhooks/actions"),
+  settings: await import("@/app/(dashboard)/dashboard/settings/actions"),
+  security: await import("@/app/(dashboard)/dashboard/settings/security/actions"),
+  team: await import("@/app/(dashboard)/dashboard/team/actions"),
+};
+
+const ALL: UserRole[] = ["owner", "developer", "viewer"];
+const WRITERS: UserRole[] = ["owner", "developer"];
+const OWNERS: UserRole[] = ["owner"];
+
+const expected: Record<string, Record<string, UserRole[]>> = {
+  apiKeys: { generateApiToken: WRITERS, revokeToken: WRITERS, rollToken: WRITERS },
+  payments: { createTestPayment: WRITERS, settle: WRITERS },
+  webhooks: {
+    addEndpoint: WRITERS,
+    editEndpoint: WRITERS,
+    toggleEndpoint: WRITERS,
+    removeEndpoint: WRITERS,
+    revealSecret: WRITERS,
+    rotateSecret: WRITERS,
+    sendTest: WRITERS,
+    resend: WRITERS,
+    recoverFailed: WRITERS,
+  },
+  settings: { saveDisplayCurrency: OWNERS },
+  security: {
+    beginEnrolment: ALL,
+    confirmEnrolment: ALL,
+    turnOffTwoFactor: ALL,
+    saveTwoFactorRequirement: OWNERS,
+    savePassword: ALL,
+  },
+  team: { invite: OWNERS, revokeInvite: OWNERS, changeRole: OWNERS, removeFromTeam: OWNERS, leaveTeam: ALL },
+};
+
+const REFUSAL = /^Your role \((Owner|Developer|Viewer)\) cannot do this\./;
+
+beforeEach(() => {
+  state.databaseTouched = false;
+});
+
+describe("every dashboard server action checks the caller's role", () => {
+  it("the table covers every exported action", () => {
+    for (const [name, module] of Object.entries(modules)) {
+      const actions = Object.entries(module)
+        .filter(([, value]) => typeof value === "function")
+        .map(([key]) => key)
+        .sort();
+      expect(actions, name).toEqual(Object.keys(expected[name]!).sort());
+    }
+  });
+
+  for (const [moduleName, actions] of Object.entries(expected))
+    for (const [actionName, allowed] of Object.entries(actions))
+      for (const role of ALL)
+        it(`${actionName} as ${role}: ${allowed.includes(role) ? "allowed" : "refused"}`, async () => {
+          state.role = role;
+          const action = (
+            modules as unknown as Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>
+          )[moduleName]![actionName]!;
+          const formData = new FormData();
+          const outcome = await action({}, formData).then(
+            (result) => result as { message?: string },
+            (error: unknown) => ({ thrown: String(error) }),
+          );
+          const refused = "message" in outcome && REFUSAL.test(outcome.message ?? "");
+          if (allowed.includes(role)) expect(refused, JSON.stringify(outcome)).toBe(false);
+          else {
+            expect(Object.keys(outcome)).toEqual(["message"]);
+            expect((outcome as { message: string }).message).toMatch(REFUSAL);
+            expect(state.databaseTouched).toBe(false);
+          }
+        });
+});
