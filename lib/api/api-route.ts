@@ -48,6 +48,7 @@ export function apiRoute<Params = Record<string, never>>(
   return async (request: ApiRequest, params: Record<string, string>, url: URL): Promise<ApiResponse> => {
     let rateLimit: RateLimitDecision | undefined;
     let response: ApiResponse;
+    let caller: ApiResponse["caller"];
     try {
       const db = getDb();
       const env = getEnv();
@@ -60,6 +61,7 @@ export function apiRoute<Params = Record<string, never>>(
         response = rateLimit.allowed ? unauthenticatedResponse() : tooManyAttempts(rateLimit);
       } else {
         rateLimit = auth.rateLimit;
+        caller = { merchantId: auth.token.merchantId, tokenId: auth.token.tokenId };
         if (!rateLimit.allowed) response = tooManyAttempts(rateLimit);
         else if (options.requiresWrite && auth.token.scope !== "write")
           response = jsonResponse(403, { message: API_ERRORS.unauthorized.message });
@@ -78,6 +80,7 @@ export function apiRoute<Params = Record<string, never>>(
     } catch (error) {
       response = errorResponse(error);
     }
+    if (caller) response.caller = caller;
     if (rateLimit) {
       response.headers["X-RateLimit-Limit"] = String(rateLimit.limit);
       response.headers["X-RateLimit-Remaining"] = String(rateLimit.remaining);

@@ -1,57 +1,17 @@
-import { z } from "zod";
 import { createPaymentSchema, paymentListItemSchema, paymentSchema } from "@/lib/payments/schemas";
-import { API_ERRORS, MAX_BODY_BYTES, type ApiErrorName } from "./api-errors";
-
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output") {
-  const jsonSchema: Record<string, unknown> = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  delete jsonSchema.$schema;
-  return jsonSchema;
-}
-
-const message = (example: string) => ({
-  type: "object",
-  properties: { message: { type: "string", examples: [example] } },
-  required: ["message"],
-});
-
-/** An error answer from the one table, with a description for this endpoint when it says more. */
-const errorResponse = (name: ApiErrorName, description: string = API_ERRORS[name].when) => ({
-  description,
-  content: { "application/json": { schema: message(API_ERRORS[name].message) } },
-});
-
-const validationErrorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/ValidationError" } } },
-});
-
-const rateLimitHeaders = {
-  "X-RateLimit-Limit": {
-    description: "Requests accepted per minute for this token.",
-    schema: { type: "integer" },
-  },
-  "X-RateLimit-Remaining": { description: "Requests left before 429.", schema: { type: "integer" } },
-};
-
-const common = {
-  "401": errorResponse("unauthenticated"),
-  "429": {
-    ...errorResponse("tooManyAttempts"),
-    headers: {
-      "Retry-After": {
-        description: "Seconds until a request will be accepted.",
-        schema: { type: "integer" },
-      },
-    },
-  },
-  "500": errorResponse("serverError"),
-  "503": {
-    ...errorResponse("serviceUnavailable"),
-    headers: {
-      "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
-    },
-  },
-};
+import { API_ERRORS, MAX_BODY_BYTES } from "./api-errors";
+import {
+  common,
+  dataResponse,
+  errorResponse,
+  message,
+  pagedResponse,
+  pageParameters,
+  rateLimitHeaders,
+  schemaOf,
+  validationErrorResponse,
+} from "./openapi-parts";
+import { platformPaths, platformSchemas, webhooksSection } from "./openapi-platform";
 
 /** OpenAPI 3.1 for the merchant API, generated from the same zod schemas the handlers validate with. */
 export function buildOpenApiDocument(serverUrl: string) {
@@ -80,50 +40,20 @@ export function buildOpenApiDocument(serverUrl: string) {
           },
           required: ["message", "errors"],
         },
+        ...platformSchemas,
       },
     },
+    webhooks: webhooksSection,
     paths: {
       "/api/payments": {
         get: {
           summary: "List payments, newest first",
-          parameters: [
-            { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
-            {
-              name: "perPage",
-              in: "query",
-              schema: { type: "integer", minimum: 1, maximum: 100, default: 10 },
-            },
-          ],
+          parameters: pageParameters,
           responses: {
-            "200": {
-              description: "A page of payments (a page past the end has empty data).",
-              headers: rateLimitHeaders,
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      data: { type: "array", items: { $ref: "#/components/schemas/PaymentListItem" } },
-                      links: {
-                        type: "object",
-                        properties: Object.fromEntries(
-                          ["first", "last", "prev", "next"].map((key) => [key, { type: ["string", "null"] }]),
-                        ),
-                      },
-                      meta: {
-                        type: "object",
-                        properties: Object.fromEntries(
-                          ["current_page", "from", "last_page", "per_page", "to", "total"].map((key) => [
-                            key,
-                            { type: ["integer", "null"] },
-                          ]),
-                        ),
-                      },
-                    },
-                  },
-                },
-              },
-            },
+            "200": pagedResponse(
+              "A page of payments (a page past the end has empty data).",
+              "#/components/schemas/PaymentListItem",
+            ),
             "422": validationErrorResponse("Bad page or perPage."),
             ...common,
           },
@@ -167,21 +97,14 @@ export function buildOpenApiDocument(serverUrl: string) {
           summary: "Retrieve one payment",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
           responses: {
-            "200": {
-              description: "The payment.",
-              headers: rateLimitHeaders,
-              content: {
-                "application/json": {
-                  schema: { type: "object", properties: { data: { $ref: "#/components/schemas/Payment" } } },
-                },
-              },
-            },
+            "200": dataResponse("The payment.", "#/components/schemas/Payment"),
             "403": errorResponse("unauthorized", "The payment belongs to another merchant."),
             "404": errorResponse("notFound", "No such payment."),
             ...common,
           },
         },
       },
+      ...platformPaths,
     },
   };
 }

@@ -5,11 +5,17 @@ export function paginationEnvelope(
   perPage: number,
   total: number,
   count: number,
+  /** Filters the links keep (Laravel's `withQueryString()`), e.g. the events list's `type`. */
+  filters: Record<string, string | number | undefined> = {},
 ) {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   // The request's own origin and path (already percent-encoded by URL) with only page and perPage.
   const base = `${requestUrl.origin}${requestUrl.pathname}?page=`;
-  const perPageParameter = perPage === 10 ? "" : `&perPage=${perPage}`;
+  const kept = Object.entries(filters)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `&${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+    .join("");
+  const perPageParameter = `${perPage === 10 ? "" : `&perPage=${perPage}`}${kept}`;
   const url = (target: number) => `${base}${target}${perPageParameter}`;
   const from = count > 0 ? (page - 1) * perPage + 1 : null;
   return {

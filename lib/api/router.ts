@@ -1,16 +1,31 @@
+import { recordApiRequest } from "@/lib/logs/request-log";
+import { clientIp } from "@/lib/platform/client-ip";
 import { withDeadline } from "@/lib/platform/deadline";
+import { getEnv } from "@/lib/platform/env";
 import { publicId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
 import { httpRequestDuration, httpRequests } from "@/lib/platform/metrics";
 import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
+import { listEventsRoute, showEventRoute } from "./event-routes";
 import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
 import { errorResponse, jsonResponse, serviceUnavailableResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
+import {
+  createEndpointRoute,
+  deleteEndpointRoute,
+  listEndpointDeliveriesRoute,
+  listEndpointsRoute,
+  resendDeliveryRoute,
+  rotateEndpointSecretRoute,
+  showEndpointRoute,
+  updateEndpointRoute,
+} from "./webhook-endpoint-routes";
 
 type Handler = (request: ApiRequest, params: Record<string, string>, url: URL) => Promise<ApiResponse>;
-type Route = { pattern: RegExp; name: string; methods: { GET: Handler; POST?: Handler } };
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type Route = { pattern: RegExp; name: string; methods: Partial<Record<Method, Handler>> };
 
 const openApiRoute: Handler = (_request, _params, url) =>
   Promise.resolve(jsonResponse(200, buildOpenApiDocument(url.origin)));
@@ -26,6 +41,33 @@ const routes: Route[] = [
     pattern: /^\/api\/payments\/(?<id>[^/]+)$/,
     name: "api/payments/{id}",
     methods: { GET: showPaymentRoute },
+  },
+  { pattern: /^\/api\/events$/, name: "api/events", methods: { GET: listEventsRoute } },
+  { pattern: /^\/api\/events\/(?<id>[^/]+)$/, name: "api/events/{id}", methods: { GET: showEventRoute } },
+  {
+    pattern: /^\/api\/webhook-endpoints$/,
+    name: "api/webhook-endpoints",
+    methods: { GET: listEndpointsRoute, POST: createEndpointRoute },
+  },
+  {
+    pattern: /^\/api\/webhook-endpoints\/(?<id>[^/]+)$/,
+    name: "api/webhook-endpoints/{id}",
+    methods: { GET: showEndpointRoute, PATCH: updateEndpointRoute, DELETE: deleteEndpointRoute },
+  },
+  {
+    pattern: /^\/api\/webhook-endpoints\/(?<id>[^/]+)\/rotate-secret$/,
+    name: "api/webhook-endpoints/{id}/rotate-secret",
+    methods: { POST: rotateEndpointSecretRoute },
+  },
+  {
+    pattern: /^\/api\/webhook-endpoints\/(?<id>[^/]+)\/deliveries$/,
+    name: "api/webhook-endpoints/{id}/deliveries",
+    methods: { GET: listEndpointDeliveriesRoute },
+  },
+  {
+    pattern: /^\/api\/webhook-deliveries\/(?<id>[^/]+)\/resend$/,
+    name: "api/webhook-deliveries/{id}/resend",
+    methods: { POST: resendDeliveryRoute },
   },
   { pattern: /^\/api\/openapi\.json$/, name: "api/openapi.json", methods: { GET: openApiRoute } },
 ];
@@ -44,8 +86,11 @@ function decodeParams(groups: Record<string, string>): Record<string, string> | 
   }
 }
 
+/** The methods a route serves, as Laravel lists them (HEAD with GET). */
 function allowedMethods(route: Route): string[] {
-  return route.methods.POST ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"];
+  return (["GET", "HEAD", "POST", "PATCH", "DELETE"] as const).filter((method) =>
+    method === "HEAD" ? route.methods.GET : route.methods[method],
+  );
 }
 
 /**
@@ -72,10 +117,7 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
           headers: { Allow: [...allowed, "OPTIONS"].join(", ") },
           body: null,
         });
-      const handler =
-        request.method === "HEAD"
-          ? route.methods.GET
-          : route.methods[request.method as keyof Route["methods"]];
+      const handler = route.methods[(request.method === "HEAD" ? "GET" : request.method) as Method];
       if (!handler) {
         return answer(
           route.name,
@@ -118,6 +160,19 @@ export async function serveApiRequest(request: ApiRequest): Promise<ApiResponse>
   const labels = { route, method: request.method, status: String(response.status) };
   httpRequests.inc(labels);
   httpRequestDuration.observe(labels, seconds);
+  if (response.caller && getEnv().API_REQUEST_LOG)
+    recordApiRequest({
+      ...response.caller,
+      requestId,
+      method: request.method,
+      path: requestPath(request.url),
+      status: response.status,
+      latencyMs: Math.round(seconds * 10_000) / 10,
+      clientIp: clientIp(request.headers),
+      idempotencyKey: request.headers.get("idempotency-key"),
+      responseBody: response.body,
+      createdAt: new Date(),
+    });
   if (response.error !== undefined)
     logger[response.status === 503 ? "warn" : "error"](
       { req_id: requestId, err: response.error },

@@ -21,4 +21,6 @@ export type ApiResponse = {
   body: string | null;
   /** An unexpected error behind a 500, logged with the request's id once it is answered; never sent. */
   error?: unknown;
+  /** Who asked, once a token was recognised: the request goes to that merchant's request log. Never sent. */
+  caller?: { merchantId: number; tokenId: number };
 };

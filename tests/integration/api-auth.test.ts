@@ -1,3 +1,5 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import type { OpenAPIV3_1 } from "openapi-types";
 import { describe, expect, inject, it } from "vitest";
 import { generateToken } from "@/lib/tokens/format";
 import { callApi, paymentTotal, rawRequest } from "../support/api-client";
@@ -175,7 +177,17 @@ describe("unknown paths and wrong methods answer JSON", () => {
       components: { schemas: Record<string, { required?: string[] }> };
     };
     expect(document.openapi).toBe("3.1.0");
-    expect(Object.keys(document.paths)).toEqual(["/api/payments", "/api/payments/{id}"]);
+    expect(Object.keys(document.paths)).toEqual([
+      "/api/payments",
+      "/api/payments/{id}",
+      "/api/events",
+      "/api/events/{id}",
+      "/api/webhook-endpoints",
+      "/api/webhook-endpoints/{id}",
+      "/api/webhook-endpoints/{id}/rotate-secret",
+      "/api/webhook-endpoints/{id}/deliveries",
+      "/api/webhook-deliveries/{id}/resend",
+    ]);
     expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
     expect(document.components.schemas.PaymentListItem!.required).toEqual([
       "id",
@@ -184,6 +196,32 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "status",
       "amount",
       "created_at",
+    ]);
+  });
+
+  it("is a valid OpenAPI document, webhooks included (checked by swagger-parser)", async () => {
+    const document = (await callApi(baseUrl, "/api/openapi.json")).body as OpenAPIV3_1.Document;
+    // validate() dereferences in place; keep the original for the assertions below.
+    const validated = await SwaggerParser.validate(structuredClone(document));
+    expect((validated as OpenAPIV3_1.Document).openapi).toBe("3.1.0");
+    expect(Object.keys(document.webhooks ?? {})).toEqual([
+      "payment.pending",
+      "payment.completed",
+      "payment.failed",
+    ]);
+    const signature = (document.webhooks!["payment.completed"] as OpenAPIV3_1.PathItemObject).post!
+      .parameters!;
+    expect(signature.map((parameter) => (parameter as OpenAPIV3_1.ParameterObject).name)).toEqual([
+      "webhook-id",
+      "webhook-timestamp",
+      "webhook-signature",
+    ]);
+    // Every route the router serves is documented, with every method.
+    expect(Object.keys(document.paths!["/api/webhook-endpoints/{id}"]!).sort()).toEqual([
+      "delete",
+      "get",
+      "parameters",
+      "patch",
     ]);
   });
 });

@@ -9,6 +9,24 @@ import { appOrigin, getEnv } from "@/lib/platform/env";
 
 export const metadata: Metadata = { title: "Developers" };
 
+const VERIFY_EXAMPLE = `import express from "express";
+import { Webhook } from "standardwebhooks";
+
+const webhook = new Webhook(process.env.PAYMENTS_WEBHOOK_SECRET); // whsec_…
+const app = express();
+
+// express.raw, not express.json: the signature covers the exact bytes sent.
+app.post("/webhooks", express.raw({ type: "application/json" }), (req, res) => {
+  let payload;
+  try {
+    payload = webhook.verify(req.body.toString("utf8"), req.headers);
+  } catch {
+    return res.status(400).end();
+  }
+  // payload.event is "payment.completed", …; payload.data is the payment.
+  res.status(204).end();
+});`;
+
 function CodeBlock({ label, code }: { label: string; code: string }) {
   return (
     <figure className="space-y-2">
@@ -59,6 +77,41 @@ export default async function DevelopersPage() {
           code={`curl -X POST "${baseUrl}/api/payments" \\\n  ${auth} \\\n  -H "Content-Type: application/json" \\\n  -H "Idempotency-Key: $(uuidgen)" \\\n  -d '{"amount": 12.50, "external_id": "order_1001", "customer_id": "cus_1"}'`}
         />
         <CodeBlock label="Retrieve a payment" code={`curl "${baseUrl}/api/payments/1" \\\n  ${auth}`} />
+        <CodeBlock
+          label="List events"
+          code={`curl "${baseUrl}/api/events?type=payment.completed&payment_id=1" \\\n  ${auth}`}
+        />
+        <CodeBlock label="Retrieve an event" code={`curl "${baseUrl}/api/events/evt_…" \\\n  ${auth}`} />
+        <CodeBlock
+          label="Add a webhook endpoint"
+          code={`curl -X POST "${baseUrl}/api/webhook-endpoints" \\\n  ${auth} \\\n  -H "Content-Type: application/json" \\\n  -d '{"url": "https://shop.example.com/webhooks", "event_types": ["payment.completed", "payment.failed"]}'`}
+        />
+        <CodeBlock
+          label="Change a webhook endpoint"
+          code={`curl -X PATCH "${baseUrl}/api/webhook-endpoints/1" \\\n  ${auth} \\\n  -H "Content-Type: application/json" \\\n  -d '{"enabled": false}'`}
+        />
+        <CodeBlock
+          label="Rotate a signing secret"
+          code={`curl -X POST "${baseUrl}/api/webhook-endpoints/1/rotate-secret" \\\n  ${auth}`}
+        />
+        <CodeBlock
+          label="List an endpoint's deliveries"
+          code={`curl "${baseUrl}/api/webhook-endpoints/1/deliveries?status=failed" \\\n  ${auth}`}
+        />
+        <CodeBlock
+          label="Resend a delivery"
+          code={`curl -X POST "${baseUrl}/api/webhook-deliveries/1/resend" \\\n  ${auth}`}
+        />
+      </section>
+      <section className="space-y-3">
+        <h2 className="text-lg font-semibold">Verifying webhooks</h2>
+        <p className="text-sm">
+          Each delivery carries the Standard Webhooks headers webhook-id, webhook-timestamp and
+          webhook-signature. Verify the <strong>raw body bytes</strong> as received: parsing the JSON and
+          serialising it again changes the bytes and the signature no longer matches (the most common
+          integration mistake). Deduplicate on webhook-id: a retry has the same one.
+        </p>
+        <CodeBlock label="Verify with standardwebhooks (Node.js, Express)" code={VERIFY_EXAMPLE} />
       </section>
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Limits</h2>

@@ -1,0 +1,35 @@
+import { findEvent, listEvents, listEventsQuerySchema } from "@/lib/events/queries";
+import { parseInput } from "@/lib/platform/validation";
+import { HttpError } from "./api-errors";
+import { apiRoute } from "./api-route";
+import { paginationEnvelope } from "./pagination";
+import { jsonResponse } from "./responses";
+
+/** The last of a repeated parameter, as PHP reads it. */
+const last = (url: URL, name: string) => url.searchParams.getAll(name).at(-1);
+
+/** GET /api/events: newest first, Laravel's envelope and 422s, filtered by `type` and `payment_id`. */
+export const listEventsRoute = apiRoute(async ({ db, merchantId, url }) => {
+  const query = parseInput(listEventsQuerySchema, {
+    page: last(url, "page"),
+    perPage: last(url, "perPage"),
+    type: last(url, "type"),
+    payment_id: last(url, "payment_id"),
+  });
+  const { items, total } = await listEvents(db, merchantId, query);
+  return jsonResponse(200, {
+    data: items,
+    ...paginationEnvelope(url, query.page, query.perPage, total, items.length, {
+      type: query.type,
+      payment_id: query.payment_id,
+    }),
+  });
+});
+
+/** GET /api/events/{id}: the event and its deliveries; 404 when none has the id, 403 for another merchant's. */
+export const showEventRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
+  const found = await findEvent(db, params.id);
+  if (!found) throw HttpError.of("notFound");
+  if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+  return jsonResponse(200, { data: found.event });
+});

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { API_ERRORS, type ApiErrorName } from "./api-errors";
+
+// The building blocks every path of the OpenAPI document shares.
+
+export function schemaOf(schema: z.ZodType, io: "input" | "output" = "output") {
+  const jsonSchema: Record<string, unknown> = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  delete jsonSchema.$schema;
+  return jsonSchema;
+}
+
+export const message = (example: string) => ({
+  type: "object",
+  properties: { message: { type: "string", examples: [example] } },
+  required: ["message"],
+});
+
+/** An error answer from the one table, with a description for this endpoint when it says more. */
+export const errorResponse = (name: ApiErrorName, description: string = API_ERRORS[name].when) => ({
+  description,
+  content: { "application/json": { schema: message(API_ERRORS[name].message) } },
+});
+
+export const validationErrorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/ValidationError" } } },
+});
+
+export const rateLimitHeaders = {
+  "X-RateLimit-Limit": {
+    description: "Requests accepted per minute for this token.",
+    schema: { type: "integer" },
+  },
+  "X-RateLimit-Remaining": { description: "Requests left before 429.", schema: { type: "integer" } },
+};
+
+export const common = {
+  "401": errorResponse("unauthenticated"),
+  "429": {
+    ...errorResponse("tooManyAttempts"),
+    headers: {
+      "Retry-After": {
+        description: "Seconds until a request will be accepted.",
+        schema: { type: "integer" },
+      },
+    },
+  },
+  "500": errorResponse("serverError"),
+  "503": {
+    ...errorResponse("serviceUnavailable"),
+    headers: {
+      "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
+    },
+  },
+};
+
+/** Laravel's paginated envelope around items of `itemRef`. */
+export function pagedResponse(description: string, itemRef: string) {
+  return {
+    description,
+    headers: rateLimitHeaders,
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          properties: {
+            data: { type: "array", items: { $ref: itemRef } },
+            links: {
+              type: "object",
+              properties: Object.fromEntries(
+                ["first", "last", "prev", "next"].map((key) => [key, { type: ["string", "null"] }]),
+              ),
+            },
+            meta: {
+              type: "object",
+              properties: Object.fromEntries(
+                ["current_page", "from", "last_page", "per_page", "to", "total"].map((key) => [
+                  key,
+                  { type: ["integer", "null"] },
+                ]),
+              ),
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** `{"data": <ref>}`, the single-resource envelope. */
+export function dataResponse(description: string, ref: string, headers: Record<string, unknown> = {}) {
+  return {
+    description,
+    headers: { ...headers, ...rateLimitHeaders },
+    content: {
+      "application/json": {
+        schema: { type: "object", properties: { data: { $ref: ref } }, required: ["data"] },
+      },
+    },
+  };
+}
+
+export const pageParameters = [
+  { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
+  { name: "perPage", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 10 } },
+];
+
+export const idParameter = (description: string) => ({
+  name: "id",
+  in: "path",
+  required: true,
+  description,
+  schema: { type: "integer" },
+});

@@ -1,0 +1,298 @@
+import { DELIVERY_STATUSES } from "@/db/enums";
+import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
+import {
+  common,
+  dataResponse,
+  errorResponse,
+  idParameter,
+  message,
+  pagedResponse,
+  pageParameters,
+  validationErrorResponse,
+} from "./openapi-parts";
+
+// The events and webhook endpoints APIs, and the webhooks merchants receive (OpenAPI 3.1 `webhooks`).
+
+const ref = (name: string) => `#/components/schemas/${name}`;
+const timestamp = { type: "string", format: "date-time", examples: ["2026-11-23T10:15:00.000Z"] };
+const nullableTimestamp = { type: ["string", "null"], format: "date-time" };
+const eventType = { type: "string", enum: [...PAYMENT_EVENT_TYPES] };
+
+export const platformSchemas = {
+  Event: {
+    type: "object",
+    properties: {
+      id: { type: "string", examples: ["evt_2bN8x1k0Q9"] },
+      event: eventType,
+      data: { $ref: ref("Payment"), description: "The payment as it was delivered." },
+      created_at: timestamp,
+    },
+    required: ["id", "event", "data", "created_at"],
+  },
+  EventWithDeliveries: {
+    allOf: [
+      { $ref: ref("Event") },
+      {
+        type: "object",
+        properties: {
+          deliveries: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                endpoint_id: { type: "integer" },
+                status: { type: "string", enum: [...DELIVERY_STATUSES] },
+                attempts: { type: "integer" },
+                last_attempt_at: nullableTimestamp,
+                next_attempt_at: nullableTimestamp,
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+  WebhookEndpoint: {
+    type: "object",
+    properties: {
+      id: { type: "integer" },
+      url: { type: "string", format: "uri", examples: ["https://shop.example.com/webhooks"] },
+      description: { type: ["string", "null"] },
+      event_types: { type: "array", items: eventType },
+      enabled: { type: "boolean" },
+      created_at: timestamp,
+      secret: {
+        type: "string",
+        description: "Only in the answers to create and rotate-secret.",
+        examples: ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+      },
+    },
+    required: ["id", "url", "description", "event_types", "enabled", "created_at"],
+  },
+  WebhookEndpointInput: {
+    type: "object",
+    properties: {
+      url: { type: "string", maxLength: 2048, description: "https:// (http:// only outside production)." },
+      description: { type: "string", maxLength: 255 },
+      event_types: { type: "array", items: eventType, minItems: 1, description: "Default: all." },
+      enabled: { type: "boolean", description: "PATCH only." },
+    },
+    examples: [{ url: "https://shop.example.com/webhooks", event_types: ["payment.completed"] }],
+  },
+  Delivery: {
+    type: "object",
+    properties: {
+      id: { type: "integer" },
+      event_id: { type: "string" },
+      event: eventType,
+      status: { type: "string", enum: [...DELIVERY_STATUSES] },
+      attempts: { type: "integer" },
+      last_attempt_at: nullableTimestamp,
+      next_attempt_at: nullableTimestamp,
+      created_at: timestamp,
+    },
+  },
+};
+
+const forbidden = (what: string) => errorResponse("unauthorized", `The ${what} belongs to another merchant.`);
+const endpointRoute = {
+  ...common,
+  "403": forbidden("endpoint"),
+  "404": errorResponse("notFound", "No such endpoint."),
+};
+const writeBody = {
+  required: true,
+  content: { "application/json": { schema: { $ref: ref("WebhookEndpointInput") } } },
+};
+const bodyErrors = {
+  "400": errorResponse("malformedJson", "The body is not JSON, or not a JSON object."),
+  "413": errorResponse("bodyTooLarge"),
+  "415": errorResponse("unsupportedMediaType"),
+  "422": validationErrorResponse("A field is invalid; `errors` names it. Nothing was written."),
+};
+
+export const platformPaths = {
+  "/api/events": {
+    get: {
+      summary: "List events, newest first (read scope is enough)",
+      description:
+        "Kept 30 days. Read them to catch up after a missed webhook; `id` is the deliveries' webhook-id.",
+      parameters: [
+        ...pageParameters,
+        { name: "type", in: "query", schema: eventType },
+        { name: "payment_id", in: "query", schema: { type: "integer" } },
+      ],
+      responses: {
+        "200": pagedResponse("A page of events.", ref("Event")),
+        "422": validationErrorResponse("Bad page, perPage, type or payment_id."),
+        ...common,
+      },
+    },
+  },
+  "/api/events/{id}": {
+    get: {
+      summary: "Retrieve an event and its deliveries",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": dataResponse("The event.", ref("EventWithDeliveries")),
+        "403": forbidden("event"),
+        "404": errorResponse("notFound", "No such event."),
+        ...common,
+      },
+    },
+  },
+  "/api/webhook-endpoints": {
+    get: {
+      summary: "List webhook endpoints (write scope)",
+      responses: {
+        "200": {
+          description: "Every endpoint, newest first; secrets are not included.",
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: { data: { type: "array", items: { $ref: ref("WebhookEndpoint") } } },
+              },
+            },
+          },
+        },
+        "403": errorResponse("unauthorized", "The token is read-only."),
+        ...common,
+      },
+    },
+    post: {
+      summary: "Add a webhook endpoint; its signing secret is in this answer only",
+      requestBody: writeBody,
+      responses: {
+        "201": dataResponse("Created, with `secret`.", ref("WebhookEndpoint"), {
+          Location: { description: "/api/webhook-endpoints/{id}", schema: { type: "string" } },
+        }),
+        "403": errorResponse("unauthorized", "The token is read-only."),
+        ...bodyErrors,
+        ...common,
+      },
+    },
+  },
+  "/api/webhook-endpoints/{id}": {
+    parameters: [idParameter("The endpoint's id.")],
+    get: {
+      summary: "Retrieve an endpoint",
+      responses: { "200": dataResponse("The endpoint.", ref("WebhookEndpoint")), ...endpointRoute },
+    },
+    patch: {
+      summary: "Change url, description, event_types or enabled",
+      requestBody: writeBody,
+      responses: {
+        "200": dataResponse("The endpoint as changed.", ref("WebhookEndpoint")),
+        ...bodyErrors,
+        ...endpointRoute,
+      },
+    },
+    delete: {
+      summary: "Delete an endpoint and its delivery log",
+      responses: { "204": { description: "Deleted." }, ...endpointRoute },
+    },
+  },
+  "/api/webhook-endpoints/{id}/rotate-secret": {
+    parameters: [idParameter("The endpoint's id.")],
+    post: {
+      summary: "Rotate the signing secret (the old one keeps signing beside it for 24 hours)",
+      responses: {
+        "200": dataResponse("The endpoint, with its new `secret`.", ref("WebhookEndpoint")),
+        ...endpointRoute,
+      },
+    },
+  },
+  "/api/webhook-endpoints/{id}/deliveries": {
+    parameters: [idParameter("The endpoint's id.")],
+    get: {
+      summary: "List an endpoint's deliveries, newest first",
+      parameters: [
+        ...pageParameters,
+        { name: "status", in: "query", schema: { type: "string", enum: [...DELIVERY_STATUSES] } },
+      ],
+      responses: {
+        "200": pagedResponse("A page of deliveries.", ref("Delivery")),
+        "422": validationErrorResponse("Bad page, perPage or status."),
+        ...endpointRoute,
+      },
+    },
+  },
+  "/api/webhook-deliveries/{id}/resend": {
+    parameters: [idParameter("The delivery's id.")],
+    post: {
+      summary: "Queue a delivered or failed delivery again",
+      responses: {
+        "202": {
+          description: "Queued.",
+          content: { "application/json": { schema: message("Delivery queued again.") } },
+        },
+        "403": forbidden("delivery"),
+        "404": errorResponse("notFound", "No such delivery."),
+        "409": {
+          description: "Already queued.",
+          content: {
+            "application/json": { schema: message("That delivery is already queued, or does not exist.") },
+          },
+        },
+        ...common,
+      },
+    },
+  },
+};
+
+/** The Standard Webhooks headers every delivery carries. */
+const signatureHeaders = [
+  {
+    name: "webhook-id",
+    in: "header",
+    required: true,
+    description: "The event id (`evt_…`), the same on every retry: deduplicate on it.",
+    schema: { type: "string" },
+  },
+  {
+    name: "webhook-timestamp",
+    in: "header",
+    required: true,
+    description: "Unix seconds when this attempt was signed; refuse old ones.",
+    schema: { type: "integer" },
+  },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description:
+      "`v1,<base64 HMAC-SHA256 of id.timestamp.body>`; during a secret rotation two, space-separated. Verify against the raw body bytes.",
+    schema: { type: "string" },
+  },
+];
+
+export const webhooksSection = Object.fromEntries(
+  PAYMENT_EVENT_TYPES.map((type) => [
+    type,
+    {
+      post: {
+        summary: `${type}: sent to every enabled endpoint subscribed to it`,
+        parameters: signatureHeaders,
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: { event: { type: "string", const: type }, data: { $ref: ref("Payment") } },
+                required: ["event", "data"],
+              },
+            },
+          },
+        },
+        responses: {
+          "200": {
+            description: "Any 2xx within the timeout acknowledges it; anything else is retried with backoff.",
+          },
+          "410": { description: "Gone: the endpoint is disabled and receives nothing more." },
+        },
+      },
+    },
+  ]),
+);

@@ -1,0 +1,126 @@
+import type { Executor } from "@/db/client";
+import { idParam, parseInput } from "@/lib/platform/validation";
+import { resendDelivery } from "@/lib/webhooks/delivery-log";
+import {
+  endpointDeliveriesQuerySchema,
+  endpointResource,
+  listDeliveriesPage,
+  ownerOf,
+  readEndpointBody,
+  withApiFieldNames,
+} from "@/lib/webhooks/endpoint-api";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+  setWebhookEndpointEnabled,
+  updateWebhookEndpoint,
+} from "@/lib/webhooks/endpoints";
+import { HttpError } from "./api-errors";
+import { apiRoute, type ApiContext } from "./api-route";
+import { paginationEnvelope } from "./pagination";
+import { readJsonBody } from "./request-body";
+import { jsonResponse } from "./responses";
+
+/**
+ * The webhook endpoints API (write scope: endpoints carry signing secrets). The same domain functions, URL
+ * rules and SSRF policy as the dashboard; an endpoint or delivery of another merchant is a 403, none a 404.
+ * The API allows a second endpoint on a URL the merchant already has (the dashboard asks first).
+ */
+const writeScope = { requiresWrite: true };
+const API_WRITE = { allowDuplicateUrl: true };
+const last = (url: URL, name: string) => url.searchParams.getAll(name).at(-1);
+
+/** The id in the path, checked against its owner: 404 for none (or a malformed id), 403 for another's. */
+async function ownedId(
+  db: Executor,
+  table: "webhook_endpoints" | "webhook_deliveries",
+  raw: string,
+  merchantId: number,
+): Promise<number> {
+  const id = idParam.safeParse(raw);
+  const owner = id.success ? await ownerOf(db, table, id.data) : undefined;
+  if (owner === undefined) throw HttpError.of("notFound");
+  if (owner !== merchantId) throw HttpError.of("unauthorized");
+  return id.data!;
+}
+
+type IdContext = ApiContext<{ id: string }>;
+const endpointIdOf = ({ db, params, merchantId }: IdContext) =>
+  ownedId(db, "webhook_endpoints", params.id, merchantId);
+
+/** Domain validation errors, with the API's field names. */
+async function apiFields<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw withApiFieldNames(error);
+  });
+}
+
+export const listEndpointsRoute = apiRoute(async ({ db, merchantId }) => {
+  const endpoints = await listWebhookEndpoints(db, merchantId);
+  return jsonResponse(200, { data: endpoints.map((endpoint) => endpointResource(endpoint)) });
+}, writeScope);
+
+export const createEndpointRoute = apiRoute(async ({ db, merchantId, request }) => {
+  const { input } = readEndpointBody(await readJsonBody(request));
+  const created = await apiFields(createWebhookEndpoint(db, merchantId, input, API_WRITE));
+  return jsonResponse(
+    201,
+    { data: endpointResource(created, created.secret) },
+    {
+      Location: `/api/webhook-endpoints/${created.id}`,
+    },
+  );
+}, writeScope);
+
+export const showEndpointRoute = apiRoute<{ id: string }>(async (context) => {
+  const endpoint = await getWebhookEndpoint(context.db, context.merchantId, await endpointIdOf(context));
+  return jsonResponse(200, { data: endpointResource(endpoint) });
+}, writeScope);
+
+export const updateEndpointRoute = apiRoute<{ id: string }>(async (context) => {
+  const { db, merchantId, request } = context;
+  const id = await endpointIdOf(context);
+  const { input, enabled } = readEndpointBody(await readJsonBody(request));
+  const endpoint = await db.transaction(async (tx) => {
+    await apiFields(updateWebhookEndpoint(tx, merchantId, id, input, API_WRITE));
+    if (enabled !== undefined) await setWebhookEndpointEnabled(tx, merchantId, id, enabled);
+    return getWebhookEndpoint(tx, merchantId, id);
+  });
+  return jsonResponse(200, { data: endpointResource(endpoint) });
+}, writeScope);
+
+export const deleteEndpointRoute = apiRoute<{ id: string }>(async (context) => {
+  await deleteWebhookEndpoint(context.db, context.merchantId, await endpointIdOf(context));
+  return { status: 204, headers: {}, body: null };
+}, writeScope);
+
+export const rotateEndpointSecretRoute = apiRoute<{ id: string }>(async (context) => {
+  const id = await endpointIdOf(context);
+  const secret = await rotateWebhookSecret(context.db, context.merchantId, id);
+  const endpoint = await getWebhookEndpoint(context.db, context.merchantId, id);
+  return jsonResponse(200, { data: endpointResource(endpoint, secret) });
+}, writeScope);
+
+export const listEndpointDeliveriesRoute = apiRoute<{ id: string }>(async (context) => {
+  const { db, merchantId, url } = context;
+  const id = await endpointIdOf(context);
+  const query = parseInput(endpointDeliveriesQuerySchema, {
+    page: last(url, "page"),
+    perPage: last(url, "perPage"),
+    status: last(url, "status"),
+  });
+  const { items, total } = await listDeliveriesPage(db, merchantId, id, query);
+  return jsonResponse(200, {
+    data: items,
+    ...paginationEnvelope(url, query.page, query.perPage, total, items.length, { status: query.status }),
+  });
+}, writeScope);
+
+export const resendDeliveryRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
+  const id = await ownedId(db, "webhook_deliveries", params.id, merchantId);
+  await resendDelivery(db, merchantId, id);
+  return jsonResponse(202, { message: "Delivery queued again." });
+}, writeScope);
