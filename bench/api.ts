@@ -90,24 +90,30 @@ async function measure(label: string, server: RunningServer): Promise<LoadResult
   return results;
 }
 
-const app = await measure(
-  "app",
-  await startScript(
+/** The platform's server on a port; `requestLog` false turns the API request log off. */
+const appServer = (port: number, requestLog: boolean) =>
+  startScript(
     "scripts/server.ts",
     {
       ...baseEnv,
-      PORT: "4100",
-      APP_URL: "http://127.0.0.1:4100",
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
       WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1",
       AUTH_SECRET: randomBytes(33).toString("base64"),
       ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
       WORKER_MODE: "off",
       PAYMENTS_AUTO_SETTLE_MS: "0",
+      API_REQUEST_LOG: String(requestLog),
     },
-    4100,
+    port,
     "/api/openapi.json",
-  ),
-);
+  );
+const app = await measure("app", await appServer(4100, true));
+// BENCH_COMPARE_REQUEST_LOG=1: the same scenarios with the request log off, in the same run.
+const appWithoutLog =
+  process.env.BENCH_COMPARE_REQUEST_LOG && !dashboardOnly
+    ? await measure("app without request log", await appServer(4300, false))
+    : [];
 const baseline = dashboardOnly
   ? []
   : await measure(
@@ -128,6 +134,12 @@ const rows = app.map((result, index) => {
     "baseline p50/p99 ms": `${ceiling.p50} / ${ceiling.p99}`,
     "baseline RSS MB": ceiling.memoryMb,
     ratio: (result.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2),
+    ...(appWithoutLog[index]
+      ? {
+          "log off req/s": appWithoutLog[index].requestsPerSecond,
+          "log cost": `${(100 * (1 - result.requestsPerSecond / appWithoutLog[index].requestsPerSecond)).toFixed(1)}%`,
+        }
+      : {}),
   };
 });
 const report = [

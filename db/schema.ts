@@ -181,7 +181,11 @@ export const events = pgTable(
   },
   (t) => [
     index("events_payment_idx").on(t.paymentId, t.createdAt),
-    index("events_merchant_created_idx").on(t.merchantId, t.createdAt.desc()),
+    // The events API's pages, with and without a type filter: ids straight from the index.
+    index("events_merchant_created_id_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index("events_merchant_type_created_idx").on(t.merchantId, t.type, t.createdAt.desc(), t.id.desc()),
+    // The pruner deletes events past EVENT_RETENTION_DAYS, oldest first.
+    index("events_created_idx").on(t.createdAt),
   ],
 );
 
@@ -307,6 +311,35 @@ export const loginAttempts = pgTable(
     index("login_attempts_email_idx").on(t.email, t.createdAt),
     index("login_attempts_ip_idx").on(t.ip, t.createdAt),
     index("login_attempts_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * Every API request a token made, for the merchant's Logs page: written off the request path in batches,
+ * pruned after API_LOG_RETENTION_DAYS. Never the Authorization header; a response body only for 4xx/5xx.
+ */
+export const apiRequestLogs = pgTable(
+  "api_request_logs",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    requestId: text("request_id").notNull(),
+    tokenId: bigint("token_id", { mode: "number" }).notNull(),
+    method: text("method").notNull(),
+    /** Path and query, as sent (at most 2,048 characters). */
+    path: text("path").notNull(),
+    status: integer("status").notNull(),
+    latencyMs: doublePrecision("latency_ms").notNull(),
+    clientIp: text("client_ip").notNull(),
+    idempotencyKey: text("idempotency_key"),
+    responseBody: text("response_body"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("api_request_logs_merchant_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index("api_request_logs_request_idx").on(t.merchantId, t.requestId),
+    index("api_request_logs_token_idx").on(t.merchantId, t.tokenId, t.createdAt),
+    index("api_request_logs_created_idx").on(t.createdAt),
   ],
 );
 

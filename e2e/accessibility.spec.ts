@@ -57,6 +57,9 @@ for (const view of VIEWS) {
       "/dashboard/developers",
       "/dashboard/settings",
       "/dashboard/settings/security",
+      "/dashboard/team",
+      "/dashboard/logs",
+      "/dashboard/logs?status=4xx&method=POST",
       "/dashboard/payments/999999999",
     ];
     for (const path of pages) {

@@ -41,7 +41,9 @@ test("enrol a second factor, sign in with a code and a recovery code (once); req
   await logOut(page);
   await logIn(page, account.email, account.password);
   await expect(page.getByLabel("Authentication code")).toBeVisible();
-  await page.getByLabel("Authentication code").fill(codeFor(key, 1));
+  // The next step's code (the enrolment used this step's); kept, to try it again below.
+  const usedCode = codeFor(key, 1);
+  await page.getByLabel("Authentication code").fill(usedCode);
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
@@ -53,15 +55,22 @@ test("enrol a second factor, sign in with a code and a recovery code (once); req
   await expect(page).toHaveURL(/\/dashboard$/);
   await logOut(page);
   await logIn(page, account.email, account.password);
-  await page.getByLabel("Authentication code").fill(recovery!);
-  await page.getByRole("button", { name: "Verify" }).click();
+  /** Submits a code and waits for the answer (a refusal keeps the same page, so wait for the action itself). */
+  const submitCode = async (code: string) => {
+    await page.getByLabel("Authentication code").fill(code);
+    await Promise.all([
+      page.waitForResponse((response) => response.request().method() === "POST"),
+      page.getByRole("button", { name: "Verify" }).click(),
+    ]);
+  };
+  await submitCode(recovery!);
   await expect(page.getByRole("alert").filter({ hasText: "That code is not valid" })).toBeVisible();
   await expect(page.getByLabel("Authentication code")).toBeVisible();
 
-  // A code already used is refused too (each step works once); the next one signs in.
-  await page.getByLabel("Authentication code").fill(codeFor(key, 1));
-  await page.getByRole("button", { name: "Verify" }).click();
+  // The very code already used is refused too (each time step works once).
+  await submitCode(usedCode);
   await expect(page.getByRole("alert").filter({ hasText: "That code is not valid" })).toBeVisible();
+  await expect(page.getByLabel("Authentication code")).toBeVisible();
 
   // Signed in with the spare: require it of everyone; then it cannot be turned off.
   await page.getByLabel("Authentication code").fill(spare!);

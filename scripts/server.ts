@@ -36,7 +36,9 @@ const { answerClientError, answerExpectationFailed, screenRequest, sendApiRespon
 const { inlineBackgroundServices, startPlatform, stopPlatformOnSignals } =
   await import("@/lib/platform/background-services");
 
-await startPlatform(inlineBackgroundServices(), "web");
+const { startRequestLogWriter } = await import("@/lib/logs/request-log");
+// The request log's writer first, so it stops last: it writes what it holds after the requests under way.
+await startPlatform([startRequestLogWriter, ...inlineBackgroundServices()], "web");
 const trustedProxies = getEnv().TRUSTED_PROXIES;
 
 const port = Number(process.env.PORT ?? 3000);

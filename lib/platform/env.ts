@@ -65,6 +65,19 @@ const envSchema = databaseConfigSchema
           return z.NEVER;
         }
       }),
+    /** Events (and their delivery logs) are kept this many days, at least 30, then pruned by the worker. */
+    EVENT_RETENTION_DAYS: z.coerce
+      .number()
+      .int()
+      .min(30, "must be at least 30 (the events API promises 30 days)")
+      .default(30),
+    /** `false` turns the API request log off (the benchmark measures its cost both ways). */
+    API_REQUEST_LOG: z
+      .enum(["true", "false", "1", "0"])
+      .default("true")
+      .transform((value) => value === "true" || value === "1"),
+    /** API request log entries are kept this many days, then pruned by the worker. */
+    API_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** `npm run worker` serves /healthz, /readyz and /metrics on this port when set (its own deliveries' metrics). */
     WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
     /** Web server processes for `npm start` (PostgreSQL only); default one per CPU in production. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, selectRows, type Executor } from "@/db/client";
+import { getEnv } from "./env";
 import { periodicService } from "./periodic-service";
 
 /**
@@ -16,20 +17,43 @@ export const RETENTION = [
   { table: "rate_limit_buckets", column: "tat", keep: "1 hour" },
 ] as const;
 
-export type PruneCounts = Record<(typeof RETENTION)[number]["table"], number>;
+export type PruneCounts = Record<(typeof RETENTION)[number]["table"] | "api_request_logs" | "events", number>;
+
+/**
+ * One batch of events older than the retention (EVENT_RETENTION_DAYS, at least 30), with their deliveries
+ * and, through them, their attempts: the delivery log of an event goes with it.
+ */
+function oldEventsBatch(days: number, batchSize: number) {
+  return sql`with doomed as (
+               select id from events where created_at < now() - make_interval(days => ${days})
+               order by created_at limit ${batchSize}),
+             deliveries as (delete from webhook_deliveries where event_id in (select id from doomed)),
+             deleted as (delete from events where id in (select id from doomed) returning 1)
+           select count(*) as deleted from deleted`;
+}
 
 /**
  * Deletes expired rows in batches (short transactions, short locks) until none is left; returns how many went
  * per table. Safe to run from several workers at once: a row deleted by one is simply not found by another.
  */
-export async function pruneExpiredRows(db: Executor, batchSize = 1000): Promise<PruneCounts> {
+export async function pruneExpiredRows(
+  db: Executor,
+  batchSize = 1000,
+  eventRetentionDays = getEnv().EVENT_RETENTION_DAYS,
+): Promise<PruneCounts> {
   const counts = {} as PruneCounts;
-  for (const { table, column, keep } of RETENTION) {
-    counts[table] = 0;
-    for (;;) {
-      const [row] = await selectRows<{ deleted: number | string }>(
-        db,
-        sql`with deleted as (
+  const retention = [
+    ...RETENTION,
+    {
+      table: "api_request_logs" as const,
+      column: "created_at",
+      keep: `${getEnv().API_LOG_RETENTION_DAYS} days`,
+    },
+  ];
+  const batches = [
+    ...retention.map(({ table, column, keep }) => ({
+      table,
+      statement: sql`with deleted as (
               delete from ${sql.identifier(table)}
               where ctid = any(array(
                 select ctid from ${sql.identifier(table)}
@@ -37,7 +61,13 @@ export async function pruneExpiredRows(db: Executor, batchSize = 1000): Promise<
                 limit ${batchSize}))
               returning 1)
             select count(*) as deleted from deleted`,
-      );
+    })),
+    { table: "events" as const, statement: oldEventsBatch(eventRetentionDays, batchSize) },
+  ];
+  for (const { table, statement } of batches) {
+    counts[table] = 0;
+    for (;;) {
+      const [row] = await selectRows<{ deleted: number | string }>(db, statement);
       const deleted = Number(row?.deleted ?? 0);
       counts[table] += deleted;
       if (deleted < batchSize) break;

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { pruneExpiredRows, RETENTION } from "@/lib/platform/pruning";
+import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { db } from "../support/direct-db";
 
 const count = async (table: string, marker: string, column: string) =>
@@ -24,6 +25,7 @@ describe("pruning tables that would only grow", () => {
       email: `${marker}@example.test`,
       password: "long enough pw",
     });
+    const endpoint = await createWebhookEndpoint(db, merchantId, { url: "https://example.com/prune" });
     // For each table: 5 rows past its cut-off and 2 inside it.
     for (const [age, rows] of [
       ["old", 5],
@@ -37,6 +39,15 @@ describe("pruning tables that would only grow", () => {
           values (${suffix}, '192.0.2.1', false, now() - ${age === "old" ? "31 days" : "1 minute"}::interval)`);
         await db.execute(sql`insert into signup_attempts (ip, created_at)
           values (${suffix}, now() - ${age === "old" ? "2 days" : "1 minute"}::interval)`);
+        await db.execute(sql`insert into api_request_logs (merchant_id, request_id, token_id, method, path, status,
+            latency_ms, client_ip, created_at)
+          values (${merchantId}, ${suffix}, 1, 'GET', '/api/payments', 200, 1.5, '192.0.2.1',
+                  now() - ${age === "old" ? "31 days" : "29 days"}::interval)`);
+        // Events older than EVENT_RETENTION_DAYS go with their deliveries.
+        await db.execute(sql`insert into events (id, merchant_id, type, data, created_at)
+          values (${suffix}, ${merchantId}, 'payment.pending', '{}', now() - ${age === "old" ? "31 days" : "29 days"}::interval)`);
+        await db.execute(sql`insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
+          values (${merchantId}, ${suffix}, ${endpoint.id})`);
         await db.execute(sql`insert into rate_limit_buckets (key, tat, allowed)
           values (${suffix}, now() - ${age === "old" ? "2 hours" : "0 seconds"}::interval, true)`);
       }
@@ -46,6 +57,9 @@ describe("pruning tables that would only grow", () => {
       ["login_attempts", "email"],
       ["signup_attempts", "ip"],
       ["rate_limit_buckets", "key"],
+      ["events", "id"],
+      ["webhook_deliveries", "event_id"],
+      ["api_request_logs", "request_id"],
     ] as const;
     const counts = async (): Promise<Record<string, number>> =>
       Object.fromEntries(
@@ -55,7 +69,7 @@ describe("pruning tables that would only grow", () => {
       );
     const before = await counts();
     // Batches of 2: three rounds per table, so the loop is exercised.
-    const deleted = await pruneExpiredRows(db, 2);
+    const deleted = await pruneExpiredRows(db, 2, 30);
     const after = await counts();
     console.info("rows before and after pruning", { before, after, deleted });
     expect(before).toEqual({
@@ -63,19 +77,28 @@ describe("pruning tables that would only grow", () => {
       login_attempts: 7,
       signup_attempts: 7,
       rate_limit_buckets: 7,
+      events: 7,
+      webhook_deliveries: 7,
+      api_request_logs: 7,
     });
     expect(after).toEqual({
       idempotency_keys: 2,
       login_attempts: 2,
       signup_attempts: 2,
       rate_limit_buckets: 2,
+      events: 2,
+      webhook_deliveries: 2,
+      api_request_logs: 2,
     });
     for (const { table } of RETENTION) expect(deleted[table]).toBeGreaterThanOrEqual(5);
-    expect(await pruneExpiredRows(db, 2)).toEqual({
+    expect(deleted.events).toBeGreaterThanOrEqual(5);
+    expect(await pruneExpiredRows(db, 2, 30)).toEqual({
       idempotency_keys: 0,
       login_attempts: 0,
       signup_attempts: 0,
       rate_limit_buckets: 0,
+      api_request_logs: 0,
+      events: 0,
     });
   });
 });

@@ -9,6 +9,7 @@ const links = [
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/api-keys", label: "API keys" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/logs", label: "Logs" },
   { href: "/dashboard/developers", label: "Developers" },
   { href: "/dashboard/team", label: "Team" },
   { href: "/dashboard/settings", label: "Settings" },

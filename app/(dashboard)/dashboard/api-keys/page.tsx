@@ -8,6 +8,7 @@ import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
+import { getTokenUsage, type TokenUsage } from "@/lib/logs/queries";
 import { TOKEN_SCOPE_LABELS } from "@/lib/tokens/schemas";
 import { listApiTokens, type ApiTokenSummary, type TokenStatus } from "@/lib/tokens/tokens";
 import { GenerateTokenForm } from "./generate-token-form";
@@ -38,8 +39,21 @@ function TokenStatusCell({ token }: { token: ApiTokenSummary }) {
   );
 }
 
-function LastUsed({ token }: { token: ApiTokenSummary }) {
-  return token.lastUsedAt ? <RelativeTime value={token.lastUsedAt} /> : <>Never</>;
+/** When the key was last used, and from the request log its last 24 hours: requests and the latest status. */
+function LastUsed({ token, usage }: { token: ApiTokenSummary; usage: TokenUsage | undefined }) {
+  return (
+    <>
+      {token.lastUsedAt ? <RelativeTime value={token.lastUsedAt} /> : <>Never</>}
+      {usage ? (
+        <Link
+          href={`/dashboard/logs?token=${token.id}`}
+          className="block text-xs text-indigo-700 hover:underline dark:text-indigo-300"
+        >
+          {usage.requests.toLocaleString("en-US")} in 24 h · last {usage.lastStatus}
+        </Link>
+      ) : null}
+    </>
+  );
 }
 
 function Expires({ token }: { token: ApiTokenSummary }) {
@@ -60,7 +74,10 @@ export default async function ApiKeysPage({
   const { merchantId, role } = await requireMerchantSession();
   const canManage = can(role, "api_keys:write");
   const { show } = querySchema.parse(await searchParams);
-  const allTokens = await listApiTokens(getDb(), merchantId);
+  const [allTokens, usage] = await Promise.all([
+    listApiTokens(getDb(), merchantId),
+    getTokenUsage(getDb(), merchantId),
+  ]);
   const tokens = show === "all" ? allTokens : allTokens.filter((token) => token.status === "active");
   const hidden = allTokens.length - tokens.length;
   return (
@@ -105,7 +122,7 @@ export default async function ApiKeysPage({
               <RelativeTime value={token.createdAt} />
             </td>
             <td className="px-4 py-3">
-              <LastUsed token={token} />
+              <LastUsed token={token} usage={usage.get(token.id)} />
             </td>
             <td className="px-4 py-3">
               <Expires token={token} />
@@ -135,7 +152,7 @@ export default async function ApiKeysPage({
               <dd>{TOKEN_SCOPE_LABELS[token.scope]}</dd>
               <dt className="text-zinc-600 dark:text-zinc-400">Last used</dt>
               <dd>
-                <LastUsed token={token} />
+                <LastUsed token={token} usage={usage.get(token.id)} />
               </dd>
               <dt className="text-zinc-600 dark:text-zinc-400">Expires</dt>
               <dd>

@@ -1,0 +1,175 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireMerchantSession } from "@/app/_lib/session";
+import { RelativeTime } from "@/components/relative-time";
+import { buttonClassName } from "@/components/ui/button";
+import { SelectField } from "@/components/ui/select-field";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { TextField } from "@/components/ui/text-field";
+import { getDb } from "@/db/client";
+import {
+  listRequestLogs,
+  requestLogFiltersSchema,
+  type RequestLogFilters,
+  type RequestLogRow,
+} from "@/lib/logs/queries";
+import { listApiTokens } from "@/lib/tokens/tokens";
+
+export const metadata: Metadata = { title: "Logs" };
+
+const statusTone = (status: number) => (status >= 500 ? "red" : status >= 400 ? "yellow" : "green");
+
+/** The filters as a query string, without `before` (a new filter starts from the newest). */
+function filterQuery(filters: RequestLogFilters, before?: number): string {
+  const entries = Object.entries({ ...filters, before }).filter(
+    ([key, value]) => value !== undefined && (key !== "before" || before !== undefined),
+  );
+  return new URLSearchParams(entries.map(([key, value]) => [key, String(value)])).toString();
+}
+
+function LogEntry({ row }: { row: RequestLogRow }) {
+  return (
+    <li className="rounded-lg bg-white ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
+      <details>
+        <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm">
+          <StatusBadge tone={statusTone(row.status)}>{row.status}</StatusBadge>
+          <span className="font-mono font-medium">{row.method}</span>
+          <span className="min-w-0 flex-1 break-all font-mono">{row.path}</span>
+          <span className="text-zinc-600 dark:text-zinc-400">{row.latencyMs} ms</span>
+          <span className="text-zinc-600 dark:text-zinc-400">
+            <RelativeTime value={row.createdAt} />
+          </span>
+        </summary>
+        <dl className="grid gap-x-4 gap-y-1 border-t border-zinc-200 px-4 py-3 text-sm sm:grid-cols-[10rem_1fr] dark:border-zinc-800">
+          <dt className="text-zinc-600 dark:text-zinc-400">Request id</dt>
+          <dd className="font-mono">{row.requestId}</dd>
+          <dt className="text-zinc-600 dark:text-zinc-400">API key</dt>
+          <dd>{row.tokenName ?? `#${row.tokenId}`}</dd>
+          <dt className="text-zinc-600 dark:text-zinc-400">Client address</dt>
+          <dd className="font-mono">{row.clientIp}</dd>
+          {row.idempotencyKey ? (
+            <>
+              <dt className="text-zinc-600 dark:text-zinc-400">Idempotency-Key</dt>
+              <dd className="break-all font-mono">{row.idempotencyKey}</dd>
+            </>
+          ) : null}
+          {row.responseBody ? (
+            <>
+              <dt className="text-zinc-600 dark:text-zinc-400">Response body</dt>
+              <dd>
+                <pre
+                  tabIndex={0}
+                  className="overflow-x-auto rounded-md bg-zinc-900 p-3 font-mono text-xs text-zinc-100 dark:bg-black"
+                >
+                  {row.responseBody}
+                </pre>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      </details>
+    </li>
+  );
+}
+
+export default async function LogsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { merchantId } = await requireMerchantSession();
+  const filters = requestLogFiltersSchema.parse(await searchParams);
+  const [{ rows, olderBefore }, tokens] = await Promise.all([
+    listRequestLogs(getDb(), merchantId, filters),
+    listApiTokens(getDb(), merchantId),
+  ]);
+  const option = (value: string, label = value) => ({ value, label });
+  const { before, ...activeFilters } = filters;
+  return (
+    <div className="max-w-5xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Logs</h1>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          Every API request your keys made, newest first, kept 30 days. Every response carries its request id
+          in the X-Request-Id header: paste one here to find it. Error answers keep their body.
+        </p>
+      </div>
+      <form
+        method="get"
+        className="grid gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200 sm:grid-cols-3 lg:grid-cols-6 lg:items-end dark:bg-zinc-900 dark:ring-zinc-800"
+      >
+        <SelectField
+          label="Status"
+          name="status"
+          defaultValue={filters.status ?? ""}
+          options={[option("", "Any"), option("2xx"), option("4xx"), option("5xx")]}
+        />
+        <SelectField
+          label="Method"
+          name="method"
+          defaultValue={filters.method ?? ""}
+          options={[option("", "Any"), ...["GET", "POST", "PATCH", "DELETE"].map((method) => option(method))]}
+        />
+        <TextField
+          label="Path starts with"
+          name="path"
+          defaultValue={filters.path ?? ""}
+          placeholder="/api/payments"
+        />
+        <SelectField
+          label="API key"
+          name="token"
+          defaultValue={filters.token === undefined ? "" : String(filters.token)}
+          options={[option("", "Any"), ...tokens.map((token) => option(String(token.id), token.name))]}
+        />
+        <TextField
+          label="Request id"
+          name="request_id"
+          defaultValue={filters.request_id ?? ""}
+          placeholder="req_…"
+        />
+        <div className="flex gap-2">
+          <button type="submit" className={buttonClassName("primary")}>
+            Filter
+          </button>
+          <Link href="/dashboard/logs" className={buttonClassName("secondary")}>
+            Clear
+          </Link>
+        </div>
+      </form>
+      {rows.length === 0 ? (
+        <p className="rounded-lg bg-white px-4 py-8 text-center text-sm text-zinc-600 ring-1 ring-zinc-200 dark:bg-zinc-900 dark:text-zinc-400 dark:ring-zinc-800">
+          {Object.values(activeFilters).some((value) => value !== undefined)
+            ? "No requests match these filters."
+            : "No API requests yet. Requests made with your API keys appear here within a second or two."}
+        </p>
+      ) : (
+        <ul aria-label="API requests" className="space-y-2">
+          {rows.map((row) => (
+            <LogEntry key={row.id} row={row} />
+          ))}
+        </ul>
+      )}
+      <nav aria-label="Log pages" className="flex justify-between text-sm">
+        {before !== undefined ? (
+          <Link
+            className="text-indigo-700 hover:underline dark:text-indigo-300"
+            href={`/dashboard/logs?${filterQuery(activeFilters)}`}
+          >
+            Newest
+          </Link>
+        ) : (
+          <span />
+        )}
+        {olderBefore !== null ? (
+          <Link
+            className="text-indigo-700 hover:underline dark:text-indigo-300"
+            href={`/dashboard/logs?${filterQuery(activeFilters, olderBefore)}`}
+          >
+            Older requests
+          </Link>
+        ) : null}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { selectRows, type Executor } from "@/db/client";
+import { idParam } from "@/lib/platform/validation";
+
+/** The Logs page's filters, from its URL: a value that is not one of these is ignored, never an error page. */
+export const requestLogFiltersSchema = z.object({
+  status: z.enum(["2xx", "4xx", "5xx"]).optional().catch(undefined),
+  method: z.enum(["GET", "HEAD", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"]).optional().catch(undefined),
+  /** A path prefix, such as `/api/payments`. */
+  path: z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^\/[\x21-\x7e]*$/)
+    .optional()
+    .catch(undefined),
+  token: idParam.optional().catch(undefined),
+  request_id: z
+    .string()
+    .trim()
+    .regex(/^req_[\w-]{1,64}$/)
+    .optional()
+    .catch(undefined),
+  before: idParam.optional().catch(undefined),
+});
+export type RequestLogFilters = z.infer<typeof requestLogFiltersSchema>;
+
+export type RequestLogRow = {
+  id: number;
+  requestId: string;
+  tokenId: number;
+  tokenName: string | null;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  clientIp: string;
+  idempotencyKey: string | null;
+  responseBody: string | null;
+  createdAt: Date;
+};
+
+export const REQUEST_LOG_PAGE_SIZE = 50;
+
+/** Newest first, 50 a page, older pages by the id cursor `before`. */
+export async function listRequestLogs(
+  db: Executor,
+  merchantId: number,
+  filters: RequestLogFilters,
+): Promise<{ rows: RequestLogRow[]; olderBefore: number | null }> {
+  const conditions: SQL[] = [sql`l.merchant_id = ${merchantId}`];
+  if (filters.status) {
+    const floor = Number(filters.status[0]) * 100;
+    conditions.push(sql`l.status >= ${floor} and l.status < ${floor + 100}`);
+  }
+  if (filters.method) conditions.push(sql`l.method = ${filters.method}`);
+  // A prefix: LIKE's wildcards in the filter are literal.
+  if (filters.path) conditions.push(sql`starts_with(l.path, ${filters.path})`);
+  if (filters.token !== undefined) conditions.push(sql`l.token_id = ${filters.token}`);
+  if (filters.request_id) conditions.push(sql`l.request_id = ${filters.request_id}`);
+  if (filters.before !== undefined) conditions.push(sql`l.id < ${filters.before}`);
+  const rows = await selectRows<{
+    id: number | string;
+    request_id: string;
+    token_id: number | string;
+    token_name: string | null;
+    method: string;
+    path: string;
+    status: number;
+    latency_ms: number;
+    client_ip: string;
+    idempotency_key: string | null;
+    response_body: string | null;
+    created_at: Date | string;
+  }>(
+    db,
+    sql`select l.id, l.request_id, l.token_id, t.name as token_name, l.method, l.path, l.status, l.latency_ms,
+               l.client_ip, l.idempotency_key, l.response_body, l.created_at
+        from api_request_logs l
+        left join api_tokens t on t.id = l.token_id and t.merchant_id = l.merchant_id
+        where ${sql.join(conditions, sql` and `)}
+        order by l.created_at desc, l.id desc
+        limit ${REQUEST_LOG_PAGE_SIZE + 1}`,
+  );
+  const page = rows.slice(0, REQUEST_LOG_PAGE_SIZE).map((row) => ({
+    id: Number(row.id),
+    requestId: row.request_id,
+    tokenId: Number(row.token_id),
+    tokenName: row.token_name,
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    latencyMs: Number(row.latency_ms),
+    clientIp: row.client_ip,
+    idempotencyKey: row.idempotency_key,
+    responseBody: row.response_body,
+    createdAt: new Date(row.created_at),
+  }));
+  return { rows: page, olderBefore: rows.length > REQUEST_LOG_PAGE_SIZE ? page.at(-1)!.id : null };
+}
+
+export type TokenUsage = { requests: number; lastStatus: number; lastAt: Date };
+
+/** Each token's requests in the last 24 hours and its latest status, for the API keys page. */
+export async function getTokenUsage(db: Executor, merchantId: number): Promise<Map<number, TokenUsage>> {
+  const rows = await selectRows<{
+    token_id: number | string;
+    requests: number;
+    last_status: number;
+    last_at: Date | string;
+  }>(
+    db,
+    sql`select token_id, count(*)::int as requests,
+               (array_agg(status order by created_at desc))[1] as last_status, max(created_at) as last_at
+        from api_request_logs
+        where merchant_id = ${merchantId} and created_at > now() - interval '24 hours'
+        group by token_id`,
+  );
+  return new Map(
+    rows.map((row) => [
+      Number(row.token_id),
+      { requests: row.requests, lastStatus: row.last_status, lastAt: new Date(row.last_at) },
+    ]),
+  );
+}
