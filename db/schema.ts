@@ -338,7 +338,6 @@ export const apiRequestLogs = pgTable(
   (t) => [
     index("api_request_logs_merchant_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index("api_request_logs_request_idx").on(t.merchantId, t.requestId),
-    index("api_request_logs_token_idx").on(t.merchantId, t.tokenId, t.createdAt),
     index("api_request_logs_created_idx").on(t.createdAt),
   ],
 );

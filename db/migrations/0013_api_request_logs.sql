@@ -16,5 +16,4 @@ CREATE TABLE "api_request_logs" (
 ALTER TABLE "api_request_logs" ADD CONSTRAINT "api_request_logs_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_request_logs_merchant_idx" ON "api_request_logs" USING btree ("merchant_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "api_request_logs_request_idx" ON "api_request_logs" USING btree ("merchant_id","request_id");--> statement-breakpoint
-CREATE INDEX "api_request_logs_token_idx" ON "api_request_logs" USING btree ("merchant_id","token_id","created_at");--> statement-breakpoint
 CREATE INDEX "api_request_logs_created_idx" ON "api_request_logs" USING btree ("created_at");

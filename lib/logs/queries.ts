@@ -3,6 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
 import { idParam } from "@/lib/platform/validation";
+import type { RequestLogEntry } from "./request-log";
 
 /** The Logs page's filters, from its URL: a value that is not one of these is ignored, never an error page. */
 export const requestLogFiltersSchema = z.object({
@@ -27,20 +28,8 @@ export const requestLogFiltersSchema = z.object({
 });
 export type RequestLogFilters = z.infer<typeof requestLogFiltersSchema>;
 
-export type RequestLogRow = {
-  id: number;
-  requestId: string;
-  tokenId: number;
-  tokenName: string | null;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  clientIp: string;
-  idempotencyKey: string | null;
-  responseBody: string | null;
-  createdAt: Date;
-};
+/** An entry as written (lib/logs/request-log.ts), with its id and the key's name (null once deleted). */
+export type RequestLogRow = Omit<RequestLogEntry, "merchantId"> & { id: number; tokenName: string | null };
 
 export const REQUEST_LOG_PAGE_SIZE = 50;
 

@@ -100,6 +100,7 @@ describe("rate limit: 30 a minute per token, counted in the database", () => {
       expect(response.body).toEqual({ message: "Too Many Attempts." });
       expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(response.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(response.headers.get("x-request-id")).toMatch(/^req_/);
     }
     for (const response of responses) expect(response.headers.get("x-ratelimit-limit")).toBe("30");
     const remaining = accepted
