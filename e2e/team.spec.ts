@@ -73,6 +73,8 @@ test("invite a viewer: the link works once, the viewer sees no secret and cannot
     .click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
   await expect(page.getByRole("row", { name: /Quinn Viewer/ })).toHaveCount(0);
+  // The export, a route handler, checks the member too (the cookie alone is not enough).
+  expect((await viewer.request.get("/dashboard/payments/export")).status()).toBe(401);
   await viewer.goto("/dashboard");
   await expect(viewer).toHaveURL(/\/login/);
   await viewerContext.close();

@@ -19,10 +19,33 @@ export type MerchantSession = {
 /** Where a member without a second factor is sent when the team requires one. */
 export const SECURITY_PATH = "/dashboard/settings/security";
 
-// Once per request, however many components ask.
-const memberStanding = cache((userId: number, merchantId: number) =>
-  getMemberStanding(getDb(), userId, merchantId),
+/**
+ * The signed-in user as the database knows them now, once per request however many components ask: null
+ * when signed out or no longer a member of the session's merchant (a removed user's session ends at once).
+ */
+const currentMember = cache(
+  async (): Promise<(MerchantSession & { mustEnrolSecondFactor: boolean }) | null> => {
+    const session = await auth();
+    const merchantId = session?.user?.merchantId;
+    if (!session?.user || !merchantId || !Number.isInteger(merchantId)) return null;
+    const userId = Number(session.user.id);
+    const standing = await getMemberStanding(getDb(), userId, merchantId);
+    if (!standing) return null;
+    return {
+      userId,
+      merchantId,
+      email: session.user.email,
+      name: session.user.name ?? session.user.email,
+      role: standing.role,
+      mustEnrolSecondFactor: standing.mustEnrolSecondFactor,
+    };
+  },
 );
+
+const sessionOf = ({
+  mustEnrolSecondFactor: _,
+  ...session
+}: MerchantSession & { mustEnrolSecondFactor: boolean }) => session;
 
 /**
  * Every dashboard page and server action starts here: no session, no data. Authorization is checked where
@@ -33,25 +56,14 @@ const memberStanding = cache((userId: number, merchantId: number) =>
 export async function requireMerchantSession(
   options: { allowWithoutSecondFactor?: boolean } = {},
 ): Promise<MerchantSession> {
-  const session = await auth();
-  const merchantId = session?.user?.merchantId;
-  if (!session?.user || !merchantId || !Number.isInteger(merchantId)) {
+  const member = await currentMember();
+  if (!member) {
     const requested = (await headers()).get(REQUESTED_PATH_HEADER);
     redirect(requested ? `/login?next=${encodeURIComponent(safeReturnPath(requested))}` : "/login");
   }
-  const userId = Number(session.user.id);
-  // Read from the database on every request: a removed user's session ends at once.
-  const standing = await memberStanding(userId, merchantId);
-  if (!standing) redirect("/login");
-  if (standing.mustEnrolSecondFactor && !options.allowWithoutSecondFactor)
+  if (member.mustEnrolSecondFactor && !options.allowWithoutSecondFactor)
     redirect(`${SECURITY_PATH}?required=1`);
-  return {
-    userId,
-    merchantId,
-    email: session.user.email,
-    name: session.user.name ?? session.user.email,
-    role: standing.role,
-  };
+  return sessionOf(member);
 }
 
 /**
@@ -59,8 +71,14 @@ export async function requireMerchantSession(
  * removed member's leftover cookie must not bounce between /login and the dashboard).
  */
 export async function hasLiveSession(): Promise<boolean> {
-  const session = await auth();
-  const merchantId = session?.user?.merchantId;
-  if (!session?.user || !merchantId || !Number.isInteger(merchantId)) return false;
-  return (await memberStanding(Number(session.user.id), merchantId)) !== null;
+  return (await currentMember()) !== null;
+}
+
+/**
+ * The signed-in member for a route handler, which answers with a status instead of redirecting: null when
+ * signed out, removed from the merchant, or still owing the team's required second factor.
+ */
+export async function memberForRoute(): Promise<MerchantSession | null> {
+  const member = await currentMember();
+  return member && !member.mustEnrolSecondFactor ? sessionOf(member) : null;
 }

@@ -1,4 +1,4 @@
-import { auth } from "@/app/_lib/auth";
+import { memberForRoute } from "@/app/_lib/session";
 import { getDb } from "@/db/client";
 import { readPaymentFilters } from "@/lib/payments/filters";
 import { exportPayments, type CsvBatch } from "@/lib/payments/search";
@@ -14,9 +14,10 @@ const HEADER = ["id", "external_id", "customer_id", "status", "amount", "created
 
 /** Streams every payment matching the dashboard's filters as CSV, a keyset batch at a time. */
 export async function GET(request: Request): Promise<Response> {
-  const session = await auth();
-  const merchantId = session?.user?.merchantId;
-  if (!merchantId) return new Response("Log in to export payments.", { status: 401 });
+  // Checked against the database, as every page is: a removed member's session exports nothing.
+  const member = await memberForRoute();
+  if (!member) return new Response("Log in to export payments.", { status: 401 });
+  const { merchantId } = member;
   const { filters } = readPaymentFilters(Object.fromEntries(new URL(request.url).searchParams));
   const batches = exportPayments(getDb(), merchantId, filters);
   const encoder = new TextEncoder();
