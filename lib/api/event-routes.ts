@@ -2,19 +2,16 @@ import { findEvent, listEvents, listEventsQuerySchema } from "@/lib/events/queri
 import { parseInput } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
 import { apiRoute } from "./api-route";
-import { paginationEnvelope } from "./pagination";
+import { paginationEnvelope, queryValue } from "./pagination";
 import { jsonResponse } from "./responses";
-
-/** The last of a repeated parameter, as PHP reads it. */
-const last = (url: URL, name: string) => url.searchParams.getAll(name).at(-1);
 
 /** GET /api/events: newest first, Laravel's envelope and 422s, filtered by `type` and `payment_id`. */
 export const listEventsRoute = apiRoute(async ({ db, merchantId, url }) => {
   const query = parseInput(listEventsQuerySchema, {
-    page: last(url, "page"),
-    perPage: last(url, "perPage"),
-    type: last(url, "type"),
-    payment_id: last(url, "payment_id"),
+    page: queryValue(url, "page"),
+    perPage: queryValue(url, "perPage"),
+    type: queryValue(url, "type"),
+    payment_id: queryValue(url, "payment_id"),
   });
   const { items, total } = await listEvents(db, merchantId, query);
   return jsonResponse(200, {

@@ -1,3 +1,6 @@
+/** A query parameter as PHP reads it: the last of repeated values. */
+export const queryValue = (url: URL, name: string) => url.searchParams.getAll(name).at(-1);
+
 /** Laravel's resource-collection envelope: `links` and `meta` beside `data`. */
 export function paginationEnvelope(
   requestUrl: URL,

@@ -5,16 +5,15 @@ import { idParam, parseInput } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
 import { apiRoute } from "./api-route";
 import { readIdempotencyKey } from "./idempotency-key";
-import { paginationEnvelope } from "./pagination";
+import { paginationEnvelope, queryValue } from "./pagination";
 import { readJsonBody } from "./request-body";
 import { jsonResponse } from "./responses";
 
 /** GET /api/payments: one page, newest first, in Laravel's resource-collection envelope. */
 export const listPaymentsRoute = apiRoute(async ({ db, merchantId, url }) => {
-  // PHP keeps the last of repeated parameters; so do we.
   const { page, perPage } = parseInput(listPaymentsQuerySchema, {
-    page: url.searchParams.getAll("page").at(-1),
-    perPage: url.searchParams.getAll("perPage").at(-1),
+    page: queryValue(url, "page"),
+    perPage: queryValue(url, "perPage"),
   });
   const { items, total } = await listPayments(db, merchantId, page, perPage);
   return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });

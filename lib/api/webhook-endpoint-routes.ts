@@ -20,7 +20,7 @@ import {
 } from "@/lib/webhooks/endpoints";
 import { HttpError } from "./api-errors";
 import { apiRoute, type ApiContext } from "./api-route";
-import { paginationEnvelope } from "./pagination";
+import { paginationEnvelope, queryValue } from "./pagination";
 import { readJsonBody } from "./request-body";
 import { jsonResponse } from "./responses";
 
@@ -31,8 +31,6 @@ import { jsonResponse } from "./responses";
  */
 const writeScope = { requiresWrite: true };
 const API_WRITE = { allowDuplicateUrl: true };
-const last = (url: URL, name: string) => url.searchParams.getAll(name).at(-1);
-
 /** The id in the path, checked against its owner: 404 for none (or a malformed id), 403 for another's. */
 async function ownedId(
   db: Executor,
@@ -108,9 +106,9 @@ export const listEndpointDeliveriesRoute = apiRoute<{ id: string }>(async (conte
   const { db, merchantId, url } = context;
   const id = await endpointIdOf(context);
   const query = parseInput(endpointDeliveriesQuerySchema, {
-    page: last(url, "page"),
-    perPage: last(url, "perPage"),
-    status: last(url, "status"),
+    page: queryValue(url, "page"),
+    perPage: queryValue(url, "perPage"),
+    status: queryValue(url, "status"),
   });
   const { items, total } = await listDeliveriesPage(db, merchantId, id, query);
   return jsonResponse(200, {
