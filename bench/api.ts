@@ -10,6 +10,7 @@ import {
   markdownTable,
   root,
   runLoad,
+  SERVER_NODE_FLAGS,
   startScript,
   type LoadResult,
   type RunningServer,
@@ -50,44 +51,27 @@ const SCENARIOS: Scenario[] = [
     body: () => JSON.stringify({ amount: 12.5, external_id: `bench_post_${externalId++}` }),
   },
 ];
-const scenarios = (server: RunningServer) =>
-  SCENARIOS.map(
-    ({ path, ...scenario }) =>
-      () =>
-        runLoad({
-          ...scenario,
-          url: `${server.baseUrl}${path}`,
-          tokens: seed.tokens,
-          connections,
-          durationSeconds,
-          server,
-        }),
-  );
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
-let dashboard: Awaited<ReturnType<typeof measureDashboard>> | undefined;
-
-async function measure(label: string, server: RunningServer): Promise<LoadResult[]> {
-  const results: LoadResult[] = [];
-  try {
-    if (label === "app")
-      dashboard = await measureDashboard(server, seed.email, seed.password, seed.firstPaymentId);
-    for (const scenario of dashboardOnly ? [] : scenarios(server)) {
-      await runLoad({
-        name: "warm-up",
-        url: `${server.baseUrl}/api/payments`,
-        tokens: seed.tokens,
-        connections: 8,
-        durationSeconds: 2,
-        server,
-      });
-      const result = await scenario();
-      results.push(result);
-      console.log(`${label}: ${JSON.stringify(result)}`);
-    }
-  } finally {
-    await server.stop();
-  }
-  return results;
+/** One scenario against one server, after a short warm-up. */
+async function runScenario(scenario: Scenario, server: RunningServer): Promise<LoadResult> {
+  await runLoad({
+    name: "warm-up",
+    url: `${server.baseUrl}/api/payments`,
+    tokens: seed.tokens,
+    connections: 8,
+    durationSeconds: 2,
+    server,
+  });
+  const { path: scenarioPath, ...rest } = scenario;
+  return runLoad({
+    ...rest,
+    url: `${server.baseUrl}${scenarioPath}`,
+    tokens: seed.tokens,
+    connections,
+    durationSeconds,
+    server,
+  });
 }
 
 /** The platform's server on a port; `requestLog` false turns the API request log off. */
@@ -107,48 +91,86 @@ const appServer = (port: number, requestLog: boolean) =>
     },
     port,
     "/api/openapi.json",
+    SERVER_NODE_FLAGS,
   );
-const app = await measure("app", await appServer(4100, true));
-// BENCH_COMPARE_REQUEST_LOG=1: the same scenarios with the request log off, in the same run.
-const appWithoutLog =
-  process.env.BENCH_COMPARE_REQUEST_LOG && !dashboardOnly
-    ? await measure("app without request log", await appServer(4300, false))
-    : [];
-const baseline = dashboardOnly
-  ? []
-  : await measure(
-      "baseline",
-      await startScript("bench/baseline-server.ts", { ...baseEnv, PORT: "4200" }, 4200, "/"),
-    );
 
-const rows = app.map((result, index) => {
-  const ceiling = baseline[index]!;
+// All servers run side by side and take turns, round after round: the machine's drift over a run (table
+// growth, autovacuum, other load) falls on each of them alike instead of on whichever ran last.
+const servers: Array<{ label: string; server: RunningServer }> = [
+  { label: "app", server: await appServer(4100, true) },
+];
+// BENCH_COMPARE_REQUEST_LOG=1: a second app server with the request log off.
+if (process.env.BENCH_COMPARE_REQUEST_LOG && !dashboardOnly)
+  servers.push({ label: "app without request log", server: await appServer(4300, false) });
+if (!dashboardOnly)
+  servers.push({
+    label: "baseline",
+    server: await startScript("bench/baseline-server.ts", { ...baseEnv, PORT: "4200" }, 4200, "/"),
+  });
+const results = new Map<string, LoadResult[][]>(servers.map(({ label }) => [label, SCENARIOS.map(() => [])]));
+let dashboard: Awaited<ReturnType<typeof measureDashboard>>;
+try {
+  dashboard = await measureDashboard(servers[0]!.server, seed.email, seed.password, seed.firstPaymentId);
+  for (let round = 1; round <= (dashboardOnly ? 0 : rounds); round++)
+    for (const [index, scenario] of SCENARIOS.entries())
+      for (const { label, server } of servers) {
+        const result = await runScenario(scenario, server);
+        results.get(label)![index]!.push(result);
+        console.log(`round ${round} ${label}: ${JSON.stringify(result)}`);
+      }
+} finally {
+  await Promise.all(servers.map(({ server }) => server.stop()));
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const medianOf = (label: string, index: number, field: "requestsPerSecond" | "p50" | "p99") =>
+  median((results.get(label)?.[index] ?? []).map((result) => result[field]));
+const peakRss = (label: string) => Math.max(0, ...(results.get(label)?.flat() ?? []).map((r) => r.memoryMb));
+
+const rows = SCENARIOS.map(({ name }, index) => {
+  const app = (field: "requestsPerSecond" | "p50" | "p99") => medianOf("app", index, field);
+  const baseline = (field: "requestsPerSecond" | "p50" | "p99") => medianOf("baseline", index, field);
+  const withoutLog = results.has("app without request log")
+    ? medianOf("app without request log", index, "requestsPerSecond")
+    : undefined;
+  const perRound = results
+    .get("app")!
+    [index]!.map((result, round) => {
+      const ceiling = results.get("baseline")![index]![round]!;
+      return (result.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2);
+    })
+    .join(" ");
   return {
-    Scenario: result.name,
-    "req/s": result.requestsPerSecond,
-    "p50 ms": result.p50,
-    "p99 ms": result.p99,
-    "non-2xx": result.non2xx + result.errors,
-    "server RSS MB": result.memoryMb,
-    "baseline req/s": ceiling.requestsPerSecond,
-    "baseline p50/p99 ms": `${ceiling.p50} / ${ceiling.p99}`,
-    "baseline RSS MB": ceiling.memoryMb,
-    ratio: (result.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2),
-    ...(appWithoutLog[index]
+    Scenario: name,
+    "req/s": app("requestsPerSecond"),
+    "p50 ms": app("p50"),
+    "p99 ms": app("p99"),
+    "non-2xx": results.get("app")![index]!.reduce((sum, result) => sum + result.non2xx + result.errors, 0),
+    "baseline req/s": baseline("requestsPerSecond"),
+    "baseline p50/p99 ms": `${baseline("p50")} / ${baseline("p99")}`,
+    ratio: (app("requestsPerSecond") / baseline("requestsPerSecond")).toFixed(2),
+    "ratio per round": perRound,
+    ...(withoutLog
       ? {
-          "log off req/s": appWithoutLog[index].requestsPerSecond,
-          "log cost": `${(100 * (1 - result.requestsPerSecond / appWithoutLog[index].requestsPerSecond)).toFixed(1)}%`,
+          "log off req/s": withoutLog,
+          "log cost": `${(100 * (1 - app("requestsPerSecond") / withoutLog)).toFixed(1)}%`,
         }
       : {}),
   };
 });
+const memory = servers.map(({ label, server }) => ({
+  Server: label,
+  "peak RSS MB (whole run)": Math.max(server.peakRssMb(), peakRss(label)),
+}));
 const report = [
-  `Seeded ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s; ${connections} connections over ${seed.tokens.length} tokens, ${durationSeconds} s per scenario, pool ${poolMax} per process.`,
+  `Seeded ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s; ${connections} connections over ${seed.tokens.length} tokens, ${durationSeconds} s per scenario and server, ${rounds} rounds taken in turn (medians shown), pool ${poolMax} per process, server flags ${SERVER_NODE_FLAGS.join(" ") || "none"}.`,
   ...(dashboardOnly ? [] : [markdownTable(rows)]),
+  "Memory (RSS, sampled every 200 ms from the dashboard measurement to the last round):",
+  markdownTable(memory),
   "Dashboard, one request at a time (time to the full response):",
-  markdownTable(dashboard!.pages),
+  markdownTable(dashboard.pages),
   "CSV export of every payment:",
-  markdownTable([dashboard!.exportRow]),
+  markdownTable([dashboard.exportRow]),
 ].join("\n\n");
 mkdirSync(path.join(root, "bench/results"), { recursive: true });
 writeFileSync(path.join(root, `bench/results/${dashboardOnly ? "dashboard" : "api"}.md`), `${report}\n`);

@@ -34,18 +34,33 @@ function rssMb(pid: number): number {
   }
 }
 
+/**
+ * The V8 flags `npm start` gives the server (package.json's `start`), so a benchmark measures the memory and
+ * speed production gets.
+ */
+export const SERVER_NODE_FLAGS = (
+  JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }
+).scripts.start
+  .split(" ")
+  .filter((arg) => arg.startsWith("--max-"));
+
 /** Starts a TypeScript script as the project runs them and waits until `ready` answers: a path on `port`, or a line it prints. */
 export async function startScript(
   script: string,
   env: NodeJS.ProcessEnv,
   port: number,
   ready: string | { line: string },
+  nodeFlags: string[] = [],
 ): Promise<RunningServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, "--import", "tsx", "--conditions=react-server", script],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

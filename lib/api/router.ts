@@ -2,7 +2,7 @@ import { recordApiRequest } from "@/lib/logs/request-log";
 import { clientIp } from "@/lib/platform/client-ip";
 import { withDeadline } from "@/lib/platform/deadline";
 import { getEnv } from "@/lib/platform/env";
-import { publicId } from "@/lib/platform/ids";
+import { timeOrderedId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
 import { httpRequestDuration, httpRequests } from "@/lib/platform/metrics";
 import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
@@ -149,7 +149,7 @@ const API_DEADLINE_MS = 2000;
  * lines: an unexpected error at error level, the access line at debug level), and its metrics.
  */
 export async function serveApiRequest(request: ApiRequest): Promise<ApiResponse> {
-  const requestId = publicId("req");
+  const requestId = timeOrderedId("req");
   const started = performance.now();
   const { route, response } = await withDeadline(handleApiRequest(request), API_DEADLINE_MS, () => ({
     route: "deadline",

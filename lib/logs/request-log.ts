@@ -5,7 +5,8 @@ import { logger } from "@/lib/platform/logger";
 
 /**
  * The API request log's writer. A request only appends its entry to this process's buffer; the buffer is
- * written in one multi-row insert every second (or at 500 entries), so no request waits for its log row.
+ * written in one insert every second, or at once in batches of 500 while that many wait, one write at a
+ * time, so no request waits for its log row.
  * The cost: a process that crashes loses its last second of log entries (never a payment). A stopping
  * process writes what it holds first.
  */
@@ -31,9 +32,11 @@ const MAX_BUFFERED = 20_000;
 const MAX_BODY_CHARS = 4096;
 const MAX_PATH_CHARS = 2048;
 
-const buffer: RequestLogEntry[] = [];
+/** Entries as JSON text: one flat string each, cheap for the garbage collector while they wait. */
+const buffer: string[] = [];
 let timer: NodeJS.Timeout | undefined;
-let writing: Promise<void> = Promise.resolve();
+/** The write under way, if any: one at a time, and a request never queues another behind it. */
+let writing: Promise<void> | undefined;
 let dropped = 0;
 
 export function recordApiRequest(entry: RequestLogEntry): void {
@@ -41,11 +44,22 @@ export function recordApiRequest(entry: RequestLogEntry): void {
     dropped += 1;
     return;
   }
-  buffer.push({
-    ...entry,
-    path: entry.path.slice(0, MAX_PATH_CHARS),
-    responseBody: entry.status >= 400 ? (entry.responseBody?.slice(0, MAX_BODY_CHARS) ?? null) : null,
-  });
+  buffer.push(
+    JSON.stringify({
+      merchant_id: entry.merchantId,
+      token_id: entry.tokenId,
+      request_id: entry.requestId,
+      method: entry.method,
+      path: entry.path.slice(0, MAX_PATH_CHARS),
+      status: entry.status,
+      latency_ms: entry.latencyMs,
+      client_ip: entry.clientIp,
+      idempotency_key: entry.idempotencyKey,
+      response_body: entry.status >= 400 ? (entry.responseBody?.slice(0, MAX_BODY_CHARS) ?? null) : null,
+      created_at: entry.createdAt,
+    }),
+  );
+  if (writing) return;
   if (buffer.length >= FLUSH_SIZE) void flushRequestLog();
   else timer ??= setTimeout(() => void flushRequestLog(), FLUSH_INTERVAL_MS).unref();
 }
@@ -54,23 +68,12 @@ export function recordApiRequest(entry: RequestLogEntry): void {
  * One statement with one JSON parameter, whatever the batch size: the same text every time (prepared once
  * per connection), and no per-row SQL to build in this process, which also serves the requests.
  */
-async function write(entries: RequestLogEntry[]): Promise<void> {
-  const rows = JSON.stringify(
-    entries.map((e) => ({
-      merchant_id: e.merchantId,
-      token_id: e.tokenId,
-      request_id: e.requestId,
-      method: e.method,
-      path: e.path,
-      status: e.status,
-      latency_ms: e.latencyMs,
-      client_ip: e.clientIp,
-      idempotency_key: e.idempotencyKey,
-      response_body: e.responseBody,
-      created_at: e.createdAt,
-    })),
-  );
-  await getDb().execute(sql`
+async function write(entries: string[]): Promise<void> {
+  const rows = `[${entries.join(",")}]`;
+  await getDb().transaction(async (tx) => {
+    // A crash may lose the last second of entries anyway (the buffer): the commit need not wait for its flush.
+    await tx.execute(sql`set local synchronous_commit = off`);
+    await tx.execute(sql`
     insert into api_request_logs (merchant_id, token_id, request_id, method, path, status, latency_ms,
                                   client_ip, idempotency_key, response_body, created_at)
     select merchant_id, token_id, request_id, method, path, status, latency_ms, client_ip, idempotency_key,
@@ -78,36 +81,48 @@ async function write(entries: RequestLogEntry[]): Promise<void> {
     from json_to_recordset(${rows}::json) as r(merchant_id bigint, token_id bigint, request_id text,
       method text, path text, status int, latency_ms float8, client_ip text, idempotency_key text,
       response_body text, created_at timestamptz)`);
+  });
 }
 
-/** Writes what the buffer holds (one write at a time; a failed batch is retried with the next one). */
+/**
+ * Writes what the buffer holds, a batch at a time, while full batches are waiting; a partial batch waits for
+ * the next tick of the timer. A failed batch goes back to the front and is retried with the next one.
+ */
 export function flushRequestLog(): Promise<void> {
   clearTimeout(timer);
   timer = undefined;
-  writing = writing.then(async () => {
-    const entries = buffer.splice(0, FLUSH_SIZE);
-    if (entries.length === 0) return;
+  writing ??= (async () => {
     try {
-      await write(entries);
-    } catch (error) {
-      buffer.unshift(...entries.slice(0, MAX_BUFFERED - buffer.length));
-      logger.warn(
-        { err: { message: (error as Error).message }, waiting: buffer.length },
-        "Request log not written",
-      );
+      do {
+        const entries = buffer.splice(0, FLUSH_SIZE);
+        if (entries.length === 0) break;
+        try {
+          await write(entries);
+        } catch (error) {
+          buffer.unshift(...entries.slice(0, MAX_BUFFERED - buffer.length));
+          logger.warn(
+            { err: { message: (error as Error).message }, waiting: buffer.length },
+            "Request log not written",
+          );
+          break;
+        }
+      } while (buffer.length >= FLUSH_SIZE);
+      if (dropped > 0) {
+        logger.warn({ dropped }, "Request log entries dropped while the database was unreachable");
+        dropped = 0;
+      }
+    } finally {
+      writing = undefined;
+      if (buffer.length > 0) timer ??= setTimeout(() => void flushRequestLog(), FLUSH_INTERVAL_MS).unref();
     }
-    if (dropped > 0) {
-      logger.warn({ dropped }, "Request log entries dropped while the database was unreachable");
-      dropped = 0;
-    }
-    if (buffer.length > 0) timer ??= setTimeout(() => void flushRequestLog(), FLUSH_INTERVAL_MS).unref();
-  });
+  })();
   return writing;
 }
 
 /** For a web process's background services: nothing to start; at stop, the buffer is written. */
 export function startRequestLogWriter(): Promise<() => Promise<void>> {
   return Promise.resolve(async () => {
+    await writing;
     while (buffer.length > 0) {
       const before = buffer.length;
       await flushRequestLog();
