@@ -1,4 +1,4 @@
-import { createPaymentViaApi, expect, logInAs, test } from "./fixtures";
+import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
 const receiver = new WebhookReceiver();
@@ -99,4 +99,49 @@ test("a failing endpoint shows as failing, its delivery as retrying with the nex
   const row = page.getByRole("row").filter({ hasText: url });
   await expect(row).toContainText("failing");
   await expect(row).toContainText(/0% of \d succeeded/);
+});
+
+test("an endpoint the platform disables: a banner on every page, the notice on the other endpoint, re-enable", async ({
+  page,
+}) => {
+  const stamp = Date.now();
+  const gonePath = `/gone-${stamp}`;
+  const noticePath = `/notices-${stamp}`;
+  receiver.script(gonePath, [410]);
+  await signUp(page, { name: "Gone Shop", email: uniqueEmail("gone"), password: "correct horse battery" });
+  await page.goto("/dashboard/webhooks");
+  await page.getByLabel("Endpoint URL").fill(`http://127.0.0.1:${port}${noticePath}`);
+  await page.getByLabel("webhook_endpoint.disabled").check();
+  await page.getByRole("button", { name: "Add endpoint", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+  const noticePage = page.url();
+  await page.goto("/dashboard/webhooks");
+  await page.getByLabel("Endpoint URL").fill(`http://127.0.0.1:${port}${gonePath}`);
+  await expect(page.getByLabel("webhook_endpoint.disabled")).not.toBeChecked();
+  await page.getByRole("button", { name: "Add endpoint", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+  const gonePage = page.url();
+
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await receiver.waitFor(noticePath, (hooks) =>
+    hooks.some((hook) => hook.payload.event === "webhook_endpoint.disabled"),
+  );
+
+  await page.goto("/dashboard/payments");
+  const banner = page.getByTestId("disabled-endpoints-banner");
+  await expect(banner).toContainText(`http://127.0.0.1:${port}${gonePath}`);
+  await expect(banner).toContainText("The endpoint answered 410 Gone.");
+  await page.goto(noticePage);
+  const notice = page.getByTestId("delivery").filter({ hasText: "webhook_endpoint.disabled" });
+  await expect(notice).toContainText("operational");
+  await notice.locator("summary").first().click();
+  await expect(
+    notice.getByText("Sent because the platform disabled another of your endpoints."),
+  ).toBeVisible();
+
+  await page.screenshot({ path: "test-results/disabled-endpoint-banner.png", fullPage: true });
+  await banner.getByRole("link", { name: "Review and re-enable" }).click();
+  await expect(page).toHaveURL(gonePage);
+  await page.getByRole("button", { name: "Enable endpoint" }).click();
+  await expect(page.getByTestId("disabled-endpoints-banner")).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
 import { DELIVERY_STATUSES } from "@/db/enums";
-import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
 import {
   common,
   dataResponse,
@@ -11,12 +11,12 @@ import {
   validationErrorResponse,
 } from "./openapi-parts";
 
-// The events and webhook endpoints APIs, and the webhooks merchants receive (OpenAPI 3.1 `webhooks`).
+// The events and webhook endpoints APIs.
 
 const ref = (name: string) => `#/components/schemas/${name}`;
 const timestamp = { type: "string", format: "date-time", examples: ["2026-11-23T10:15:00.000Z"] };
 const nullableTimestamp = { type: ["string", "null"], format: "date-time" };
-const eventType = { type: "string", enum: [...PAYMENT_EVENT_TYPES] };
+const eventType = { type: "string", enum: [...WEBHOOK_EVENT_TYPES] };
 
 export const platformSchemas = {
   Event: {
@@ -24,7 +24,11 @@ export const platformSchemas = {
     properties: {
       id: { type: "string", examples: ["evt_2bN8x1k0Q9"] },
       event: eventType,
-      data: { $ref: ref("Payment"), description: "The payment as it was delivered." },
+      data: {
+        oneOf: [{ $ref: ref("Payment") }, { $ref: ref("DisabledWebhookEndpoint") }],
+        description:
+          "What was delivered: the payment for `payment.*`, the endpoint for `webhook_endpoint.disabled`.",
+      },
       created_at: timestamp,
     },
     required: ["id", "event", "data", "created_at"],
@@ -69,12 +73,34 @@ export const platformSchemas = {
     },
     required: ["id", "url", "description", "event_types", "enabled", "created_at"],
   },
+  DisabledWebhookEndpoint: {
+    type: "object",
+    description: "An endpoint the platform disabled, as the webhook endpoints API shows it, and why.",
+    properties: {
+      id: { type: "integer" },
+      url: { type: "string", format: "uri" },
+      description: { type: ["string", "null"] },
+      event_types: { type: "array", items: eventType },
+      enabled: { type: "boolean", const: false },
+      created_at: timestamp,
+      disabled_reason: {
+        type: "string",
+        examples: ["The endpoint answered 410 Gone.", "Failing without a success for 5 days."],
+      },
+    },
+    required: ["id", "url", "description", "event_types", "enabled", "created_at", "disabled_reason"],
+  },
   WebhookEndpointInput: {
     type: "object",
     properties: {
       url: { type: "string", maxLength: 2048, description: "https:// (http:// only outside production)." },
       description: { type: "string", maxLength: 255 },
-      event_types: { type: "array", items: eventType, minItems: 1, description: "Default: all." },
+      event_types: {
+        type: "array",
+        items: eventType,
+        minItems: 1,
+        description: "Default: the three payment events; `webhook_endpoint.disabled` is opted into.",
+      },
       enabled: { type: "boolean", description: "PATCH only." },
     },
     examples: [{ url: "https://shop.example.com/webhooks", event_types: ["payment.completed"] }],
@@ -240,59 +266,3 @@ export const platformPaths = {
     },
   },
 };
-
-/** The Standard Webhooks headers every delivery carries. */
-const signatureHeaders = [
-  {
-    name: "webhook-id",
-    in: "header",
-    required: true,
-    description: "The event id (`evt_…`), the same on every retry: deduplicate on it.",
-    schema: { type: "string" },
-  },
-  {
-    name: "webhook-timestamp",
-    in: "header",
-    required: true,
-    description: "Unix seconds when this attempt was signed; refuse old ones.",
-    schema: { type: "integer" },
-  },
-  {
-    name: "webhook-signature",
-    in: "header",
-    required: true,
-    description:
-      "`v1,<base64 HMAC-SHA256 of id.timestamp.body>`; during a secret rotation two, space-separated. Verify against the raw body bytes.",
-    schema: { type: "string" },
-  },
-];
-
-export const webhooksSection = Object.fromEntries(
-  PAYMENT_EVENT_TYPES.map((type) => [
-    type,
-    {
-      post: {
-        summary: `${type}: sent to every enabled endpoint subscribed to it`,
-        parameters: signatureHeaders,
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                properties: { event: { type: "string", const: type }, data: { $ref: ref("Payment") } },
-                required: ["event", "data"],
-              },
-            },
-          },
-        },
-        responses: {
-          "200": {
-            description: "Any 2xx within the timeout acknowledges it; anything else is retried with backoff.",
-          },
-          "410": { description: "Gone: the endpoint is disabled and receives nothing more." },
-        },
-      },
-    },
-  ]),
-);

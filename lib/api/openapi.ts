@@ -11,7 +11,8 @@ import {
   schemaOf,
   validationErrorResponse,
 } from "./openapi-parts";
-import { platformPaths, platformSchemas, webhooksSection } from "./openapi-platform";
+import { platformPaths, platformSchemas } from "./openapi-platform";
+import { webhooksSection } from "./openapi-webhooks";
 
 /** OpenAPI 3.1 for the merchant API, generated from the same zod schemas the handlers validate with. */
 export function buildOpenApiDocument(serverUrl: string) {

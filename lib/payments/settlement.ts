@@ -101,14 +101,23 @@ export async function settleDuePayments(
   processor: PaymentProcessor = simulatedProcessor,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const due = await selectRows<{ id: number | string; amount: string }>(
+    const due = await selectRows<{ id: number | string; merchant_id: number | string; amount: string }>(
       tx,
-      sql`select id, amount from payments where status = 'pending' and settle_at <= now()
+      sql`select id, merchant_id, amount from payments where status = 'pending' and settle_at <= now()
           order by settle_at limit ${limit} for update skip locked`,
     );
+    // Each event adds to its merchant's count for its type (event_hourly_counts), locking that row until
+    // commit: every batch takes them in one order (merchant, then outcome), so two settlers never deadlock.
+    const decided = due
+      .map((row) => ({ row, settlement: processor.settle(row) }))
+      .sort(
+        (a, b) =>
+          Number(a.row.merchant_id) - Number(b.row.merchant_id) ||
+          a.settlement.outcome.localeCompare(b.settlement.outcome),
+      );
     const settled: TransitionedRow[] = [];
-    for (const row of due) {
-      const transitioned = await transition(tx, Number(row.id), processor.settle(row));
+    for (const { row, settlement } of decided) {
+      const transitioned = await transition(tx, Number(row.id), settlement);
       if (transitioned) settled.push(transitioned);
     }
     await moveDailyTotals(tx, settled);

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, selectRows, type Executor } from "@/db/client";
+import { eventHour } from "@/lib/events/hourly-counts";
 import { getEnv } from "./env";
 import { periodicService } from "./periodic-service";
 
@@ -17,19 +18,40 @@ export const RETENTION = [
   { table: "rate_limit_buckets", column: "tat", keep: "1 hour" },
 ] as const;
 
-export type PruneCounts = Record<(typeof RETENTION)[number]["table"] | "api_request_logs" | "events", number>;
+export type PruneCounts = Record<
+  (typeof RETENTION)[number]["table"] | "api_request_logs" | "events" | "event_hourly_counts",
+  number
+>;
 
 /**
  * One batch of events older than the retention (EVENT_RETENTION_DAYS, at least 30), with their deliveries
- * and, through them, their attempts: the delivery log of an event goes with it.
+ * and, through them, their attempts (the delivery log of an event goes with it), taken off their hours'
+ * counts. Only the rows this statement deleted are uncounted, so pruners side by side never count twice.
  */
 function oldEventsBatch(days: number, batchSize: number) {
   return sql`with doomed as (
                select id from events where created_at < now() - make_interval(days => ${days})
                order by created_at limit ${batchSize}),
              deliveries as (delete from webhook_deliveries where event_id in (select id from doomed)),
-             deleted as (delete from events where id in (select id from doomed) returning 1)
+             deleted as (delete from events where id in (select id from doomed)
+                          returning merchant_id, type, ${eventHour(sql`created_at`)} as hour),
+             uncounted as (
+               update event_hourly_counts counts set count = counts.count - gone.count
+               from (select merchant_id, type, hour, count(*) as count from deleted group by 1, 2, 3) gone
+               where counts.merchant_id = gone.merchant_id and counts.type = gone.type and counts.hour = gone.hour)
            select count(*) as deleted from deleted`;
+}
+
+/** Hours whose events have all been pruned. */
+function emptiedHoursBatch(days: number, batchSize: number) {
+  return sql`with deleted as (
+               delete from event_hourly_counts
+               where ctid = any(array(
+                 select ctid from event_hourly_counts
+                 where hour < now() - make_interval(days => ${days}) and count <= 0
+                 limit ${batchSize}))
+               returning 1)
+             select count(*) as deleted from deleted`;
 }
 
 /**
@@ -63,6 +85,7 @@ export async function pruneExpiredRows(
             select count(*) as deleted from deleted`,
     })),
     { table: "events" as const, statement: oldEventsBatch(eventRetentionDays, batchSize) },
+    { table: "event_hourly_counts" as const, statement: emptiedHoursBatch(eventRetentionDays, batchSize) },
   ];
   for (const { table, statement } of batches) {
     counts[table] = 0;

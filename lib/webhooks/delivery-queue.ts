@@ -1,15 +1,17 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
-import type { PaymentEventType } from "@/lib/payments/schemas";
 import { decryptSecret } from "@/lib/platform/encryption";
+import { endpointResource } from "./endpoint-api";
+import type { WebhookEventType } from "./endpoint-schemas";
+import { recordEndpointDisabledEvent } from "./outbox";
 
 export type ClaimedDelivery = {
   id: number;
   merchantId: number;
   endpointId: number;
   eventId: string;
-  eventType: PaymentEventType;
+  eventType: WebhookEventType;
   data: unknown;
   attemptCount: number;
   url: string;
@@ -45,7 +47,7 @@ type ClaimRow = {
   endpoint_id: number | string;
   event_id: string;
   attempt_count: number;
-  type: PaymentEventType;
+  type: WebhookEventType;
   data: unknown;
   url: string;
   enabled: boolean;
@@ -159,7 +161,11 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
         sql`, `,
       )}) as a(merchant_id, delivery_id, attempted_at, response_status, latency_ms, error, excerpt)
       where a.delivery_id in (select id from updated)`);
-    await tx.execute(sql`
+    // The sub-select locks each endpoint and reads whether it was enabled, so an endpoint this batch
+    // disables is told to the merchant's other endpoints exactly once, even with many workers.
+    const endpoints = await selectRows<EndpointRow>(
+      tx,
+      sql`
       update webhook_endpoints w
       set failing_since = case when v.ok then null else coalesce(w.failing_since, v.at) end,
           enabled = w.enabled and not v.gone and (v.ok or coalesce(w.failing_since, v.at) > now() - interval '5 days'),
@@ -174,7 +180,43 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
             sql`(${id}::bigint, ${v.ok}::boolean, ${v.gone}::boolean, ${v.at.toISOString()}::timestamptz)`,
         ),
         sql`, `,
-      )}) as v(id, ok, gone, at)
-      where w.id = v.id`);
+      )}) as v(id, ok, gone, at),
+      (select id, enabled from webhook_endpoints where id in (${sql.join(
+        [...byEndpoint.keys()].map((id) => sql`${id}::bigint`),
+        sql`, `,
+      )}) for update) before
+      where w.id = v.id and before.id = w.id
+      returning w.id, w.merchant_id, w.url, w.description, w.event_types, w.enabled, w.disabled_reason,
+                w.created_at, before.enabled as was_enabled`,
+    );
+    // Merchant order, so two batches take the merchants' event counts in the same order.
+    const disabled = endpoints
+      .filter((row) => row.was_enabled && !row.enabled)
+      .sort((a, b) => Number(a.merchant_id) - Number(b.merchant_id));
+    for (const row of disabled) {
+      await recordEndpointDisabledEvent(tx, Number(row.merchant_id), {
+        ...endpointResource({
+          id: Number(row.id),
+          url: row.url,
+          description: row.description,
+          eventTypes: row.event_types,
+          enabled: false,
+          createdAt: new Date(row.created_at),
+        }),
+        disabled_reason: row.disabled_reason,
+      });
+    }
   });
 }
+
+type EndpointRow = {
+  id: number | string;
+  merchant_id: number | string;
+  url: string;
+  description: string | null;
+  event_types: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: Date | string;
+  was_enabled: boolean;
+};

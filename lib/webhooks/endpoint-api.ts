@@ -13,7 +13,13 @@ import type { WebhookEndpointSummary } from "./endpoints";
  * owner of a record (so another merchant's is a 403, a missing one a 404, as the contract rules), the API's
  * field names, and a paged deliveries list.
  */
-export function endpointResource(endpoint: WebhookEndpointSummary, secret?: string) {
+export function endpointResource(
+  endpoint: Pick<
+    WebhookEndpointSummary,
+    "id" | "url" | "description" | "eventTypes" | "enabled" | "createdAt"
+  >,
+  secret?: string,
+) {
   return {
     id: endpoint.id,
     url: endpoint.url,

@@ -2,7 +2,15 @@ import { z } from "zod";
 import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
 import { messages, stringField } from "@/lib/platform/validation";
 
-export const WEBHOOK_EVENT_TYPES = PAYMENT_EVENT_TYPES;
+/** Sent to a merchant's other endpoints when the platform disables one (410 Gone, or failing for 5 days). */
+export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled";
+
+/** Every event an endpoint can subscribe to: the payment transitions and the operational events. */
+export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ENDPOINT_DISABLED_EVENT] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A new endpoint's events unless chosen: the payment events; operational events are opted into. */
+export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = PAYMENT_EVENT_TYPES;
 
 /** http(s) only, no credentials, at most 2048 characters. Private addresses are refused at send time. */
 export const webhookUrlSchema = stringField("url", { max: 2048 })
@@ -31,7 +39,7 @@ const eventTypes = z
 export const createEndpointSchema = z.object({
   url: webhookUrlSchema,
   description: stringField("description", { max: 255 }).trim().optional(),
-  events: eventTypes.default([...WEBHOOK_EVENT_TYPES]),
+  events: eventTypes.default([...DEFAULT_EVENT_TYPES]),
 });
 
 /** Every field optional: the dashboard's edit form sends all three, the API's PATCH any of them. */
@@ -42,5 +50,5 @@ export const updateEndpointSchema = z.object({
 });
 
 export const testEventSchema = z.object({
-  event: z.enum(WEBHOOK_EVENT_TYPES, { error: messages.in("event") }),
+  event: z.enum(PAYMENT_EVENT_TYPES, { error: messages.in("event") }),
 });

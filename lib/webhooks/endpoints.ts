@@ -1,15 +1,14 @@
 import "server-only";
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { webhookEndpoints } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
-import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
 import { createEndpointSchema, testEventSchema, updateEndpointSchema } from "./endpoint-schemas";
 import { isPrivateAddress } from "./network-guard";
-import { wakeWebhookWorkers } from "./outbox";
+import { recordTestEvent } from "./outbox";
 import { generateWebhookSecret } from "./secrets";
 
 /** After a rotation the old secret keeps signing beside the new one for this long. */
@@ -162,6 +161,29 @@ export async function getWebhookEndpoint(
   return row;
 }
 
+/** Endpoints the platform disabled (410 Gone, failing for 5 days) that nobody has re-enabled or deleted since. */
+export async function listPlatformDisabledEndpoints(
+  db: Executor,
+  merchantId: number,
+): Promise<{ id: number; url: string; disabledReason: string }[]> {
+  const rows = await db
+    .select({
+      id: webhookEndpoints.id,
+      url: webhookEndpoints.url,
+      disabledReason: webhookEndpoints.disabledReason,
+    })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.merchantId, merchantId),
+        eq(webhookEndpoints.enabled, false),
+        isNotNull(webhookEndpoints.disabledReason),
+      ),
+    )
+    .orderBy(webhookEndpoints.id);
+  return rows.map((row) => ({ ...row, disabledReason: row.disabledReason ?? "" }));
+}
+
 export async function setWebhookEndpointEnabled(
   db: Executor,
   merchantId: number,
@@ -238,11 +260,5 @@ export async function sendTestEvent(
     metadata: '{"customer_id":"cus_test"}',
     created_at: new Date().toISOString(),
   };
-  const eventId = publicId("evt");
-  await db.transaction(async (tx) => {
-    await tx.insert(events).values({ id: eventId, merchantId, paymentId: null, type: event, data: sample });
-    await tx.insert(webhookDeliveries).values({ merchantId, eventId, endpointId });
-    await wakeWebhookWorkers(tx);
-  });
-  return eventId;
+  return recordTestEvent(db, merchantId, endpointId, event, sample);
 }

@@ -1,8 +1,10 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import type { Transaction } from "@/db/client";
+import type { Executor, Transaction } from "@/db/client";
+import { eventHour } from "@/lib/events/hourly-counts";
 import type { PaymentEventType, PaymentResource } from "@/lib/payments/schemas";
 import { publicId } from "@/lib/platform/ids";
+import { ENDPOINT_DISABLED_EVENT, type WebhookEventType } from "./endpoint-schemas";
 
 /** Woken workers pick up new deliveries without waiting for their next poll. */
 export const DELIVERIES_CHANNEL = "webhook_deliveries";
@@ -13,29 +15,68 @@ export async function wakeWebhookWorkers(tx: Transaction): Promise<void> {
 }
 
 /**
- * The outbox statement: the event, one pending delivery per enabled endpoint subscribed to its type, and a
- * wake-up for workers, in one round trip. Exported so the benchmark's bare baseline runs the same SQL.
+ * The outbox statement: the event, its count in its hour (event_hourly_counts), one pending delivery per
+ * recipient, and a wake-up for workers, in one round trip. Recipients are the merchant's enabled endpoints
+ * subscribed to the type (but `exceptEndpointId`), or exactly `onlyEndpointId` for a test event.
  */
+function eventQuery(event: {
+  id: string;
+  merchantId: number;
+  type: WebhookEventType;
+  data: unknown;
+  paymentId: number | null;
+  exceptEndpointId?: number;
+  onlyEndpointId?: number;
+}): SQL {
+  const recipients =
+    event.onlyEndpointId === undefined
+      ? sql`endpoint.enabled and ${event.type} = any(endpoint.event_types)
+            ${event.exceptEndpointId === undefined ? sql`` : sql`and endpoint.id <> ${event.exceptEndpointId}`}`
+      : sql`endpoint.id = ${event.onlyEndpointId}`;
+  return sql`
+    with event as (
+      insert into events (id, merchant_id, payment_id, type, data)
+      values (${event.id}, ${event.merchantId}, ${event.paymentId}, ${event.type}, ${JSON.stringify(event.data)}::json)
+      returning id, created_at
+    ),
+    counted as (
+      insert into event_hourly_counts as counts (merchant_id, type, hour, count)
+      select ${event.merchantId}, ${event.type}, ${eventHour(sql`event.created_at`)}, 1 from event
+      on conflict (merchant_id, type, hour) do update set count = counts.count + 1
+    ),
+    created as (
+      insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
+      select ${event.merchantId}::bigint, event.id, endpoint.id
+      from event, webhook_endpoints endpoint
+      where endpoint.merchant_id = ${event.merchantId} and ${recipients}
+      returning 1
+    )
+    select pg_notify(${DELIVERIES_CHANNEL}, '') from created limit 1`;
+}
+
+/** Sends a sample event to one endpoint through the normal delivery path (the dashboard's test button). */
+export async function recordTestEvent(
+  tx: Executor,
+  merchantId: number,
+  endpointId: number,
+  type: PaymentEventType,
+  sample: unknown,
+): Promise<string> {
+  const eventId = publicId("evt");
+  await tx.execute(
+    eventQuery({ id: eventId, merchantId, type, data: sample, paymentId: null, onlyEndpointId: endpointId }),
+  );
+  return eventId;
+}
+
+/** A payment transition's outbox statement; exported so the benchmark's bare baseline runs the same SQL. */
 export function paymentEventQuery(
   eventId: string,
   merchantId: number,
   type: PaymentEventType,
   payment: PaymentResource,
 ): SQL {
-  return sql`
-    with event as (
-      insert into events (id, merchant_id, payment_id, type, data)
-      values (${eventId}, ${merchantId}, ${payment.id}, ${type}, ${JSON.stringify(payment)}::json)
-      returning id
-    ),
-    created as (
-      insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
-      select ${merchantId}::bigint, event.id, endpoint.id
-      from event, webhook_endpoints endpoint
-      where endpoint.merchant_id = ${merchantId} and endpoint.enabled and ${type} = any(endpoint.event_types)
-      returning 1
-    )
-    select pg_notify(${DELIVERIES_CHANNEL}, '') from created limit 1`;
+  return eventQuery({ id: eventId, merchantId, type, data: payment, paymentId: payment.id });
 }
 
 /**
@@ -50,5 +91,28 @@ export async function recordPaymentEvent(
 ): Promise<string> {
   const eventId = publicId("evt");
   await tx.execute(paymentEventQuery(eventId, merchantId, type, payment));
+  return eventId;
+}
+
+/**
+ * Tells a merchant's other endpoints that the platform disabled one, inside the transaction that disabled
+ * it. `data` is the endpoint as the webhook endpoints API shows it.
+ */
+export async function recordEndpointDisabledEvent(
+  tx: Executor,
+  merchantId: number,
+  endpoint: { id: number } & Record<string, unknown>,
+): Promise<string> {
+  const eventId = publicId("evt");
+  await tx.execute(
+    eventQuery({
+      id: eventId,
+      merchantId,
+      type: ENDPOINT_DISABLED_EVENT,
+      data: endpoint,
+      paymentId: null,
+      exceptEndpointId: endpoint.id,
+    }),
+  );
   return eventId;
 }

@@ -208,7 +208,10 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "payment.pending",
       "payment.completed",
       "payment.failed",
+      "webhook_endpoint.disabled",
     ]);
+    const disabled = (document.webhooks!["webhook_endpoint.disabled"] as OpenAPIV3_1.PathItemObject).post!;
+    expect(JSON.stringify(disabled.requestBody)).toContain("#/components/schemas/DisabledWebhookEndpoint");
     const signature = (document.webhooks!["payment.completed"] as OpenAPIV3_1.PathItemObject).post!
       .parameters!;
     expect(signature.map((parameter) => (parameter as OpenAPIV3_1.ParameterObject).name)).toEqual([

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { eventHour } from "@/lib/events/hourly-counts";
 import { pruneExpiredRows, RETENTION } from "@/lib/platform/pruning";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { db } from "../support/direct-db";
@@ -43,9 +44,14 @@ describe("pruning tables that would only grow", () => {
             latency_ms, client_ip, created_at)
           values (${merchantId}, ${suffix}, 1, 'GET', '/api/payments', 200, 1.5, '192.0.2.1',
                   now() - ${age === "old" ? "31 days" : "29 days"}::interval)`);
-        // Events older than EVENT_RETENTION_DAYS go with their deliveries.
-        await db.execute(sql`insert into events (id, merchant_id, type, data, created_at)
-          values (${suffix}, ${merchantId}, 'payment.pending', '{}', now() - ${age === "old" ? "31 days" : "29 days"}::interval)`);
+        // Events older than EVENT_RETENTION_DAYS go with their deliveries, and off their hours' counts.
+        await db.execute(sql`with event as (
+            insert into events (id, merchant_id, type, data, created_at)
+            values (${suffix}, ${merchantId}, 'payment.pending', '{}', now() - ${age === "old" ? "31 days" : "29 days"}::interval)
+            returning created_at)
+          insert into event_hourly_counts as counts (merchant_id, type, hour, count)
+          select ${merchantId}, 'payment.pending', ${eventHour(sql`created_at`)}, 1 from event
+          on conflict (merchant_id, type, hour) do update set count = counts.count + 1`);
         await db.execute(sql`insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
           values (${merchantId}, ${suffix}, ${endpoint.id})`);
         await db.execute(sql`insert into rate_limit_buckets (key, tat, allowed)
@@ -67,10 +73,19 @@ describe("pruning tables that would only grow", () => {
           tables.map(async ([table, column]) => [table, await count(table, marker, column)] as const),
         ),
       );
+    const eventCounts = async () =>
+      selectRows<{ events: number | string; stale: number | string }>(
+        db,
+        sql`select coalesce(sum(count), 0) as events,
+                   count(*) filter (where count <= 0 or hour < now() - interval '31 days') as stale
+            from event_hourly_counts where merchant_id = ${merchantId}`,
+      ).then(([row]) => ({ events: Number(row!.events), stale: Number(row!.stale) }));
     const before = await counts();
+    const countedBefore = await eventCounts();
     // Batches of 2: three rounds per table, so the loop is exercised.
     const deleted = await pruneExpiredRows(db, 2, 30);
     const after = await counts();
+    const countedAfter = await eventCounts();
     console.info("rows before and after pruning", { before, after, deleted });
     expect(before).toEqual({
       idempotency_keys: 7,
@@ -92,6 +107,10 @@ describe("pruning tables that would only grow", () => {
     });
     for (const { table } of RETENTION) expect(deleted[table]).toBeGreaterThanOrEqual(5);
     expect(deleted.events).toBeGreaterThanOrEqual(5);
+    // The hours counted the 7 events; the pruned ones are uncounted and their emptied hours removed.
+    expect(countedBefore.events).toBe(7);
+    expect(countedBefore.stale).toBeGreaterThan(0);
+    expect(countedAfter).toEqual({ events: 2, stale: 0 });
     expect(await pruneExpiredRows(db, 2, 30)).toEqual({
       idempotency_keys: 0,
       login_attempts: 0,
@@ -99,6 +118,7 @@ describe("pruning tables that would only grow", () => {
       rate_limit_buckets: 0,
       api_request_logs: 0,
       events: 0,
+      event_hourly_counts: 0,
     });
   });
 });

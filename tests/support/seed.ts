@@ -69,11 +69,14 @@ const flakyEndpoint = await createWebhookEndpoint(db, flaky.merchant_id, {
   url: `${receiver}/flaky`,
   events: ["payment.pending"],
 });
+// Its endpoints are made by the test that disables one of them.
+const gone = await merchant("Gone");
 
 console.log(
   JSON.stringify({
     hooks: { ...hooks, secret: hooksEndpoint.secret, endpoint_id: hooksEndpoint.id },
     flaky: { ...flaky, secret: flakyEndpoint.secret, endpoint_id: flakyEndpoint.id },
+    gone,
     seed,
     other,
     limited,
@@ -88,6 +91,7 @@ console.log(
       rolledInGrace: rolledGrace.token,
       hooks: await token(hooks.merchant_id, "hooks"),
       flaky: await token(flaky.merchant_id, "flaky"),
+      gone: await token(gone.merchant_id, "gone"),
     },
   }),
 );

@@ -80,6 +80,7 @@ export type SeedData = {
   limited: SeedMerchant;
   hooks: SeedMerchant & { secret: string; endpoint_id: number };
   flaky: SeedMerchant & { secret: string; endpoint_id: number };
+  gone: SeedMerchant;
   tokens: Record<SeedTokenName, string>;
 };
 
@@ -98,7 +99,8 @@ export type SeedTokenName =
   | "rolledReplacement"
   | "rolledInGrace"
   | "hooks"
-  | "flaky";
+  | "flaky"
+  | "gone";
 
 export type TestServer = {
   baseUrl: string;
@@ -203,7 +205,7 @@ export function assertNoSecretLogged(output: string, data: SeedData): void {
     ...Object.entries(data.tokens).map(([name, token]): [string, string] => [`token ${name}`, token]),
     ["hooks webhook secret", data.hooks.secret],
     ["flaky webhook secret", data.flaky.secret],
-    ...(["seed", "other", "limited", "hooks", "flaky"] as const).map((name): [string, string] => [
+    ...(["seed", "other", "limited", "hooks", "flaky", "gone"] as const).map((name): [string, string] => [
       `${name} password`,
       data[name].password,
     ]),

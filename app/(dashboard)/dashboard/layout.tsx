@@ -2,6 +2,7 @@ import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { Toaster } from "@/components/toaster";
 import { AccountMenu } from "./account-menu";
+import { DisabledEndpointsBanner } from "./disabled-endpoints-banner";
 import { NavLinks } from "./nav-links";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
@@ -34,6 +35,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <AccountMenu name={session.name} email={session.email} />
         </header>
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none md:px-8">
+          <DisabledEndpointsBanner />
           {children}
         </main>
         <Toaster />

@@ -6,7 +6,7 @@ import { useSuccessToast } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
+import { DEFAULT_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
 import type { EndpointFormState } from "./actions";
 
 type EndpointValues = { url: string; description: string; events: string };
@@ -60,8 +60,8 @@ export function EndpointForm({
                 type="checkbox"
                 name="events"
                 value={type}
-                // After a refused submit the form is reset to these: the merchant's own choice, not all three.
-                defaultChecked={chosenEvents ? chosenEvents.includes(type) : true}
+                // After a refused submit the form is reset to these: the merchant's own choice, not the defaults.
+                defaultChecked={(chosenEvents ?? DEFAULT_EVENT_TYPES).includes(type)}
                 className="h-4 w-4 rounded border-zinc-300 text-indigo-600"
               />
               {type}

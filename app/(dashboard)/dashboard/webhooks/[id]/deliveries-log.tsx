@@ -19,6 +19,9 @@ import { resend } from "../actions";
  * A delivery's state: "retrying (attempt 3, next in 28 min)" while a failed delivery waits for its next try,
  * otherwise its status and how many attempts it took.
  */
+/** Sent by the platform about the merchant's endpoints (`webhook_endpoint.disabled`), not about a payment. */
+const isOperational = (delivery: DeliveryLogEntry) => delivery.eventType.startsWith("webhook_endpoint.");
+
 function DeliveryState({ delivery }: { delivery: DeliveryLogEntry }) {
   const attempts = delivery.attempts.length;
   if (delivery.status === "pending" && attempts > 0)
@@ -88,7 +91,9 @@ export function DeliveriesLog({
               <details className="group px-4 py-3">
                 <summary className="flex cursor-pointer list-none flex-wrap items-center gap-3 text-sm">
                   <span className="font-medium">{delivery.eventType}</span>
-                  {delivery.paymentId === null ? <StatusBadge tone="gray">test</StatusBadge> : null}
+                  {delivery.paymentId === null ? (
+                    <StatusBadge tone="gray">{isOperational(delivery) ? "operational" : "test"}</StatusBadge>
+                  ) : null}
                   <DeliveryState delivery={delivery} />
                   <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">
                     {delivery.eventId}
@@ -99,7 +104,9 @@ export function DeliveriesLog({
                 </summary>
                 <div className="mt-3 space-y-3">
                   <p className="flex flex-wrap gap-x-4 text-xs text-zinc-600 dark:text-zinc-400">
-                    {delivery.paymentId === null ? (
+                    {isOperational(delivery) ? (
+                      <span>Sent because the platform disabled another of your endpoints.</span>
+                    ) : delivery.paymentId === null ? (
                       <span>Test event sent from the dashboard; no payment.</span>
                     ) : (
                       <Link
