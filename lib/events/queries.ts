@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
 import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
+import { isoTimestamp, isoTimestampOrNull } from "@/lib/platform/timestamps";
 import { messages } from "@/lib/platform/validation";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
 
@@ -42,14 +43,12 @@ export type EventDelivery = {
 
 type EventRow = { id: string; type: string; data: unknown; created_at: Date | string };
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
 function toResource(row: EventRow): EventResource {
   return {
     id: row.id,
     event: row.type,
     data: typeof row.data === "string" ? (JSON.parse(row.data) as unknown) : row.data,
-    created_at: iso(row.created_at)!,
+    created_at: isoTimestamp(row.created_at),
   };
 }
 
@@ -149,9 +148,9 @@ export async function findEvent(
         endpoint_id: Number(delivery.endpoint_id),
         status: delivery.status,
         attempts: delivery.attempt_count,
-        last_attempt_at: iso(delivery.last_attempt_at),
+        last_attempt_at: isoTimestampOrNull(delivery.last_attempt_at),
         // Only a delivery still to be tried has a next attempt.
-        next_attempt_at: delivery.status === "pending" ? iso(delivery.next_attempt_at) : null,
+        next_attempt_at: delivery.status === "pending" ? isoTimestampOrNull(delivery.next_attempt_at) : null,
       })),
     },
   };

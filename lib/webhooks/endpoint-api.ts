@@ -5,6 +5,7 @@ import { selectRows, type Executor } from "@/db/client";
 import { DELIVERY_STATUSES } from "@/db/enums";
 import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
 import { DomainError, validationError } from "@/lib/platform/errors";
+import { isoTimestamp, isoTimestampOrNull } from "@/lib/platform/timestamps";
 import { messages } from "@/lib/platform/validation";
 import type { WebhookEndpointSummary } from "./endpoints";
 
@@ -95,7 +96,6 @@ export async function listDeliveriesPage(
   const filters = sql`d.merchant_id = ${merchantId} and d.endpoint_id = ${endpointId}${
     query.status ? sql` and d.status = ${query.status}` : sql``
   }`;
-  const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
   const [rows, [count]] = await Promise.all([
     selectRows<{
       id: number | string;
@@ -126,9 +126,9 @@ export async function listDeliveriesPage(
       event: row.type,
       status: row.status,
       attempts: row.attempt_count,
-      last_attempt_at: iso(row.last_attempt_at),
-      next_attempt_at: row.status === "pending" ? iso(row.next_attempt_at) : null,
-      created_at: iso(row.created_at)!,
+      last_attempt_at: isoTimestampOrNull(row.last_attempt_at),
+      next_attempt_at: row.status === "pending" ? isoTimestampOrNull(row.next_attempt_at) : null,
+      created_at: isoTimestamp(row.created_at),
     })),
     total: count?.total ?? 0,
   };

@@ -1,0 +1,19 @@
+/** PostgreSQL's text for a timestamptz in UTC, as drizzle leaves it: `2026-11-24 21:38:45.12+00`. */
+const POSTGRES_UTC = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,3})\d*)?\+00$/;
+
+/**
+ * A timestamp as the API shows it: `2026-11-24T21:38:45.120Z`. PostgreSQL's UTC text is rearranged without a
+ * `Date`: in a process that also runs Next.js every `new Date` goes through its wrapper, and a page of
+ * payments makes ten. Any other offset (a server set to another time zone) goes through `Date`.
+ */
+export function isoTimestamp(value: Date | string): string {
+  if (typeof value === "string") {
+    const utc = POSTGRES_UTC.exec(value);
+    if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? "").padEnd(3, "0")}Z`;
+  }
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** The same for a column that may be null (a delivery not yet attempted). */
+export const isoTimestampOrNull = (value: Date | string | null): string | null =>
+  value === null ? null : isoTimestamp(value);
