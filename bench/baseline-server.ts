@@ -96,3 +96,5 @@ const server = http.createServer((request, response) => {
 });
 
 server.listen(Number(process.env.PORT ?? 4200), "127.0.0.1", () => console.log("baseline ready"));
+// Exits normally on SIGTERM, so `node --cpu-prof` writes its profile (bench/profile.ts).
+process.once("SIGTERM", () => server.close(() => process.exit(0)));

@@ -1,0 +1,90 @@
+// `npm run bench:profile`: a CPU profile of one server process under the list (or create) load, to find
+// where its time goes. Writes a .cpuprofile under bench/results/ (open it in Chrome DevTools) and prints
+// the functions with the most self time. BENCH_PROFILE_SCENARIO=create profiles POST /api/payments.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { freshDatabase, root, runLoad, SERVER_NODE_FLAGS, startScript } from "./harness";
+import { seedBenchmark } from "./seed";
+
+const databaseUrl =
+  process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_profile";
+const create = process.env.BENCH_PROFILE_SCENARIO === "create";
+const requestLog = process.env.API_REQUEST_LOG ?? "true";
+const directory = path.join(root, "bench/results/profile");
+rmSync(directory, { recursive: true, force: true });
+mkdirSync(directory, { recursive: true });
+
+// The seed migrates through the app's own client, which reads DATABASE_URL.
+process.env.DATABASE_URL = databaseUrl;
+await freshDatabase(databaseUrl);
+const seed = await seedBenchmark(databaseUrl, Number(process.env.BENCH_PAYMENTS ?? 100_000));
+const port = 4500;
+// BENCH_PROFILE_SERVER=baseline profiles the bare server instead, to compare function by function.
+const baseline = process.env.BENCH_PROFILE_SERVER === "baseline";
+const server = await startScript(
+  baseline ? "bench/baseline-server.ts" : "scripts/server.ts",
+  {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: "16",
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}`,
+    WEB_CONCURRENCY: "1",
+    AUTH_SECRET: randomBytes(33).toString("base64"),
+    ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
+    WORKER_MODE: "off",
+    PAYMENTS_AUTO_SETTLE_MS: "0",
+    API_REQUEST_LOG: requestLog,
+  },
+  port,
+  baseline ? "/" : "/api/openapi.json",
+  [...SERVER_NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${directory}`],
+);
+let externalId = 0;
+let requests = 0;
+try {
+  const result = await runLoad({
+    name: create ? "POST /api/payments" : "GET /api/payments",
+    url: `${server.baseUrl}/api/payments`,
+    tokens: seed.tokens,
+    connections: 64,
+    durationSeconds: Number(process.env.BENCH_SECONDS ?? 10),
+    server,
+    ...(create
+      ? {
+          method: "POST" as const,
+          body: () => JSON.stringify({ amount: 12.5, external_id: `profile_${externalId++}` }),
+        }
+      : {}),
+  });
+  console.log(JSON.stringify(result));
+  requests = result.requestsPerSecond * Number(process.env.BENCH_SECONDS ?? 10);
+} finally {
+  await server.stop();
+}
+
+type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+const file = readdirSync(directory).find((name) => name.endsWith(".cpuprofile"));
+if (!file) throw new Error("The server wrote no profile.");
+const profile = JSON.parse(readFileSync(path.join(directory, file), "utf8")) as {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+};
+const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+const selfTime = new Map<string, number>();
+profile.samples.forEach((id, index) => {
+  const { functionName, url, lineNumber } = byNode.get(id)!.callFrame;
+  const where = url.replace(/^.*node_modules\//, "").replace(`file://${root}/`, "");
+  const key = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
+  selfTime.set(key, (selfTime.get(key) ?? 0) + (profile.timeDeltas[index] ?? 0));
+});
+// Per request, so two servers' profiles compare line by line (startup and idle time are in both).
+const busy = [...selfTime.entries()].filter(([key]) => !key.startsWith("(idle)"));
+const total = busy.reduce((sum, [, micros]) => sum + micros, 0);
+console.log(`CPU per request: ${(total / requests).toFixed(1)} µs (busy samples over ${requests} requests)`);
+for (const [key, micros] of busy.sort((a, b) => b[1] - a[1]).slice(0, 45))
+  console.log(`${(micros / requests).toFixed(2).padStart(7)} µs  ${key}`);
