@@ -13,6 +13,8 @@ import { authenticationQuery } from "@/lib/tokens/authenticate";
 import { paymentEventQuery } from "@/lib/webhooks/outbox";
 
 const dialect = new PgDialect();
+// As the app: unprepared behind a pooler in transaction mode (DATABASE_PREPARED_STATEMENTS=false).
+const prepare = process.env.DATABASE_PREPARED_STATEMENTS !== "false";
 const sql = postgres(process.env.DATABASE_URL!, {
   max: Number(process.env.DATABASE_POOL_MAX ?? 10),
   onnotice: () => {},
@@ -20,7 +22,7 @@ const sql = postgres(process.env.DATABASE_URL!, {
 
 function run(query: SQL, client: Pick<postgres.Sql, "unsafe"> = sql) {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return client.unsafe(text, params as never[], { prepare: true });
+  return client.unsafe(text, params as never[], { prepare });
 }
 
 async function authenticate(request: http.IncomingMessage) {
