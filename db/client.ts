@@ -27,6 +27,8 @@ export type Executor = Database | Transaction;
 
 type Connection = {
   db: Database;
+  /** See getBackgroundDb. */
+  backgroundDb: Database;
   migrate: () => Promise<void>;
   /** Subscribes to a NOTIFY channel (LISTEN on PostgreSQL, in-process on PGlite). */
   listen: (channel: string, onNotify: () => void) => Promise<void>;
@@ -140,8 +142,7 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
         idle_in_transaction_session_timeout: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       }
     : {};
-  const pool = postgres(url, {
-    max: config.DATABASE_POOL_MAX,
+  const options = {
     prepare: prepared,
     connection: timeouts,
     // During an outage a request fails within about two seconds (a 503) instead of waiting 30 s to connect;
@@ -149,11 +150,15 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
     connect_timeout: 2,
     idle_timeout: 60,
     onnotice: () => {},
-  });
+  };
+  const pool = postgres(url, { ...options, max: config.DATABASE_POOL_MAX });
   poolWork.max = config.DATABASE_POOL_MAX;
   const client = poolClient(pool, prepared);
+  // Opens its connection on first use: only processes that write in the background have one.
+  const background = poolClient(postgres(url, { ...options, max: 1 }), prepared, true);
   return {
     db: drizzlePostgres({ client, schema }),
+    backgroundDb: drizzlePostgres({ client: background, schema }),
     async migrate() {
       if (prepared && !(await sessionSurvivesStatements(url)))
         throw new PoolerMisconfiguredError(
@@ -177,7 +182,7 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
       // Behind a transaction pooler LISTEN has no session to live in; the worker's polling does the job.
       if (prepared) await client.listen(channel, () => onNotify());
     },
-    close: () => client.end({ timeout: 5 }),
+    close: () => Promise.all([client.end({ timeout: 5 }), background.end({ timeout: 5 })]).then(() => {}),
   };
 }
 
@@ -187,6 +192,8 @@ function connectPglite(dataDir: string): Connection {
   const db = drizzlePglite({ client, schema }) as unknown as Database;
   return {
     db,
+    // One connection in-process: nothing to queue behind.
+    backgroundDb: db,
     migrate: () => migratePglite(drizzlePglite({ client }), { migrationsFolder }),
     async listen(channel, onNotify) {
       await client.listen(channel, () => onNotify());
@@ -212,6 +219,15 @@ function connection(): Connection {
 /** Opens the database on first use, never at import, so `next build` never touches it. */
 export function getDb(): Database {
   return connection().db;
+}
+
+/**
+ * A connection of its own, for batches written off the request path (the API request log). On the shared
+ * pool a batch held a connection that requests had their next statements queued on, while PostgreSQL
+ * inserted hundreds of rows and flushed the commit; requests then waited for log writes after all.
+ */
+export function getBackgroundDb(): Database {
+  return connection().backgroundDb;
 }
 
 export function migrateDatabase(): Promise<void> {
