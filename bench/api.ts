@@ -1,11 +1,11 @@
 // `npm run bench:api`: the payments API on PostgreSQL with 1,000,000 payments for one merchant, 64 connections
 // over 64 tokens, against a bare node:http + postgres.js server running the same SQL (the ceiling).
 // Needs a production build (`npm run build`). BENCH_DATABASE_URL is dropped and recreated.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { measureDashboard } from "./dashboard";
 import {
+  appServerEnv,
   freshDatabase,
   markdownTable,
   root,
@@ -88,17 +88,11 @@ async function runScenario(scenario: Scenario, server: RunningServer): Promise<L
 const appServer = (port: number, requestLog: boolean) =>
   startScript(
     "scripts/server.ts",
-    {
-      ...baseEnv,
-      PORT: String(port),
-      APP_URL: `http://127.0.0.1:${port}`,
+    appServerEnv(serverDatabaseUrl, port, {
+      DATABASE_POOL_MAX: poolMax,
       WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1",
-      AUTH_SECRET: randomBytes(33).toString("base64"),
-      ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
-      WORKER_MODE: "off",
-      PAYMENTS_AUTO_SETTLE_MS: "0",
       API_REQUEST_LOG: String(requestLog),
-    },
+    }),
     port,
     "/api/openapi.json",
     SERVER_NODE_FLAGS,

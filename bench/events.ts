@@ -1,13 +1,12 @@
 // `npm run bench:events`: GET /api/events on PostgreSQL with 1,000,000 events for one merchant (two per payment,
 // spread over the 30 days of retention), one request at a time, as a merchant's backfill script would page.
 // Needs a production build (`npm run build`). BENCH_EVENTS_DATABASE_URL is dropped and recreated.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { closeDatabase, migrateDatabase } from "@/db/client";
 import { generateToken, hashToken, tokenDisplayHint } from "@/lib/tokens/format";
-import { freshDatabase, markdownTable, root, startScript } from "./harness";
+import { appServerEnv, freshDatabase, markdownTable, root, startScript } from "./harness";
 
 const databaseUrl =
   process.env.BENCH_EVENTS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_events";
@@ -58,18 +57,7 @@ console.log(`Seeded ${eventCount.toLocaleString("en-US")} events in ${seedSecond
 const port = 4400;
 const server = await startScript(
   "scripts/server.ts",
-  {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    APP_URL: `http://127.0.0.1:${port}`,
-    WEB_CONCURRENCY: "1",
-    AUTH_SECRET: randomBytes(33).toString("base64"),
-    ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
-    WORKER_MODE: "off",
-  },
+  appServerEnv(databaseUrl, port),
   port,
   "/api/openapi.json",
 );

@@ -1,5 +1,6 @@
 // Shared by the benchmarks: starting servers, sampling their memory, and running autocannon.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -43,6 +44,31 @@ export const SERVER_NODE_FLAGS = (
 ).scripts.start
   .split(" ")
   .filter((arg) => arg.startsWith("--max-"));
+
+/**
+ * The environment of the platform's server in a benchmark: production, one process, fresh secrets, no
+ * worker and no automatic settlement (nothing but the measured requests), on `port`.
+ */
+export function appServerEnv(
+  databaseUrl: string,
+  port: number,
+  overrides: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}`,
+    WEB_CONCURRENCY: "1",
+    AUTH_SECRET: randomBytes(33).toString("base64"),
+    ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
+    WORKER_MODE: "off",
+    PAYMENTS_AUTO_SETTLE_MS: "0",
+    ...overrides,
+  };
+}
 
 /** Starts a TypeScript script as the project runs them and waits until `ready` answers: a path on `port`, or a line it prints. */
 export async function startScript(

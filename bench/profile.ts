@@ -1,10 +1,9 @@
 // `npm run bench:profile`: a CPU profile of one server process under the list (or create) load, to find
 // where its time goes. Writes a .cpuprofile under bench/results/ (open it in Chrome DevTools) and prints
 // the functions with the most self time. BENCH_PROFILE_SCENARIO=create profiles POST /api/payments.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { freshDatabase, root, runLoad, SERVER_NODE_FLAGS, startScript } from "./harness";
+import { appServerEnv, freshDatabase, root, runLoad, SERVER_NODE_FLAGS, startScript } from "./harness";
 import { seedBenchmark } from "./seed";
 
 const databaseUrl =
@@ -24,21 +23,7 @@ const port = 4500;
 const baseline = process.env.BENCH_PROFILE_SERVER === "baseline";
 const server = await startScript(
   baseline ? "bench/baseline-server.ts" : "scripts/server.ts",
-  {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_MAX: "16",
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    APP_URL: `http://127.0.0.1:${port}`,
-    WEB_CONCURRENCY: "1",
-    AUTH_SECRET: randomBytes(33).toString("base64"),
-    ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
-    WORKER_MODE: "off",
-    PAYMENTS_AUTO_SETTLE_MS: "0",
-    API_REQUEST_LOG: requestLog,
-  },
+  appServerEnv(databaseUrl, port, { DATABASE_POOL_MAX: "16", API_REQUEST_LOG: requestLog }),
   port,
   baseline ? "/" : "/api/openapi.json",
   [...SERVER_NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${directory}`],
