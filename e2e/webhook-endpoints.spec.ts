@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
@@ -140,6 +141,26 @@ test("an endpoint the platform disables: a banner on every page, the notice on t
   ).toBeVisible();
 
   await page.screenshot({ path: "test-results/disabled-endpoint-banner.png", fullPage: true });
+  // In dark and on a phone too: no contrast or naming problem axe can find, and nothing wider than the screen.
+  for (const view of [
+    { name: "dark", colorScheme: "dark", width: 1280 },
+    { name: "phone", colorScheme: "light", width: 390 },
+  ] as const) {
+    await page.emulateMedia({ colorScheme: view.colorScheme });
+    await page.setViewportSize({ width: view.width, height: 900 });
+    await page.goto("/dashboard/payments");
+    await expect(banner).toBeVisible();
+    const { violations } = await new AxeBuilder({ page })
+      .include('[data-testid="disabled-endpoints-banner"]')
+      .withTags(["wcag2a", "wcag2aa"])
+      .analyze();
+    expect(violations.map((violation) => violation.id)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: `test-results/disabled-endpoint-banner-${view.name}.png` });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(noticePage);
   await banner.getByRole("link", { name: "Review and re-enable" }).click();
   await expect(page).toHaveURL(gonePage);
   await page.getByRole("button", { name: "Enable endpoint" }).click();
