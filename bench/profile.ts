@@ -26,7 +26,13 @@ const server = await startScript(
   appServerEnv(databaseUrl, port, { DATABASE_POOL_MAX: "16", API_REQUEST_LOG: requestLog }),
   port,
   baseline ? "/" : "/api/openapi.json",
-  [...SERVER_NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${directory}`],
+  // BENCH_PROFILE_NODE_FLAGS adds flags, e.g. --no-turbo-inlining to charge each function its own time.
+  [
+    ...SERVER_NODE_FLAGS,
+    ...(process.env.BENCH_PROFILE_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
+    "--cpu-prof",
+    `--cpu-prof-dir=${directory}`,
+  ],
 );
 let externalId = 0;
 let requests = 0;

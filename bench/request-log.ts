@@ -30,7 +30,7 @@ const record = () =>
     clientIp: "127.0.0.1",
     idempotencyKey: null,
     responseBody: null,
-    createdAt: new Date(),
+    createdAtMs: Date.now(),
   });
 for (let round = 0; round < 2; round++) {
   const label = round === 0 ? "warm-up (empty table)" : `${entries} more entries`;

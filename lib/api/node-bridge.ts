@@ -55,24 +55,37 @@ function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
  * streamed on demand, never buffered here, so the 16 KiB cap is enforced as bytes arrive.
  */
 export function toApiRequest(incoming: IncomingMessage): ApiRequest {
-  const header = (name: string): string | null => {
-    const value = incoming.headers[name.toLowerCase()];
+  return new NodeApiRequest(incoming);
+}
+
+/** A class, not closures: tsx (keepNames) names each nested function with a call when it is created. */
+class NodeApiRequest implements ApiRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: NodeHeaders;
+  #body: ReadableStream<Uint8Array> | null | undefined;
+
+  constructor(private readonly incoming: IncomingMessage) {
+    this.method = incoming.method ?? "GET";
+    this.url = `${appOrigin()}${requestPath(incoming.url ?? "/")}`;
+    this.headers = new NodeHeaders(incoming.headers);
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === undefined) {
+      this.#body = this.method === "GET" || this.method === "HEAD" ? null : bodyStream(this.incoming);
+    }
+    return this.#body;
+  }
+}
+
+class NodeHeaders {
+  constructor(private readonly headers: IncomingMessage["headers"]) {}
+
+  get(name: string): string | null {
+    const value = this.headers[name.toLowerCase()];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-  };
-  const url = `${appOrigin()}${requestPath(incoming.url ?? "/")}`;
-  const method = incoming.method ?? "GET";
-  let body: ReadableStream<Uint8Array> | null | undefined;
-  return {
-    method,
-    url,
-    headers: { get: header },
-    get body() {
-      if (body === undefined) {
-        body = method === "GET" || method === "HEAD" ? null : bodyStream(incoming);
-      }
-      return body;
-    },
-  };
+  }
 }
 
 /** Writes an API response in one write (headers and body together), without the body for HEAD. */
@@ -81,8 +94,8 @@ export function sendApiResponse(
   response: ApiResponse,
   method: string | undefined,
 ): void {
-  const length = response.body === null ? {} : { "Content-Length": Buffer.byteLength(response.body) };
-  outgoing.writeHead(response.status, { ...response.headers, ...length });
+  if (response.body !== null) response.headers["Content-Length"] = String(Buffer.byteLength(response.body));
+  outgoing.writeHead(response.status, response.headers);
   outgoing.end(method === "HEAD" ? undefined : (response.body ?? undefined));
 }
 
@@ -120,25 +133,22 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
  */
 export function screenRequest(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
   const target = incoming.url ?? "/";
-  const answer = (status: number, headers: Record<string, string> = {}) => {
-    sendApiResponse(
-      outgoing,
-      jsonResponse(status, { message: STATUS_CODES[status] }, headers),
-      incoming.method,
-    );
-    return false;
-  };
   if (target === "*")
     return incoming.method === "OPTIONS"
       ? (outgoing.writeHead(204, { Allow: "GET, HEAD, POST, OPTIONS" }).end(), false)
-      : answer(400);
+      : badRequest(incoming, outgoing);
   if (!target.startsWith("/")) {
-    if (!URL.canParse(target)) return answer(400);
+    if (!URL.canParse(target)) return badRequest(incoming, outgoing);
     incoming.url = requestPath(target);
   }
   if (incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1 && !incoming.headers.host)
-    return answer(400);
+    return badRequest(incoming, outgoing);
   return true;
+}
+
+function badRequest(incoming: IncomingMessage, outgoing: ServerResponse): false {
+  sendApiResponse(outgoing, jsonResponse(400, { message: STATUS_CODES[400] }), incoming.method);
+  return false;
 }
 
 /** `checkExpectation`: an `Expect` other than 100-continue gets a JSON 417 (Node's own has no body). */

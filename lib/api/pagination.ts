@@ -19,14 +19,13 @@ export function paginationEnvelope(
     .map(([name, value]) => `&${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
     .join("");
   const perPageParameter = `${perPage === 10 ? "" : `&perPage=${perPage}`}${kept}`;
-  const url = (target: number) => `${base}${target}${perPageParameter}`;
   const from = count > 0 ? (page - 1) * perPage + 1 : null;
   return {
     links: {
-      first: url(1),
-      last: url(lastPage),
-      prev: page > 1 ? url(Math.min(page - 1, lastPage)) : null,
-      next: page < lastPage ? url(page + 1) : null,
+      first: `${base}1${perPageParameter}`,
+      last: `${base}${lastPage}${perPageParameter}`,
+      prev: page > 1 ? `${base}${Math.min(page - 1, lastPage)}${perPageParameter}` : null,
+      next: page < lastPage ? `${base}${page + 1}${perPageParameter}` : null,
     },
     meta: {
       current_page: page,

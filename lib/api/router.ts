@@ -1,7 +1,7 @@
 import { recordApiRequest } from "@/lib/logs/request-log";
 import { clientIp } from "@/lib/platform/client-ip";
 import { withDeadline } from "@/lib/platform/deadline";
-import { getEnv } from "@/lib/platform/env";
+import { appOrigin, getEnv } from "@/lib/platform/env";
 import { timeOrderedId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
 import { httpRequestDuration, httpRequests } from "@/lib/platform/metrics";
@@ -72,10 +72,17 @@ const routes: Route[] = [
   { pattern: /^\/api\/openapi\.json$/, name: "api/openapi.json", methods: { GET: openApiRoute } },
 ];
 
+/** Nested functions are not used on this path: tsx (keepNames) names each one with a call when it is created. */
+function routed(route: string, response: ApiResponse): { route: string; response: ApiResponse } {
+  return { route, response };
+}
+
 /** `/api/auth/*` belongs to the dashboard's sign-in (next-auth); every other `/api` path is the REST API. */
 export function isMerchantApiPath(pathname: string): boolean {
   return (pathname === "/api" || pathname.startsWith("/api/")) && !pathname.startsWith("/api/auth/");
 }
+
+const NO_PARAMS: Record<string, string> = Object.freeze({});
 
 /** Path parameters, percent-decoded; undefined when an encoding is malformed (then the path is not found). */
 function decodeParams(groups: Record<string, string>): Record<string, string> | undefined {
@@ -99,27 +106,26 @@ function allowedMethods(route: Route): string[] {
  * A trailing slash is ignored, as Laravel does.
  */
 async function handleApiRequest(request: ApiRequest): Promise<{ route: string; response: ApiResponse }> {
-  const answer = (route: string, response: ApiResponse) => ({ route, response });
   try {
     const url = URL.parse(request.url);
     // A URL no request should produce: nothing a handler could act on.
-    if (!url) return answer("unmatched", jsonResponse(400, { message: "Bad Request" }));
+    if (!url) return routed("unmatched", jsonResponse(400, { message: "Bad Request" }));
     const pathname = url.pathname.replace(/(?<=.)\/$/, "");
     for (const route of routes) {
       const match = route.pattern.exec(pathname);
       if (!match) continue;
-      const params = decodeParams(match.groups ?? {});
+      const params = match.groups ? decodeParams(match.groups) : NO_PARAMS;
       if (!params) break;
-      const allowed = allowedMethods(route);
       if (request.method === "OPTIONS")
-        return answer(route.name, {
+        return routed(route.name, {
           status: 204,
-          headers: { Allow: [...allowed, "OPTIONS"].join(", ") },
+          headers: { Allow: [...allowedMethods(route), "OPTIONS"].join(", ") },
           body: null,
         });
       const handler = route.methods[(request.method === "HEAD" ? "GET" : request.method) as Method];
       if (!handler) {
-        return answer(
+        const allowed = allowedMethods(route);
+        return routed(
           route.name,
           jsonResponse(
             405,
@@ -128,11 +134,11 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
           ),
         );
       }
-      return answer(route.name, await handler(request, params, url));
+      return routed(route.name, await handler(request, params, url));
     }
-    return answer("unmatched", jsonResponse(404, { message: API_ERRORS.notFound.message }));
+    return routed("unmatched", jsonResponse(404, { message: API_ERRORS.notFound.message }));
   } catch (error) {
-    return answer("unmatched", errorResponse(error));
+    return routed("unmatched", errorResponse(error));
   }
 }
 
@@ -143,6 +149,12 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
  * may exist, which is why creates take an Idempotency-Key.
  */
 const API_DEADLINE_MS = 2000;
+
+/** The path and query of a request's URL, which both servers build on APP_URL's origin (no second parse). */
+function pathOf(url: string): string {
+  const origin = appOrigin();
+  return url.startsWith(origin) ? url.slice(origin.length) : requestPath(url);
+}
 
 /**
  * An API request as the servers run it: a request id (`X-Request-Id: req_…`, and `req_id` on each of its log
@@ -162,16 +174,17 @@ export async function serveApiRequest(request: ApiRequest): Promise<ApiResponse>
   httpRequestDuration.observe(labels, seconds);
   if (response.caller && getEnv().API_REQUEST_LOG)
     recordApiRequest({
-      ...response.caller,
+      merchantId: response.caller.merchantId,
+      tokenId: response.caller.tokenId,
       requestId,
       method: request.method,
-      path: requestPath(request.url),
+      path: pathOf(request.url),
       status: response.status,
       latencyMs: Math.round(seconds * 10_000) / 10,
       clientIp: clientIp(request.headers),
       idempotencyKey: request.headers.get("idempotency-key"),
       responseBody: response.body,
-      createdAt: new Date(),
+      createdAtMs: Date.now(),
     });
   if (response.error !== undefined)
     logger[response.status === 503 ? "warn" : "error"](
@@ -184,7 +197,7 @@ export async function serveApiRequest(request: ApiRequest): Promise<ApiResponse>
       {
         req_id: requestId,
         method: request.method,
-        path: requestPath(request.url),
+        path: pathOf(request.url),
         status: response.status,
         ms: Math.round(seconds * 10_000) / 10,
       },

@@ -29,7 +29,11 @@ export const requestLogFiltersSchema = z.object({
 export type RequestLogFilters = z.infer<typeof requestLogFiltersSchema>;
 
 /** An entry as written (lib/logs/request-log.ts), with its id and the key's name (null once deleted). */
-export type RequestLogRow = Omit<RequestLogEntry, "merchantId"> & { id: number; tokenName: string | null };
+export type RequestLogRow = Omit<RequestLogEntry, "merchantId" | "createdAtMs"> & {
+  id: number;
+  tokenName: string | null;
+  createdAt: Date;
+};
 
 export const REQUEST_LOG_PAGE_SIZE = 50;
 
