@@ -1,15 +1,16 @@
 // The ceiling: a bare node:http + postgres.js server that runs the same SQL as the app for the same three
-// requests (auth and rate limit, list, create), with none of Next.js, drizzle or zod in between.
+// requests (auth and rate limit, list, create), with none of Next.js, drizzle or zod in between. The list's
+// two statements are the app's compiled ones (text built once, values bound per call), as the app runs them.
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { paymentInsertQuery } from "@/lib/payments/create-payment";
-import { listPaymentsQuery } from "@/lib/payments/queries";
+import { listPaymentsStatement } from "@/lib/payments/queries";
 import { toPaymentResource } from "@/lib/payments/resource";
 import { publicId } from "@/lib/platform/ids";
-import { authenticationQuery } from "@/lib/tokens/authenticate";
+import { authenticationStatement } from "@/lib/tokens/authenticate";
 import { paymentEventQuery } from "@/lib/webhooks/outbox";
 
 const dialect = new PgDialect();
@@ -28,7 +29,14 @@ function run(query: SQL, client: Pick<postgres.Sql, "unsafe"> = sql) {
 async function authenticate(request: http.IncomingMessage) {
   const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
   if (!token) return undefined;
-  const [row] = await run(authenticationQuery(createHash("sha256").update(token).digest("hex"), 30));
+  const [row] = await sql.unsafe(
+    authenticationStatement.text,
+    authenticationStatement.bind({
+      tokenHash: createHash("sha256").update(token).digest("hex"),
+      defaultPerMinute: 30,
+    }) as never[],
+    { prepare },
+  );
   return row as { merchant_id: string; allowed: boolean } | undefined;
 }
 
@@ -44,7 +52,11 @@ const server = http.createServer((request, response) => {
       if (request.method === "GET") {
         const page = Number(url.searchParams.get("page") ?? 1);
         const perPage = Number(url.searchParams.get("perPage") ?? 10);
-        const rows = await run(listPaymentsQuery(merchantId, (page - 1) * perPage, perPage));
+        const rows = await sql.unsafe(
+          listPaymentsStatement.text,
+          listPaymentsStatement.bind({ merchantId, offset: (page - 1) * perPage, perPage }) as never[],
+          { prepare },
+        );
         const data = rows
           .filter((row) => row.id !== null)
           .map((row) => ({

@@ -3,7 +3,6 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import { PgDialect } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -12,6 +11,7 @@ import postgres from "postgres";
 import { readDatabaseConfig, type DatabaseConfig } from "./config";
 import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
 import * as schema from "./schema";
+import { dialect, type Statement } from "./statement";
 
 /**
  * The one module that knows which driver runs: postgres.js when DATABASE_URL is set, PGlite in-process
@@ -262,7 +262,6 @@ type DirectClient = (text: string, parameters: never[]) => Promise<unknown[]>;
  * cost about a tenth of an API list request's CPU and does nothing for raw SQL.
  */
 const directClients = new WeakMap<object, DirectClient>();
-const dialect = new PgDialect();
 
 /** Runs raw SQL and returns its rows, whichever driver answered. */
 export function selectRows<Row>(executor: Executor, query: SQL): Promise<Row[]> {
@@ -274,7 +273,17 @@ export function selectRows<Row>(executor: Executor, query: SQL): Promise<Row[]> 
   return executor
     .execute(query)
     .then(
-      (result: unknown) =>
-        (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[],
+      (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[],
     );
+}
+
+/** Runs a compiled statement with its values and returns its rows (see Statement). */
+export function selectStatement<Values extends Record<string, unknown>, Row>(
+  executor: Executor,
+  statement: Statement<Values, Row>,
+  values: Values,
+): Promise<Row[]> {
+  const direct = directClients.get(executor);
+  if (direct) return direct(statement.text, statement.bind(values) as never[]) as Promise<Row[]>;
+  return selectRows<Row>(executor, statement.query(values));
 }

@@ -4,7 +4,7 @@ import { withDeadline } from "@/lib/platform/deadline";
 import { appOrigin, getEnv } from "@/lib/platform/env";
 import { timeOrderedId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
-import { httpRequestDuration, httpRequests } from "@/lib/platform/metrics";
+import { httpRequestDuration } from "@/lib/platform/metrics";
 import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
 import { listEventsRoute, showEventRoute } from "./event-routes";
 import { requestPath } from "./node-bridge";
@@ -170,7 +170,6 @@ export async function serveApiRequest(request: ApiRequest): Promise<ApiResponse>
   response.headers["X-Request-Id"] = requestId;
   const seconds = (performance.now() - started) / 1000;
   const labels = { route, method: request.method, status: String(response.status) };
-  httpRequests.inc(labels);
   httpRequestDuration.observe(labels, seconds);
   if (response.caller && getEnv().API_REQUEST_LOG)
     recordApiRequest({

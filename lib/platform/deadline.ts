@@ -13,6 +13,8 @@ export function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => T
       },
       (error: unknown) => {
         clearTimeout(timer);
+        // The work's own rejection, passed on as it is.
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
         reject(error);
       },
     );

@@ -10,11 +10,18 @@ import { getDb, poolUsage, selectRows } from "@/db/client";
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 
-export const httpRequests = new Counter({
+new Counter({
   name: "http_requests_total",
   help: "API requests answered, by route, method and status.",
   labelNames: ["route", "method", "status"],
   registers: [metricsRegistry],
+  // The duration histogram counts every request already: its counts are copied at scrape time rather than
+  // counted a second time on each request.
+  async collect() {
+    this.reset();
+    for (const sample of (await httpRequestDuration.get()).values)
+      if (sample.metricName === "http_request_duration_seconds_count") this.inc(sample.labels, sample.value);
+  },
 });
 
 export const httpRequestDuration = new Histogram({
