@@ -8,11 +8,12 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0
 process.env.DATABASE_URL = databaseUrl;
 process.env.DATABASE_POOL_MAX = "1";
 await freshDatabase(databaseUrl);
-const { getDb, migrateDatabase, closeDatabase, selectRows } = await import("@/db/client");
+const { getBackgroundDb, migrateDatabase, closeDatabase, selectRows } = await import("@/db/client");
 const { recordApiRequest, flushRequestLog } = await import("@/lib/logs/request-log");
 const { timeOrderedId } = await import("@/lib/platform/ids");
 await migrateDatabase();
-const [backend] = await selectRows<{ pid: number }>(getDb(), sql`select pg_backend_pid() as pid`);
+// The log writes on the background connection: that backend's CPU is the log's.
+const [backend] = await selectRows<{ pid: number }>(getBackgroundDb(), sql`select pg_backend_pid() as pid`);
 const ticks = () => {
   const fields = readFileSync(`/proc/${backend!.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)

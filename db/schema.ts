@@ -358,8 +358,8 @@ export const apiRequestLogs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // Also how a request id is found: by the time it carries (lib/logs/queries.ts), with no index of its own.
     index("api_request_logs_merchant_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
-    index("api_request_logs_request_idx").on(t.merchantId, t.requestId),
     // The pruner's range: rows arrive in time order, so a BRIN index (a few pages) does what a btree would.
     index("api_request_logs_created_idx").using("brin", t.createdAt),
   ],

@@ -2,6 +2,8 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
+import { getEnv } from "@/lib/platform/env";
+import { timeOfOrderedId } from "@/lib/platform/ids";
 import { idParam } from "@/lib/platform/validation";
 import type { RequestLogEntry } from "./request-log";
 
@@ -37,6 +39,22 @@ export type RequestLogRow = Omit<RequestLogEntry, "merchantId" | "createdAtMs"> 
 
 export const REQUEST_LOG_PAGE_SIZE = 50;
 
+/**
+ * A request id, looked up by the time it carries: an index range on (merchant, time) instead of an index
+ * on request ids, which cost the log a quarter of its insert work. The range allows for entries that an
+ * earlier version stamped at the end of the request (at most the API's 2 s deadline later); an id made
+ * before ids carried the time (or by no one) has none that falls in the kept window, and is searched for
+ * over the merchant's whole log.
+ */
+function requestIdCondition(requestId: string): SQL {
+  const at = timeOfOrderedId(requestId);
+  const keptFrom = Date.now() - (getEnv().API_LOG_RETENTION_DAYS + 1) * 86_400_000;
+  if (at === null || at < keptFrom || at > Date.now() + 86_400_000) return sql`l.request_id = ${requestId}`;
+  return sql`l.request_id = ${requestId}
+    and l.created_at >= to_timestamp(${at}::float8 / 1000)
+    and l.created_at < to_timestamp(${at + 3000}::float8 / 1000)`;
+}
+
 /** Newest first, 50 a page, older pages by the id cursor `before`. */
 export async function listRequestLogs(
   db: Executor,
@@ -52,7 +70,7 @@ export async function listRequestLogs(
   // A prefix: LIKE's wildcards in the filter are literal.
   if (filters.path) conditions.push(sql`starts_with(l.path, ${filters.path})`);
   if (filters.token !== undefined) conditions.push(sql`l.token_id = ${filters.token}`);
-  if (filters.request_id) conditions.push(sql`l.request_id = ${filters.request_id}`);
+  if (filters.request_id) conditions.push(requestIdCondition(filters.request_id));
   if (filters.before !== undefined) conditions.push(sql`l.id < ${filters.before}`);
   const rows = await selectRows<{
     id: number | string;

@@ -22,7 +22,10 @@ export type RequestLogEntry = {
   idempotencyKey: string | null;
   /** Kept for 4xx and 5xx answers only (at most 4 KiB): what a developer debugging a failure needs. */
   responseBody: string | null;
-  /** Epoch milliseconds (`Date.now()`): no Date to build and serialise per request. */
+  /**
+   * When the request arrived, in epoch milliseconds: the time its id carries (timeOrderedId), so a request
+   * id is found through the (merchant, time) index with no index of its own.
+   */
   createdAtMs: number;
 };
 
@@ -45,19 +48,20 @@ export function recordApiRequest(entry: RequestLogEntry): void {
     dropped += 1;
     return;
   }
+  // One-letter keys (the columns of the insert's recordset): a third of the bytes to build, send and parse.
   buffer.push(
     JSON.stringify({
-      merchant_id: entry.merchantId,
-      token_id: entry.tokenId,
-      request_id: entry.requestId,
-      method: entry.method,
-      path: entry.path.slice(0, MAX_PATH_CHARS),
-      status: entry.status,
-      latency_ms: entry.latencyMs,
-      client_ip: entry.clientIp,
-      idempotency_key: entry.idempotencyKey,
-      response_body: entry.status >= 400 ? (entry.responseBody?.slice(0, MAX_BODY_CHARS) ?? null) : null,
-      created_ms: entry.createdAtMs,
+      m: entry.merchantId,
+      t: entry.tokenId,
+      r: entry.requestId,
+      v: entry.method,
+      p: entry.path.slice(0, MAX_PATH_CHARS),
+      s: entry.status,
+      l: entry.latencyMs,
+      i: entry.clientIp,
+      k: entry.idempotencyKey,
+      b: entry.status >= 400 ? (entry.responseBody?.slice(0, MAX_BODY_CHARS) ?? null) : null,
+      c: entry.createdAtMs,
     }),
   );
   if (writing) return;
@@ -74,11 +78,9 @@ async function write(entries: string[]): Promise<void> {
   await getBackgroundDb().execute(sql`
     insert into api_request_logs (merchant_id, token_id, request_id, method, path, status, latency_ms,
                                   client_ip, idempotency_key, response_body, created_at)
-    select merchant_id, token_id, request_id, method, path, status, latency_ms, client_ip, idempotency_key,
-           response_body, to_timestamp(created_ms / 1000)
-    from json_to_recordset(${`[${entries.join(",")}]`}::json) as r(merchant_id bigint, token_id bigint,
-      request_id text, method text, path text, status int, latency_ms float8, client_ip text,
-      idempotency_key text, response_body text, created_ms float8)`);
+    select m, t, r, v, p, s, l, i, k, b, to_timestamp(c / 1000)
+    from json_to_recordset(${`[${entries.join(",")}]`}::json) as e(m bigint, t bigint, r text, v text,
+      p text, s int, l float8, i text, k text, b text, c float8)`);
 }
 
 /**

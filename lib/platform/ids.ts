@@ -37,7 +37,13 @@ export function publicId(prefix: string, length = 22): string {
  * base62 characters (~77 bits): ids made close together sort close together, so an index on them grows at
  * one end instead of touching a random page per insert (the API request log writes one per request).
  */
-export function timeOrderedId(prefix: string): string {
-  const time = Date.now().toString(36).padStart(9, "0");
+export function timeOrderedId(prefix: string, at = Date.now()): string {
+  const time = at.toString(36).padStart(9, "0");
   return `${prefix}_${time}${randomChars(13)}`;
+}
+
+/** The time (epoch milliseconds) a `timeOrderedId` was made at; null for an id not made by it. */
+export function timeOfOrderedId(id: string): number | null {
+  const time = /^[a-z]+_([0-9a-z]{9})[0-9A-Za-z]{13}$/.exec(id)?.[1];
+  return time === undefined ? null : parseInt(time, 36);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { publicId, timeOrderedId } from "@/lib/platform/ids";
+import { publicId, timeOfOrderedId, timeOrderedId } from "@/lib/platform/ids";
 
 describe("public ids", () => {
   it("are the prefix and 22 base62 characters, never repeated", () => {
@@ -34,5 +34,13 @@ describe("public ids", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("carry the time they were made at, which timeOfOrderedId reads back; other ids carry none", () => {
+    for (const at of [0, 1_000, Date.UTC(2026, 10, 24, 23, 59, 59, 999), Date.UTC(2100, 0, 1)])
+      expect(timeOfOrderedId(timeOrderedId("req", at))).toBe(at);
+    expect(timeOfOrderedId(`req_${"A".repeat(22)}`)).toBeNull();
+    expect(timeOfOrderedId("req_short")).toBeNull();
+    expect(timeOfOrderedId("")).toBeNull();
   });
 });

@@ -1,0 +1,1 @@
+DROP INDEX "api_request_logs_request_idx";
