@@ -163,8 +163,9 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
   const backgroundDb = drizzlePostgres({ client: background, schema });
   // After drizzle() has set its type parsers on the clients, which these direct calls then share.
   directClients.set(db, (text, parameters) => counted(pool.unsafe(text, parameters, { prepare: prepared })));
+  // execute(): sent now, as drizzle's execute() did, even if no one waits for the rows.
   directClients.set(backgroundDb, (text, parameters) =>
-    backgroundPool.unsafe(text, parameters, { prepare: prepared }),
+    backgroundPool.unsafe(text, parameters, { prepare: prepared }).execute(),
   );
   return {
     db,
