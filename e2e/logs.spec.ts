@@ -31,4 +31,5 @@ test("a request is found on the Logs page by its X-Request-Id, with its error bo
   await entry.locator("summary").click();
   await expect(entry.getByText(requestId)).toBeVisible();
   await expect(entry.locator("pre")).toContainText("The amount field must be a number.");
+  await page.screenshot({ path: "test-results/logs-request-found.png", fullPage: true });
 });
