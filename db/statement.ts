@@ -20,7 +20,6 @@ export class Statement<Values extends Record<string, unknown>, Row = Record<stri
   constructor(
     /** The statement for some values; called with placeholders once, and for drivers without the direct path. */
     private readonly build: (values: Values) => SQL,
-    private readonly names: ReadonlyArray<keyof Values & string>,
   ) {}
 
   /** The statement as drizzle `sql`, for an executor that runs it itself (PGlite, a transaction). */
@@ -45,8 +44,9 @@ export class Statement<Values extends Record<string, unknown>, Row = Record<stri
 
   private compiled(): { text: string; slots: Slot[] } {
     if (!this.#compiled) {
-      const placeholders = Object.fromEntries(this.names.map((name) => [name, sql.placeholder(name)]));
-      const { sql: text, params } = dialect.sqlToQuery(this.build(placeholders as unknown as Values));
+      // Each value the statement reads becomes a placeholder named after it.
+      const placeholders = new Proxy({}, { get: (_target, name) => sql.placeholder(String(name)) });
+      const { sql: text, params } = dialect.sqlToQuery(this.build(placeholders as Values));
       const slots = params.map((param): Slot =>
         param instanceof Placeholder ? { placeholder: param.name as string } : { value: param },
       );

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getBackgroundDb } from "@/db/client";
+import { getBackgroundDb, selectRows } from "@/db/client";
 import { logger } from "@/lib/platform/logger";
 
 /**
@@ -75,12 +75,15 @@ export function recordApiRequest(entry: RequestLogEntry): void {
  * the background connection, so no request's statement waits behind it.
  */
 async function write(entries: string[]): Promise<void> {
-  await getBackgroundDb().execute(sql`
+  await selectRows(
+    getBackgroundDb(),
+    sql`
     insert into api_request_logs (merchant_id, token_id, request_id, method, path, status, latency_ms,
                                   client_ip, idempotency_key, response_body, created_at)
     select m, t, r, v, p, s, l, i, k, b, to_timestamp(c / 1000)
     from json_to_recordset(${`[${entries.join(",")}]`}::json) as e(m bigint, t bigint, r text, v text,
-      p text, s int, l float8, i text, k text, b text, c float8)`);
+      p text, s int, l float8, i text, k text, b text, c float8)`,
+  );
 }
 
 /**

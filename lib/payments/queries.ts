@@ -35,10 +35,7 @@ export function listPaymentsQuery(
 export const listPaymentsStatement = new Statement<
   { merchantId: number; offset: number; perPage: number },
   PaymentRow & { total: number | string; id: number | string | null }
->(
-  (values) => listPaymentsQuery(values.merchantId, values.offset, values.perPage),
-  ["merchantId", "offset", "perPage"],
-);
+>((values) => listPaymentsQuery(values.merchantId, values.offset, values.perPage));
 
 /**
  * Lists a merchant's payments newest first. Sequence numbers are dense, so page N is an index range on

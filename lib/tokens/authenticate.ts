@@ -45,10 +45,7 @@ export const authenticationStatement = new Statement<
     allowed: boolean;
     ahead_seconds: number;
   }
->(
-  (values) => authenticationQuery(values.tokenHash, values.defaultPerMinute),
-  ["tokenHash", "defaultPerMinute"],
-);
+>((values) => authenticationQuery(values.tokenHash, values.defaultPerMinute));
 
 /**
  * Authenticates a bearer token and counts the request against its rate limit in one database round trip:
