@@ -6,12 +6,10 @@ import http from "node:http";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
-import { paymentInsertQuery } from "@/lib/payments/create-payment";
+import { createPaymentStatement } from "@/lib/payments/create-payment";
 import { listPaymentsStatement } from "@/lib/payments/queries";
-import { toPaymentResource } from "@/lib/payments/resource";
 import { publicId } from "@/lib/platform/ids";
 import { authenticationStatement } from "@/lib/tokens/authenticate";
-import { paymentEventQuery } from "@/lib/webhooks/outbox";
 
 const dialect = new PgDialect();
 // As the app: unprepared behind a pooler in transaction mode (DATABASE_PREPARED_STATEMENTS=false).
@@ -21,9 +19,9 @@ const sql = postgres(process.env.DATABASE_URL!, {
   onnotice: () => {},
 });
 
-function run(query: SQL, client: Pick<postgres.Sql, "unsafe"> = sql) {
+function run(query: SQL) {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return client.unsafe(text, params as never[], { prepare });
+  return sql.unsafe(text, params as never[], { prepare });
 }
 
 async function authenticate(request: http.IncomingMessage) {
@@ -77,28 +75,14 @@ const server = http.createServer((request, response) => {
       ) as never;
       const amount = body.amount.toFixed(2);
       const external_id = body.external_id ?? null;
-      const id = await sql.begin(async (tx) => {
-        const [payment] = await run(
-          paymentInsertQuery(merchantId, {
-            amount,
-            external_id,
-            customer_id: null,
-            metadata: null,
-            source: "api",
-            autoSettleMs: 0,
-          }),
-          tx,
-        );
-        const resource = toPaymentResource({
-          id: payment!.id as string,
-          external_id,
-          status: "pending",
-          amount,
-          created_at: payment!.created_at as Date,
-        });
-        await run(paymentEventQuery(publicId("evt"), merchantId, "payment.pending", resource), tx);
-        return payment!.id as string;
-      });
+      const [payment] = await run(
+        createPaymentStatement(
+          merchantId,
+          { amount, external_id, customer_id: null, metadata: null, source: "api", autoSettleMs: 0 },
+          publicId("evt"),
+        ),
+      );
+      const id = payment!.id as string;
       response
         .writeHead(201, { "content-type": "application/json", location: `/api/payments/${id}` })
         .end('{"message":"Payment created successfully"}');

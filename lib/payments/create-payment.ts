@@ -5,9 +5,10 @@ import { selectRows, type Executor } from "@/db/client";
 import type { PaymentSource } from "@/db/enums";
 import { idempotencyKeys } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
+import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
-import { recordPaymentEvent } from "@/lib/webhooks/outbox";
-import { toPaymentResource } from "./resource";
+import { eventStatement } from "@/lib/webhooks/outbox";
+import { paymentResourceJson } from "./resource";
 import { createPaymentSchema } from "./schemas";
 
 /** The 409 for an Idempotency-Key sent again with another body. */
@@ -31,19 +32,34 @@ export type NewPayment = {
 };
 
 /**
- * Takes the next sequence number from the merchant's counter and inserts the payment, in one round trip:
- * the merchant row lock orders creations, so the count is the payment's dense sequence number, and
- * clock_timestamp() read under the lock keeps created_at in the same order. The same statement counts it in
- * its day's pending total (the Overview's rollup). No row when the merchant does not exist. Exported so the
- * benchmark's bare baseline runs the same SQL.
+ * The whole creation in one statement, so one round trip and, without an Idempotency-Key, no transaction
+ * around it (a statement commits as a whole): the next sequence number from the merchant's counter, the
+ * payment, its count in its day's pending total (the Overview's rollup), and its `payment.pending` event
+ * with deliveries. The merchant row lock orders creations, so the count is the payment's dense sequence
+ * number, and clock_timestamp() read under the lock keeps created_at in the same order; nothing waits on the
+ * application while the lock is held. No row when the merchant does not exist. Exported so the benchmark's
+ * bare baseline runs the same SQL.
  */
-export function paymentInsertQuery(merchantId: number, payment: NewPayment): SQL {
-  return sql`
-      with sequence as (
+export function createPaymentStatement(merchantId: number, payment: NewPayment, eventId: string): SQL {
+  return eventStatement({
+    id: eventId,
+    merchantId,
+    type: "payment.pending",
+    paymentId: sql`inserted.id`,
+    data: paymentResourceJson({
+      id: sql`inserted.id`,
+      external_id: payment.external_id,
+      status: "pending",
+      amount: payment.amount,
+      metadata: payment.metadata,
+      created_at: sql`inserted.created_at`,
+    }),
+    after: {
+      ctes: sql`
+      sequence as (
         update merchants set payments_count = payments_count + 1 where id = ${merchantId}
         returning payments_count as seq, clock_timestamp() as at
-      )
-      , inserted as (
+      ), inserted as (
         insert into payments (merchant_id, merchant_seq, external_id, customer_id, amount, metadata, source, settle_at, created_at, updated_at)
         select ${merchantId}::bigint, seq, ${payment.external_id}::text, ${payment.customer_id}::text, ${payment.amount}::numeric,
                ${payment.metadata}::text, ${payment.source}::text,
@@ -51,12 +67,15 @@ export function paymentInsertQuery(merchantId: number, payment: NewPayment): SQL
                at, at
         from sequence
         returning id, created_at, amount
-      ), counted as (
+      ), day_total as (
         insert into payment_daily_totals as t (merchant_id, day, status, count, volume)
         select ${merchantId}::bigint, (created_at at time zone 'UTC')::date, 'pending', 1, amount from inserted
         on conflict (merchant_id, day, status) do update set count = t.count + 1, volume = t.volume + excluded.volume
-      )
-      select id, created_at from inserted`;
+      )`,
+      from: sql`inserted`,
+      returning: sql`inserted.id`,
+    },
+  });
 }
 
 export type CreatePaymentResult = { paymentId: number; replayed: boolean };
@@ -73,62 +92,51 @@ export async function createPayment(
 ): Promise<CreatePaymentResult> {
   const data = parseInput(createPaymentSchema, input);
   const metadata = data.customer_id === null ? null : JSON.stringify({ customer_id: data.customer_id });
+  const created = (executor: Executor) =>
+    selectRows<{ id: number | string }>(
+      executor,
+      createPaymentStatement(
+        merchantId,
+        { ...data, metadata, source: options.source, autoSettleMs: options.autoSettleMs },
+        publicId("evt"),
+      ),
+    ).then(([payment]) => {
+      if (!payment) throw new DomainError("not_found", "Merchant not found.");
+      return Number(payment.id);
+    });
+  const { idempotencyKey } = options;
+  if (idempotencyKey === undefined) return { paymentId: await created(db), replayed: false };
+
   const requestHash = createHash("sha256").update(JSON.stringify(data)).digest("hex");
 
   return db.transaction(async (tx) => {
-    if (options.idempotencyKey !== undefined) {
-      // A concurrent request with the same key waits here on the unique index until the first commits.
-      const [claimed] = await tx
-        .insert(idempotencyKeys)
-        .values({ merchantId, key: options.idempotencyKey, requestHash })
-        .onConflictDoUpdate({
-          target: [idempotencyKeys.merchantId, idempotencyKeys.key],
-          set: { requestHash, paymentId: null, createdAt: sql`now()` },
-          // Keys are remembered for 24 hours; an older one is free to reuse.
-          setWhere: sql`${idempotencyKeys.createdAt} < now() - interval '24 hours'`,
-        })
-        .returning({ id: idempotencyKeys.id });
-      if (!claimed) {
-        const [existing] = await tx
-          .select({ requestHash: idempotencyKeys.requestHash, paymentId: idempotencyKeys.paymentId })
-          .from(idempotencyKeys)
-          .where(
-            and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, options.idempotencyKey)),
-          );
-        if (!existing || existing.requestHash !== requestHash || existing.paymentId === null) {
-          throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
-        }
-        return { paymentId: existing.paymentId, replayed: true };
-      }
-    }
-
-    const [payment] = await selectRows<{ id: number | string; created_at: Date | string }>(
-      tx,
-      paymentInsertQuery(merchantId, {
-        ...data,
-        metadata,
-        source: options.source,
-        autoSettleMs: options.autoSettleMs,
-      }),
+    // A concurrent request with the same key waits here on the unique index until the first commits.
+    const [claimed] = await tx
+      .insert(idempotencyKeys)
+      .values({ merchantId, key: idempotencyKey, requestHash })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.merchantId, idempotencyKeys.key],
+        set: { requestHash, paymentId: null, createdAt: sql`now()` },
+        // Keys are remembered for 24 hours; an older one is free to reuse.
+        setWhere: sql`${idempotencyKeys.createdAt} < now() - interval '24 hours'`,
+      })
+      .returning({ id: idempotencyKeys.id });
+    const ofThisKey = and(
+      eq(idempotencyKeys.merchantId, merchantId),
+      eq(idempotencyKeys.key, idempotencyKey),
     );
-    if (!payment) throw new DomainError("not_found", "Merchant not found.");
-    const resource = toPaymentResource({
-      id: payment.id,
-      external_id: data.external_id,
-      status: "pending",
-      amount: data.amount,
-      metadata,
-      created_at: payment.created_at,
-    });
-    await recordPaymentEvent(tx, merchantId, "payment.pending", resource);
-    if (options.idempotencyKey !== undefined) {
-      await tx
-        .update(idempotencyKeys)
-        .set({ paymentId: Number(payment.id) })
-        .where(
-          and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, options.idempotencyKey)),
-        );
+    if (!claimed) {
+      const [existing] = await tx
+        .select({ requestHash: idempotencyKeys.requestHash, paymentId: idempotencyKeys.paymentId })
+        .from(idempotencyKeys)
+        .where(ofThisKey);
+      if (!existing || existing.requestHash !== requestHash || existing.paymentId === null) {
+        throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+      }
+      return { paymentId: existing.paymentId, replayed: true };
     }
-    return { paymentId: Number(payment.id), replayed: false };
+    const paymentId = await created(tx);
+    await tx.update(idempotencyKeys).set({ paymentId }).where(ofThisKey);
+    return { paymentId, replayed: false };
   });
 }

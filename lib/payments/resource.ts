@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { PaymentStatus } from "@/db/enums";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import type { PaymentListItem, PaymentResource } from "./schemas";
@@ -31,4 +32,22 @@ export function toPaymentListItem(row: PaymentRow): PaymentListItem {
 export function toPaymentResource(row: PaymentRow): PaymentResource {
   const { created_at, ...listFields } = toPaymentListItem(row);
   return { ...listFields, metadata: row.metadata ?? null, created_at };
+}
+
+/**
+ * toPaymentResource's object built by PostgreSQL (json_build_object keeps this key order), for the statement
+ * that creates the payment its event describes: the id and time exist only once the row does.
+ * tests/integration/webhooks.test.ts checks the two agree.
+ */
+export function paymentResourceJson(row: {
+  id: SQL;
+  external_id: string | null;
+  status: PaymentStatus;
+  amount: string;
+  metadata: string | null;
+  created_at: SQL;
+}): SQL {
+  return sql`json_build_object('id', ${row.id}, 'external_id', ${row.external_id}::text, 'type', 'payment',
+    'status', ${row.status}::text, 'amount', ${row.amount}::text, 'metadata', ${row.metadata}::text,
+    'created_at', to_char(${row.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql, type SQL } from "drizzle-orm";
+import { is, SQL, sql } from "drizzle-orm";
 import type { Executor, Transaction } from "@/db/client";
 import { eventHour } from "@/lib/events/hourly-counts";
 import type { PaymentEventType, PaymentResource } from "@/lib/payments/schemas";
@@ -18,25 +18,33 @@ export async function wakeWebhookWorkers(tx: Transaction): Promise<void> {
  * The outbox statement: the event, its count in its hour (event_hourly_counts), one pending delivery per
  * recipient, and a wake-up for workers, in one round trip. Recipients are the merchant's enabled endpoints
  * subscribed to the type (but `exceptEndpointId`), or exactly `onlyEndpointId` for a test event.
+ * `after` puts the event at the end of another statement: its CTEs run first, the event is inserted once per
+ * row of `after.from` (none: no event), and the statement returns `after.returning` from that row.
  */
-function eventQuery(event: {
+export function eventStatement(event: {
   id: string;
   merchantId: number;
   type: WebhookEventType;
+  /** The event's data (json) and payment id, as values or as SQL over `after.from`'s row. */
   data: unknown;
-  paymentId: number | null;
+  paymentId: number | SQL | null;
   exceptEndpointId?: number;
   onlyEndpointId?: number;
+  after?: { ctes: SQL; from: SQL; returning: SQL };
 }): SQL {
   const recipients =
     event.onlyEndpointId === undefined
       ? sql`endpoint.enabled and ${event.type} = any(endpoint.event_types)
             ${event.exceptEndpointId === undefined ? sql`` : sql`and endpoint.id <> ${event.exceptEndpointId}`}`
       : sql`endpoint.id = ${event.onlyEndpointId}`;
+  const data = is(event.data, SQL) ? event.data : sql`${JSON.stringify(event.data)}::json`;
+  const { after } = event;
   return sql`
-    with event as (
+    with ${after ? sql`${after.ctes},` : sql``}
+    event as (
       insert into events (id, merchant_id, payment_id, type, data)
-      values (${event.id}, ${event.merchantId}, ${event.paymentId}, ${event.type}, ${JSON.stringify(event.data)}::json)
+      select ${event.id}, ${event.merchantId}::bigint, ${event.paymentId}::bigint, ${event.type}, ${data}
+      ${after ? sql`from ${after.from}` : sql``}
       returning id, created_at
     ),
     counted as (
@@ -51,7 +59,8 @@ function eventQuery(event: {
       where endpoint.merchant_id = ${event.merchantId} and ${recipients}
       returning 1
     )
-    select pg_notify(${DELIVERIES_CHANNEL}, '') from created limit 1`;
+    select ${after ? sql`${after.returning},` : sql``} (select pg_notify(${DELIVERIES_CHANNEL}, '') from created limit 1)
+    ${after ? sql`from ${after.from}` : sql``}`;
 }
 
 /** Sends a sample event to one endpoint through the normal delivery path (the dashboard's test button). */
@@ -64,19 +73,16 @@ export async function recordTestEvent(
 ): Promise<string> {
   const eventId = publicId("evt");
   await tx.execute(
-    eventQuery({ id: eventId, merchantId, type, data: sample, paymentId: null, onlyEndpointId: endpointId }),
+    eventStatement({
+      id: eventId,
+      merchantId,
+      type,
+      data: sample,
+      paymentId: null,
+      onlyEndpointId: endpointId,
+    }),
   );
   return eventId;
-}
-
-/** A payment transition's outbox statement; exported so the benchmark's bare baseline runs the same SQL. */
-export function paymentEventQuery(
-  eventId: string,
-  merchantId: number,
-  type: PaymentEventType,
-  payment: PaymentResource,
-): SQL {
-  return eventQuery({ id: eventId, merchantId, type, data: payment, paymentId: payment.id });
 }
 
 /**
@@ -90,7 +96,7 @@ export async function recordPaymentEvent(
   payment: PaymentResource,
 ): Promise<string> {
   const eventId = publicId("evt");
-  await tx.execute(paymentEventQuery(eventId, merchantId, type, payment));
+  await tx.execute(eventStatement({ id: eventId, merchantId, type, data: payment, paymentId: payment.id }));
   return eventId;
 }
 
@@ -105,7 +111,7 @@ export async function recordEndpointDisabledEvent(
 ): Promise<string> {
   const eventId = publicId("evt");
   await tx.execute(
-    eventQuery({
+    eventStatement({
       id: eventId,
       merchantId,
       type: ENDPOINT_DISABLED_EVENT,

@@ -69,6 +69,9 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
 
     const fetched = await callApi(baseUrl, `/api/payments/${id}`, { token: tokens.hooks });
     expect(fetched.body).toMatchObject({ data: { status: "completed" } });
+    // The pending event's data is built by the statement that creates the payment: the same resource.
+    const { data } = fetched.body as { data: Record<string, unknown> };
+    expect(mine[0]!.payload).toEqual({ event: "payment.pending", data: { ...data, status: "pending" } });
   });
 
   it("fails amounts from 2000.00 to 2999.99 on purpose: payment.failed", async () => {
