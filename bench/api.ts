@@ -3,6 +3,8 @@
 // Needs a production build (`npm run build`). BENCH_DATABASE_URL is dropped and recreated.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { setTimeout } from "node:timers/promises";
+import { IDLE_MS } from "@/lib/platform/async-context";
 import { measureDashboard } from "./dashboard";
 import {
   appServerEnv,
@@ -113,6 +115,8 @@ if (!dashboardOnly)
   });
 const results = new Map<string, LoadResult[][]>(servers.map(({ label }) => [label, SCENARIOS.map(() => [])]));
 let dashboard: Awaited<ReturnType<typeof measureDashboard>>;
+let listWithStoresOn: LoadResult | undefined;
+const list = SCENARIOS.find((scenario) => scenario.key === "list");
 try {
   dashboard = await measureDashboard(servers[0]!.server, seed.email, seed.password, seed.firstPaymentId);
   // The same pass on the app without the request log, so both app processes have loaded and run the
@@ -121,6 +125,14 @@ try {
   for (const { label, server } of servers)
     if (label === "app without request log")
       await measureDashboard(server, seed.email, seed.password, seed.firstPaymentId);
+  // Right after a dashboard page, the stores Next.js entered (and with them Node 20's async hooks) are on:
+  // the list once in that state, then the rounds once the server has turned them off (async-context.ts).
+  const dashboardDone = performance.now();
+  if (list && !dashboardOnly) {
+    listWithStoresOn = await runScenario(list, servers[0]!.server);
+    console.log(`app right after the dashboard: ${JSON.stringify(listWithStoresOn)}`);
+    await setTimeout(Math.max(0, dashboardDone + IDLE_MS + 1000 - performance.now()));
+  }
   for (let round = 1; round <= (dashboardOnly ? 0 : rounds); round++)
     for (const [index, scenario] of SCENARIOS.entries())
       for (const { label, server } of servers) {
@@ -175,6 +187,11 @@ const memory = servers.map(({ label, server }) => ({
 const report = [
   `Seeded ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s; ${connections} connections over ${seed.tokens.length} tokens, ${durationSeconds} s per scenario and server, ${rounds} rounds taken in turn (medians shown), pool ${poolMax} per process, server flags ${SERVER_NODE_FLAGS.join(" ") || "none"}.`,
   ...(dashboardOnly ? [] : [markdownTable(rows)]),
+  ...(listWithStoresOn && list
+    ? [
+        `GET /api/payments within ${IDLE_MS / 1000} s of a dashboard page (Next.js's stores on, and Node 20's async hooks with them), measured once before the rounds: ${listWithStoresOn.requestsPerSecond} req/s, ${(listWithStoresOn.requestsPerSecond / medianOf("baseline", SCENARIOS.indexOf(list), "requestsPerSecond")).toFixed(2)} of the baseline's median.`,
+      ]
+    : []),
   "Memory (RSS, sampled every 200 ms from the dashboard measurement to the last round):",
   markdownTable(memory),
   "Dashboard, one request at a time (time to the full response):",

@@ -3,6 +3,7 @@
 // the functions with the most self time. BENCH_PROFILE_SCENARIO=create profiles POST /api/payments.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { measureDashboard } from "./dashboard";
 import { appServerEnv, freshDatabase, root, runLoad, SERVER_NODE_FLAGS, startScript } from "./harness";
 import { seedBenchmark } from "./seed";
 
@@ -37,6 +38,10 @@ const server = await startScript(
 let externalId = 0;
 let requests = 0;
 try {
+  // BENCH_PROFILE_DASHBOARD=1: the dashboard pass first, as bench:api does, so the profile shows a process
+  // that has also served Next.js pages (its AsyncLocalStorage hooks are on from then).
+  if (process.env.BENCH_PROFILE_DASHBOARD === "1" && !baseline)
+    await measureDashboard(server, seed.email, seed.password, seed.firstPaymentId);
   const result = await runLoad({
     name: create ? "POST /api/payments" : "GET /api/payments",
     url: `${server.baseUrl}/api/payments`,

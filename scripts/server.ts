@@ -25,6 +25,10 @@ if (processes > 1) {
   await new Promise<never>(() => {});
 }
 
+// Before Next.js loads: the stores its pages enter are turned off while it serves nothing (async-context.ts).
+const { frameworkRequestEnded, frameworkRequestStarted, startIdleTimer, trackEnteredStores } =
+  await import("@/lib/platform/async-context");
+if (!dev) trackEnteredStores();
 const { default: next } = await import("next");
 const { isMerchantApiPath, serveApiRequest } = await import("@/lib/api/router");
 const { logger } = await import("@/lib/platform/logger");
@@ -45,6 +49,15 @@ const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev, port, dir: process.cwd() });
 const handleWithNext = app.getRequestHandler();
 await app.prepare();
+if (!dev) startIdleTimer();
+
+/** A request for Next.js, counted while under way so the stores it enters stay on until it is done. */
+function serveWithNext(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  if (dev) return handleWithNext(request, response);
+  frameworkRequestStarted();
+  response.once("close", frameworkRequestEnded);
+  return handleWithNext(request, response);
+}
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   sendApiResponse(response, await serveApiRequest(toApiRequest(request)), request.method);
@@ -68,7 +81,7 @@ const server = http.createServer({ requireHostHeader: false }, (request, respons
     ? operator.then((answer) => sendApiResponse(response, answer, request.method))
     : !dev && isMerchantApiPath(pathname)
       ? serveApi(request, response)
-      : handleWithNext(request, response);
+      : serveWithNext(request, response);
   served.catch((error: unknown) => {
     logger.error({ err: error }, "Unhandled server error");
     if (!response.headersSent) response.writeHead(500, { "Content-Type": "application/json" });
