@@ -3,6 +3,8 @@
 // the functions with the most self time. BENCH_PROFILE_SCENARIO=create profiles POST /api/payments.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { setTimeout } from "node:timers/promises";
+import { IDLE_MS } from "@/lib/platform/async-context";
 import { measureDashboard } from "./dashboard";
 import { appServerEnv, freshDatabase, root, runLoad, SERVER_NODE_FLAGS, startScript } from "./harness";
 import { seedBenchmark } from "./seed";
@@ -39,9 +41,12 @@ let externalId = 0;
 let requests = 0;
 try {
   // BENCH_PROFILE_DASHBOARD=1: the dashboard pass first, as bench:api does, so the profile shows a process
-  // that has also served Next.js pages (its AsyncLocalStorage hooks are on from then).
-  if (process.env.BENCH_PROFILE_DASHBOARD === "1" && !baseline)
+  // that has also served Next.js pages (the stores Next.js entered, and Node 20's async hooks, are on).
+  if (process.env.BENCH_PROFILE_DASHBOARD === "1" && !baseline) {
     await measureDashboard(server, seed.email, seed.password, seed.firstPaymentId);
+    // BENCH_PROFILE_DASHBOARD_IDLE=1: then until the server has turned those stores off again.
+    if (process.env.BENCH_PROFILE_DASHBOARD_IDLE === "1") await setTimeout(IDLE_MS + 1000);
+  }
   const result = await runLoad({
     name: create ? "POST /api/payments" : "GET /api/payments",
     url: `${server.baseUrl}/api/payments`,
