@@ -155,13 +155,12 @@ const rows = SCENARIOS.map(({ name }, index) => {
   const withoutLog = results.has("app without request log")
     ? medianOf("app without request log", index, "requestsPerSecond")
     : undefined;
-  const perRound = results
+  const roundRatios = results
     .get("app")!
-    [index]!.map((result, round) => {
-      const ceiling = results.get("baseline")![index]![round]!;
-      return (result.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2);
-    })
-    .join(" ");
+    [index]!.map(
+      (result, round) =>
+        result.requestsPerSecond / results.get("baseline")![index]![round]!.requestsPerSecond,
+    );
   return {
     Scenario: name,
     "req/s": app("requestsPerSecond"),
@@ -171,7 +170,10 @@ const rows = SCENARIOS.map(({ name }, index) => {
     "baseline req/s": baseline("requestsPerSecond"),
     "baseline p50/p99 ms": `${baseline("p50")} / ${baseline("p99")}`,
     ratio: (app("requestsPerSecond") / baseline("requestsPerSecond")).toFixed(2),
-    "ratio per round": perRound,
+    // Each round's two servers ran back to back, under the same conditions; the ratio of the medians
+    // above pairs one round's app with another's baseline when the machine's speed drifts between rounds.
+    "median of round ratios": median(roundRatios).toFixed(2),
+    "ratio per round": roundRatios.map((ratio) => ratio.toFixed(2)).join(" "),
     ...(withoutLog
       ? {
           "log off req/s": withoutLog,
