@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * and timer in the process pays for the hooks, until every entered store is disabled again. Here only
  * Next.js (pages, server actions, next-auth's routes) enters stores; the merchant API never does. Measured on
  * the API list (BENCHMARKS.md): the hooks were 7% of its CPU per request in a process that had served one
- * dashboard page, and cost it about a tenth of its throughput.
+ * dashboard page, and cost it 10–20% of its throughput.
  *
  * So the server counts the requests Next.js has under way and, once none has been for IDLE_MS, disables the
  * stores Next.js entered. The next page it renders enters them again (run() re-enables a store). IDLE_MS is
