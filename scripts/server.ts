@@ -49,11 +49,13 @@ const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev, port, dir: process.cwd() });
 const handleWithNext = app.getRequestHandler();
 await app.prepare();
-if (!dev) startIdleTimer();
+startIdleTimer();
 
-/** A request for Next.js, counted while under way so the stores it enters stay on until it is done. */
+/**
+ * A request for Next.js, counted while under way so the stores it enters stay on until it is done (in
+ * development no store is tracked, so the count turns nothing off).
+ */
 function serveWithNext(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-  if (dev) return handleWithNext(request, response);
   frameworkRequestStarted();
   response.once("close", frameworkRequestEnded);
   return handleWithNext(request, response);

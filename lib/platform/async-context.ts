@@ -35,7 +35,6 @@ export function trackEnteredStores(): void {
 }
 
 function disableIdleStores(): void {
-  idleTimer = undefined;
   if (inFlight === 0) for (const store of entered) store.disable();
 }
 
@@ -43,7 +42,6 @@ function disableIdleStores(): void {
 export function frameworkRequestStarted(): void {
   inFlight += 1;
   clearTimeout(idleTimer);
-  idleTimer = undefined;
 }
 
 /** A Next.js request closed (answered, or abandoned by its client). */
