@@ -145,13 +145,14 @@ try {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const medianOf = (label: string, index: number, field: "requestsPerSecond" | "p50" | "p99") =>
+type MedianField = "requestsPerSecond" | "p50" | "p99" | "serverCpuUs" | "databaseCpuUs";
+const medianOf = (label: string, index: number, field: MedianField) =>
   median((results.get(label)?.[index] ?? []).map((result) => result[field]));
 const peakRss = (label: string) => Math.max(0, ...(results.get(label)?.flat() ?? []).map((r) => r.memoryMb));
 
 const rows = SCENARIOS.map(({ name }, index) => {
-  const app = (field: "requestsPerSecond" | "p50" | "p99") => medianOf("app", index, field);
-  const baseline = (field: "requestsPerSecond" | "p50" | "p99") => medianOf("baseline", index, field);
+  const app = (field: MedianField) => medianOf("app", index, field);
+  const baseline = (field: MedianField) => medianOf("baseline", index, field);
   const withoutLog = results.has("app without request log")
     ? medianOf("app without request log", index, "requestsPerSecond")
     : undefined;
@@ -174,6 +175,9 @@ const rows = SCENARIOS.map(({ name }, index) => {
     // above pairs one round's app with another's baseline when the machine's speed drifts between rounds.
     "median of round ratios": median(roundRatios).toFixed(2),
     "ratio per round": roundRatios.map((ratio) => ratio.toFixed(2)).join(" "),
+    // Steadier than requests per second on this machine, and it says where the difference is.
+    "CPU µs/req, server: app / baseline": `${app("serverCpuUs")} / ${baseline("serverCpuUs")}`,
+    "CPU µs/req, database: app / baseline": `${app("databaseCpuUs")} / ${baseline("databaseCpuUs")}`,
     ...(withoutLog
       ? {
           "log off req/s": withoutLog,

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { databaseCpuMicros, serverCpuMicros } from "./cpu";
 
 export const root = path.resolve(import.meta.dirname, "..");
 
@@ -127,6 +128,9 @@ export type LoadResult = {
   non2xx: number;
   errors: number;
   memoryMb: number;
+  /** CPU per request, in microseconds: the server's processes, and PostgreSQL's (and PgBouncer's). */
+  serverCpuUs: number;
+  databaseCpuUs: number;
 };
 
 /** Runs one scenario with autocannon: `connections` keep-alive connections, tokens spread round robin. */
@@ -141,6 +145,9 @@ export async function runLoad(options: {
   server: RunningServer;
 }): Promise<LoadResult> {
   let next = 0;
+  const pid = options.server.process.pid!;
+  const serverCpuBefore = serverCpuMicros(pid);
+  const databaseCpuBefore = databaseCpuMicros();
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
@@ -160,6 +167,7 @@ export async function runLoad(options: {
       },
     ],
   });
+  const requests = Math.max(1, result.requests.total);
   return {
     name: options.name,
     requestsPerSecond: Math.round(result.requests.average),
@@ -168,6 +176,8 @@ export async function runLoad(options: {
     non2xx: result.non2xx,
     errors: result.errors,
     memoryMb: options.server.peakRssMb(),
+    serverCpuUs: Math.round((serverCpuMicros(pid) - serverCpuBefore) / requests),
+    databaseCpuUs: Math.round((databaseCpuMicros() - databaseCpuBefore) / requests),
   };
 }
 

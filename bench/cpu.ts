@@ -1,0 +1,49 @@
+// CPU time from /proc, per request: on this shared 2-core machine a server's requests per second move by
+// ±20% from round to round, while the CPU each request costs moves much less, and says which process the
+// difference between two servers is in.
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Clock ticks per second, the unit of /proc/<pid>/stat's times. */
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+
+/** A process's user + system CPU time so far, in microseconds (0 once it has gone). */
+function processCpuMicros(pid: number): number {
+  try {
+    // The fields after the command name, which is in parentheses and may contain spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** A server's CPU time so far, its worker processes (WEB_CONCURRENCY > 1) included. */
+export function serverCpuMicros(pid: number): number {
+  return [pid, ...childPids(pid)].reduce((sum, each) => sum + processCpuMicros(each), 0);
+}
+
+/** The CPU time of every PostgreSQL and PgBouncer process on this machine so far. */
+export function databaseCpuMicros(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const command = readFileSync(`/proc/${entry}/comm`, "utf8").trim();
+      if (command === "postgres" || command === "pgbouncer") total += processCpuMicros(Number(entry));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return total;
+}
