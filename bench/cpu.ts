@@ -4,8 +4,15 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
-/** Clock ticks per second, the unit of /proc/<pid>/stat's times. */
-const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+/** Clock ticks per second, the unit of /proc/<pid>/stat's times (100 on Linux when getconf cannot tell). */
+function ticksPerSecond(): number {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+const TICKS_PER_SECOND = ticksPerSecond();
 
 /** A process's user + system CPU time so far, in microseconds (0 once it has gone). */
 function processCpuMicros(pid: number): number {
@@ -33,10 +40,20 @@ export function serverCpuMicros(pid: number): number {
   return [pid, ...childPids(pid)].reduce((sum, each) => sum + processCpuMicros(each), 0);
 }
 
-/** The CPU time of every PostgreSQL and PgBouncer process on this machine so far. */
+/**
+ * The CPU time of every PostgreSQL and PgBouncer process on this machine so far. A process that exits
+ * between two readings takes its time with it (the pools' connections live for the whole round); without
+ * /proc (not Linux) it is 0.
+ */
 export function databaseCpuMicros(): number {
   let total = 0;
-  for (const entry of readdirSync("/proc")) {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const command = readFileSync(`/proc/${entry}/comm`, "utf8").trim();
