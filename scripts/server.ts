@@ -1,73 +1,76 @@
-// `npm run dev` (with --dev) and `npm start`: node:http servers for the whole platform on PORT (3000), one
-// per WEB_CONCURRENCY process.
+// `npm run dev` (with --dev) and `npm start`: the whole platform on PORT (3000).
 // In production the merchant API (`/api/*` except next-auth's `/api/auth/*`) is answered by lib/api's router
-// straight from node:http: Next.js's request pipeline cost more than the API call itself (see BENCHMARKS.md),
-// so it is skipped. Everything else (dashboard, sign-in, assets), and in development the API too (through
-// app/api/[[...path]], so edits hot-reload), goes to Next.js. The platform boots first: configuration
-// check, migrations, then (unless WORKER_MODE=off) the webhook worker and settler.
+// straight from node:http: Next.js's request pipeline cost more than the API call itself (see BENCHMARKS.md).
+// Everything else (dashboard, sign-in, assets), and in development the API too (through app/api/[[...path]],
+// so edits hot-reload), goes to Next.js. On PostgreSQL in production, Next.js runs in a process of its own
+// and the API processes hand it those requests (lib/platform/web-cluster.ts says why). Each process boots
+// the platform first: configuration check, migrations, then (unless WORKER_MODE=off) the webhook worker and
+// settler, in the processes that serve the API.
+import { chmodSync, rmSync } from "node:fs";
 import http from "node:http";
+import type { Duplex } from "node:stream";
 
 const dev = process.argv.includes("--dev");
 // Before anything reads the environment: .env files are chosen by mode, as `next dev` / `next start` do.
 (process.env as Record<string, string>).NODE_ENV ??= dev ? "development" : "production";
 await import("./load-env");
 
-// WEB_CONCURRENCY > 1 (one per CPU by default in production on PostgreSQL): this process only forks the
-// servers that share the port, and never gets past here. A bad environment is left for startPlatform to report.
+// On PostgreSQL in production this process only forks the servers, and never gets past here.
 const { default: cluster } = await import("node:cluster");
-const { runWebCluster, webConcurrency } = await import("@/lib/platform/web-cluster");
-let processes = 1;
-try {
-  if (cluster.isPrimary) processes = webConcurrency(dev);
-} catch {}
-if (processes > 1) {
-  runWebCluster(processes);
+const { apiProcessCount, dashboardSocket, DASHBOARD_LISTENING, runWebCluster, serverRole } =
+  await import("@/lib/platform/web-cluster");
+const apiProcesses = cluster.isPrimary ? apiProcessCount(dev) : undefined;
+if (apiProcesses !== undefined) {
+  runWebCluster(apiProcesses);
   await new Promise<never>(() => {});
 }
+const role = serverRole();
 
-// Before Next.js loads: the stores its pages enter are turned off while it serves nothing (async-context.ts).
-const { frameworkRequestEnded, frameworkRequestStarted, startIdleTimer, trackEnteredStores } =
-  await import("@/lib/platform/async-context");
-if (!dev) trackEnteredStores();
-const { default: next } = await import("next");
-const { isMerchantApiPath, serveApiRequest } = await import("@/lib/api/router");
 const { logger } = await import("@/lib/platform/logger");
-const { operatorRoute } = await import("@/lib/api/operator-routes");
-const { CLIENT_IP_HEADER, resolveClientIp } = await import("@/lib/platform/client-ip");
 const { getEnv } = await import("@/lib/platform/env");
-const { answerClientError, answerExpectationFailed, screenRequest, sendApiResponse, toApiRequest } =
-  await import("@/lib/api/node-bridge");
 const { inlineBackgroundServices, startPlatform, stopPlatformOnSignals } =
   await import("@/lib/platform/background-services");
-
 const { startRequestLogWriter } = await import("@/lib/logs/request-log");
 // The request log's writer first, so it stops last: it writes what it holds after the requests under way.
-await startPlatform([startRequestLogWriter, ...inlineBackgroundServices()], "web");
-const trustedProxies = getEnv().TRUSTED_PROXIES;
+await startPlatform(
+  role === "dashboard" ? [] : [startRequestLogWriter, ...inlineBackgroundServices()],
+  "web",
+);
 
-const port = Number(process.env.PORT ?? 3000);
-const app = next({ dev, port, dir: process.cwd() });
-const handleWithNext = app.getRequestHandler();
-await app.prepare();
-startIdleTimer();
+type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void | Promise<void>;
+const nextHandler =
+  role === "api" ? undefined : await (await import("./next-handler")).startNext(dev, role === "whole");
+/** What serves the dashboard's requests (and in development the API's) in this process. */
+const serveDashboard: Handler =
+  nextHandler?.serve ?? (await import("@/lib/platform/dashboard-proxy")).dashboardProxy(dashboardSocket());
 
-/**
- * A request for Next.js, counted while under way so the stores it enters stay on until it is done (in
- * development no store is tracked, so the count turns nothing off).
- */
-function serveWithNext(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-  frameworkRequestStarted();
-  response.once("close", frameworkRequestEnded);
-  return handleWithNext(request, response);
+/** Runs a request's handler; whatever it throws or rejects with is logged and answered with a JSON 500. */
+function serveSafely(handler: Handler, request: http.IncomingMessage, response: http.ServerResponse): void {
+  const fail = (error: unknown) => {
+    logger.error({ err: error }, "Unhandled server error");
+    if (!response.headersSent) response.writeHead(500, { "Content-Type": "application/json" });
+    response.end(JSON.stringify({ message: "Server Error" }));
+  };
+  try {
+    handler(request, response)?.catch(fail);
+  } catch (error) {
+    fail(error);
+  }
 }
+
+const { isMerchantApiPath, serveApiRequest } = await import("@/lib/api/router");
+const { operatorRoute } = await import("@/lib/api/operator-routes");
+const { CLIENT_IP_HEADER, resolveClientIp } = await import("@/lib/platform/client-ip");
+const { answerClientError, answerExpectationFailed, screenRequest, sendApiResponse, toApiRequest } =
+  await import("@/lib/api/node-bridge");
+const trustedProxies = getEnv().TRUSTED_PROXIES;
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   sendApiResponse(response, await serveApiRequest(toApiRequest(request)), request.method);
 }
 
-let stopping = false;
-// Host is checked by screenRequest (with a JSON answer), not by Node (an empty 400).
-const server = http.createServer({ requireHostHeader: false }, (request, response) => {
+/** What a client reaches on PORT: the API and operator routes here, the rest to the dashboard. */
+function serveFront(request: http.IncomingMessage, response: http.ServerResponse): void {
   // A stopping server answers what is already on a keep-alive connection, then closes it.
   if (stopping) response.setHeader("Connection", "close");
   if (!screenRequest(request, response)) return;
@@ -79,29 +82,49 @@ const server = http.createServer({ requireHostHeader: false }, (request, respons
   );
   const pathname = (request.url ?? "/").split("?", 1)[0]!;
   const operator = operatorRoute(pathname, request.headers.authorization ?? null);
-  const served = operator
-    ? operator.then((answer) => sendApiResponse(response, answer, request.method))
-    : !dev && isMerchantApiPath(pathname)
-      ? serveApi(request, response)
-      : serveWithNext(request, response);
-  served.catch((error: unknown) => {
-    logger.error({ err: error }, "Unhandled server error");
-    if (!response.headersSent) response.writeHead(500, { "Content-Type": "application/json" });
-    response.end(JSON.stringify({ message: "Server Error" }));
-  });
-});
-server.on("clientError", answerClientError);
-server.on("checkExpectation", answerExpectationFailed);
-server.on("upgrade", (request, socket, head) => void app.getUpgradeHandler()(request, socket, head));
+  if (operator)
+    serveSafely(async () => sendApiResponse(response, await operator, request.method), request, response);
+  else serveSafely(!dev && isMerchantApiPath(pathname) ? serveApi : serveDashboard, request, response);
+}
+
+let stopping = false;
+const server = http.createServer(
+  // Host is checked by screenRequest (with a JSON answer), not by Node (an empty 400).
+  { requireHostHeader: false },
+  role === "dashboard"
+    ? // Reached only through the API processes, which have screened the request and stamped its client.
+      (request, response) => serveSafely(serveDashboard, request, response)
+    : serveFront,
+);
+if (role !== "dashboard") {
+  server.on("clientError", answerClientError);
+  server.on("checkExpectation", answerExpectationFailed);
+}
+// Production pages open no WebSocket; Next.js's development server does (hot reload).
+server.on("upgrade", (request: http.IncomingMessage, socket: Duplex, head: Buffer) =>
+  nextHandler ? void nextHandler.upgrade(request, socket, head) : socket.destroy(),
+);
+
 server.once("error", (error: NodeJS.ErrnoException) => {
   console.error(
     error.code === "EADDRINUSE"
-      ? `\nPort ${port} is in use by another process; set PORT to use another.\n`
+      ? `\nPort ${process.env.PORT ?? 3000} is in use by another process; set PORT to use another.\n`
       : error,
   );
   process.exit(1);
 });
-server.listen(port, () => console.log(`Ready on http://localhost:${port}${dev ? " (development)" : ""}`));
+if (role === "dashboard") {
+  const socket = dashboardSocket();
+  // Left by a dashboard process that died; only this machine's processes of this server can connect.
+  rmSync(socket, { force: true });
+  server.listen({ path: socket, exclusive: true }, () => {
+    chmodSync(socket, 0o600);
+    process.send?.(DASHBOARD_LISTENING);
+  });
+} else {
+  const port = Number(process.env.PORT ?? 3000);
+  server.listen(port, () => console.log(`Ready on http://localhost:${port}${dev ? " (development)" : ""}`));
+}
 
 /** How long a stopping server waits for requests under way before it closes the database anyway. */
 const DRAIN_TIMEOUT_MS = 10_000;

@@ -1,42 +1,100 @@
-import cluster from "node:cluster";
-import { availableParallelism } from "node:os";
-import { getEnv } from "./env";
+import cluster, { type Worker } from "node:cluster";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
+import { checkWebServerEnv, getEnv } from "./env";
 
 /**
- * How many web server processes `npm start` runs: WEB_CONCURRENCY, else one per CPU in production on
- * PostgreSQL. Always one on the embedded database (PGlite admits a single process) and in development.
+ * What one process of `npm start` serves. `whole`: everything, Next.js included (development, and the
+ * embedded database, which admits a single process). In production on PostgreSQL the work is split: `api`
+ * processes (WEB_CONCURRENCY of them, sharing the port) answer the merchant API and the operator routes
+ * and hand everything else to one `dashboard` process running Next.js. Next.js enters AsyncLocalStorage
+ * stores, which on Node 20 turn on promise hooks for the whole process and for good (BENCHMARKS.md): kept
+ * out of the API processes, they never cost the API anything.
  */
-export function webConcurrency(dev: boolean): number {
-  const env = getEnv();
-  if (dev || !env.DATABASE_URL) return 1;
-  return env.WEB_CONCURRENCY ?? availableParallelism();
+export type ServerRole = "whole" | "api" | "dashboard";
+
+export function serverRole(): ServerRole {
+  if (cluster.isPrimary) return "whole";
+  return process.env.SERVER_ROLE === "dashboard" ? "dashboard" : "api";
+}
+
+/** The unix socket the dashboard process listens on, from the primary. */
+export function dashboardSocket(): string {
+  const socket = process.env.DASHBOARD_SOCKET;
+  if (!socket) throw new Error("DASHBOARD_SOCKET is not set: the dashboard process is started by npm start");
+  return socket;
+}
+
+/** The message the dashboard process sends its primary once it accepts requests. */
+export const DASHBOARD_LISTENING = "dashboard listening";
+
+/**
+ * How many API processes `npm start` runs, or undefined when this one process serves everything: in
+ * development, on the embedded database, and with a bad environment (which the process then reports).
+ */
+export function apiProcessCount(dev: boolean): number | undefined {
+  try {
+    const env = getEnv();
+    checkWebServerEnv();
+    if (dev || !env.DATABASE_URL) return undefined;
+    return env.WEB_CONCURRENCY ?? availableParallelism();
+  } catch {
+    return undefined;
+  }
 }
 
 /** A process that died unasked is replaced, but not faster than this. */
 const RESTART_DELAY_MS = 1000;
 
 /**
- * The primary of a multi-process server: forks `count` server processes that share the port (node:cluster
- * hands each accepted connection to one of them, each with its own database pool), replaces one that dies,
- * and on SIGTERM/SIGINT passes the signal on and exits once every process has drained.
+ * The primary of `npm start` on PostgreSQL: forks the dashboard process, then, once it listens, `apiCount`
+ * API processes that share the port (node:cluster hands each accepted connection to one of them, each with
+ * its own database pool). It replaces a process that dies. On SIGTERM/SIGINT it stops the API processes
+ * first, then the dashboard, which they hand requests to while they drain, and exits once all are gone.
  */
-export function runWebCluster(count: number): void {
-  let stopping = false;
-  for (let index = 0; index < count; index++) cluster.fork();
+export function runWebCluster(apiCount: number): void {
+  const socket = path.join(tmpdir(), `payments-dashboard-${process.pid}.sock`);
+  const roles = new Map<Worker, "api" | "dashboard">();
+  let stopping: NodeJS.Signals | undefined;
+  let apiStarted = false;
+  const fork = (role: "api" | "dashboard") => {
+    const worker = cluster.fork({ SERVER_ROLE: role, DASHBOARD_SOCKET: socket });
+    roles.set(worker, role);
+    if (role === "dashboard")
+      worker.on("message", (message: unknown) => {
+        if (message !== DASHBOARD_LISTENING) return;
+        console.log(`Dashboard process ${worker.process.pid} listening on ${socket}`);
+        if (apiStarted) return;
+        apiStarted = true;
+        for (let index = 0; index < apiCount; index++) fork("api");
+      });
+  };
+  const workersOf = (role: "api" | "dashboard") =>
+    [...roles].filter(([, each]) => each === role).map(([worker]) => worker);
+
+  fork("dashboard");
   cluster.on("exit", (worker, code, signal) => {
+    const role = roles.get(worker)!;
+    roles.delete(worker);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (workersOf("api").length === 0)
+        for (const each of workersOf("dashboard")) each.process.kill(stopping);
+      if (roles.size === 0) process.exit(0);
       return;
     }
-    console.error(`Server process ${worker.process.pid} exited (${signal ?? code}); starting another.`);
-    setTimeout(() => cluster.fork(), RESTART_DELAY_MS);
+    console.error(
+      `Server process ${worker.process.pid} (${role}) exited (${signal ?? code}); starting another.`,
+    );
+    setTimeout(() => {
+      if (!stopping) fork(role);
+    }, RESTART_DELAY_MS);
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      stopping = true;
-      const workers = Object.values(cluster.workers ?? {});
-      if (workers.length === 0) process.exit(0);
-      for (const worker of workers) worker?.process.kill(signal);
+      stopping = signal;
+      if (roles.size === 0) process.exit(0);
+      const first = workersOf("api").length > 0 ? workersOf("api") : workersOf("dashboard");
+      for (const worker of first) worker.process.kill(signal);
     });
   }
 }

@@ -62,3 +62,43 @@ describe.skipIf(!process.env.DATABASE_URL)("WEB_CONCURRENCY", () => {
     await expect(fetch(`${server.baseUrl}/healthz`)).rejects.toThrow();
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)("the dashboard's own process", () => {
+  it("serves pages through the API processes; while it is replaced pages get a JSON 503 and the API answers", async () => {
+    const server = await startServerProcess(
+      Number(new URL(baseUrl).port) + 4,
+      serverEnv as NodeJS.ProcessEnv,
+    );
+    const dashboardPid = () => {
+      const lines = server.output().match(/Dashboard process (\d+) listening/g) ?? [];
+      return Number(lines.at(-1)?.split(" ")[2]);
+    };
+    const first = dashboardPid();
+    expect(first).toBeGreaterThan(0);
+    const login = await fetch(`${server.baseUrl}/login`);
+    expect(login.status).toBe(200);
+    expect(await login.text()).toContain("<html");
+
+    process.kill(first, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const during = await fetch(`${server.baseUrl}/login`);
+    expect([during.status, during.headers.get("retry-after"), await during.json()]).toEqual([
+      503,
+      "1",
+      { message: "Service Unavailable" },
+    ]);
+    const api = await fetch(`${server.baseUrl}/api/payments?perPage=1`, {
+      headers: { Authorization: `Bearer ${tokens.api}` },
+    });
+    expect(api.status).toBe(200);
+
+    // The primary starts another dashboard process, on the same socket.
+    const deadline = Date.now() + 30_000;
+    while (dashboardPid() === first && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(dashboardPid()).not.toBe(first);
+    expect((await fetch(`${server.baseUrl}/login`)).status).toBe(200);
+    await server.stop();
+    await expect(fetch(`${server.baseUrl}/login`)).rejects.toThrow();
+  });
+});

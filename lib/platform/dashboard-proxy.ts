@@ -1,0 +1,67 @@
+import http from "node:http";
+
+/**
+ * Headers that describe one connection, not the message (RFC 9110 §7.6.1), which a proxy does not pass on:
+ * Node sets its own on each side (keep-alive, chunking).
+ */
+const HOP_BY_HOP = new Set([
+  "connection",
+  // Answered (100 Continue) by the API process, which then reads the body it passes on.
+  "expect",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const kept: http.OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+
+/** While the dashboard's process is starting or being replaced. JSON, as every answer under /api is. */
+function answerUnavailable(response: http.ServerResponse): void {
+  if (response.destroyed) return;
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const body = JSON.stringify({ message: "Service Unavailable" });
+  response.writeHead(503, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+    "Retry-After": "1",
+  });
+  response.end(body);
+}
+
+/**
+ * Hands requests to the dashboard's process (Next.js) over a unix socket, streaming both bodies: the API
+ * processes never load Next.js (see scripts/server.ts). The request keeps its headers, the client-IP stamp
+ * included, so the dashboard sees what the API process saw.
+ */
+export function dashboardProxy(
+  socketPath: string,
+): (request: http.IncomingMessage, response: http.ServerResponse) => void {
+  const agent = new http.Agent({ keepAlive: true });
+  return (request, response) => {
+    const upstream = http.request(
+      { agent, socketPath, method: request.method, path: request.url, headers: endToEnd(request.headers) },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+        answer.pipe(response);
+        answer.once("error", () => response.destroy());
+      },
+    );
+    upstream.once("error", () => answerUnavailable(response));
+    // A client gone before the answer was sent: the dashboard stops working for it.
+    response.once("close", () => {
+      if (!response.writableFinished) upstream.destroy();
+    });
+    request.pipe(upstream);
+  };
+}
