@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout } from "node:timers/promises";
 import { IDLE_MS } from "@/lib/platform/async-context";
+import { childPids } from "./cpu";
 import { measureDashboard } from "./dashboard";
 import {
   appServerEnv,
@@ -113,6 +114,10 @@ if (!dashboardOnly)
     label: "baseline",
     server: await startScript("bench/baseline-server.ts", { ...baseEnv, PORT: "4200" }, 4200, "/"),
   });
+// The app on PostgreSQL is a primary, its dashboard process and its API processes.
+const processCounts = new Map(
+  servers.map(({ label, server }) => [label, 1 + childPids(server.process.pid!).length]),
+);
 const results = new Map<string, LoadResult[][]>(servers.map(({ label }) => [label, SCENARIOS.map(() => [])]));
 let dashboard: Awaited<ReturnType<typeof measureDashboard>>;
 let listWithStoresOn: LoadResult | undefined;
@@ -188,7 +193,9 @@ const rows = SCENARIOS.map(({ name }, index) => {
 });
 const memory = servers.map(({ label, server }) => ({
   Server: label,
-  "peak RSS MB (whole run)": Math.max(server.peakRssMb(), peakRss(label)),
+  "peak RSS MB, largest process (whole run)": Math.max(server.peakRssMb(), peakRss(label)),
+  "peak RSS MB, all its processes": server.peakTotalRssMb(),
+  processes: processCounts.get(label)!,
 }));
 const report = [
   `Seeded ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s; ${connections} connections over ${seed.tokens.length} tokens, ${durationSeconds} s per scenario and server, ${rounds} rounds taken in turn (medians shown), pool ${poolMax} per process, server flags ${SERVER_NODE_FLAGS.join(" ") || "none"}.`,

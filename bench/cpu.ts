@@ -25,7 +25,8 @@ function processCpuMicros(pid: number): number {
   }
 }
 
-function childPids(pid: number): number[] {
+/** A process's children (the server processes a `npm start` primary forks). */
+export function childPids(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
       readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number),

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { databaseCpuMicros, serverCpuMicros } from "./cpu";
+import { childPids, databaseCpuMicros, serverCpuMicros } from "./cpu";
 
 export const root = path.resolve(import.meta.dirname, "..");
 
@@ -23,7 +23,10 @@ export async function freshDatabase(databaseUrl: string): Promise<void> {
 export type RunningServer = {
   process: ChildProcess;
   baseUrl: string;
+  /** The largest resident set any one of the server's processes has had (MB). */
   peakRssMb: () => number;
+  /** The largest its processes have had together (MB). */
+  peakTotalRssMb: () => number;
   stop: () => Promise<void>;
 };
 
@@ -104,12 +107,29 @@ export async function startScript(
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  // A `npm start` on PostgreSQL is a primary and the server processes it forks: each is sampled.
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), 200);
+  let peakTotal = 0;
+  const sample = () => {
+    const each = [child.pid!, ...childPids(child.pid!)].map(rssMb);
+    peak = Math.max(peak, ...each);
+    peakTotal = Math.max(
+      peakTotal,
+      each.reduce((sum, mb) => sum + mb, 0),
+    );
+  };
+  const sampler = setInterval(sample, 200);
   return {
     process: child,
     baseUrl,
-    peakRssMb: () => Math.round(Math.max(peak, rssMb(child.pid!))),
+    peakRssMb() {
+      sample();
+      return Math.round(peak);
+    },
+    peakTotalRssMb() {
+      sample();
+      return Math.round(peakTotal);
+    },
     async stop() {
       clearInterval(sampler);
       const exited = new Promise((resolve) => child.once("exit", resolve));
