@@ -25,6 +25,10 @@ if (apiProcesses !== undefined) {
   await new Promise<never>(() => {});
 }
 const role = serverRole();
+// Before the rest loads: a process that serves the API beside Next.js (PGlite's single process) turns the
+// stores Next.js enters off while it serves nothing (lib/platform/async-context.ts).
+const tracksStores = role === "whole" && !dev;
+if (tracksStores) (await import("@/lib/platform/async-context")).trackEnteredStores();
 
 const { logger } = await import("@/lib/platform/logger");
 const { getEnv } = await import("@/lib/platform/env");
@@ -39,7 +43,7 @@ await startPlatform(
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void | Promise<void>;
 const nextHandler =
-  role === "api" ? undefined : await (await import("./next-handler")).startNext(dev, role === "whole");
+  role === "api" ? undefined : await (await import("./next-handler")).startNext(dev, tracksStores);
 /** What serves the dashboard's requests (and in development the API's) in this process. */
 const serveDashboard: Handler =
   nextHandler?.serve ?? (await import("@/lib/platform/dashboard-proxy")).dashboardProxy(dashboardSocket());
