@@ -114,10 +114,8 @@ if (!dashboardOnly)
     label: "baseline",
     server: await startScript("bench/baseline-server.ts", { ...baseEnv, PORT: "4200" }, 4200, "/"),
   });
-// The app on PostgreSQL is a primary, its dashboard process and its API processes.
-const processCounts = new Map(
-  servers.map(({ label, server }) => [label, 1 + childPids(server.process.pid!).length]),
-);
+// The app on PostgreSQL is a primary, its dashboard process and its API processes: counted after the load.
+const processCounts = new Map<string, number>();
 const results = new Map<string, LoadResult[][]>(servers.map(({ label }) => [label, SCENARIOS.map(() => [])]));
 let dashboard: Awaited<ReturnType<typeof measureDashboard>>;
 let listWithStoresOn: LoadResult | undefined;
@@ -145,6 +143,8 @@ try {
         results.get(label)![index]!.push(result);
         console.log(`round ${round} ${label}: ${JSON.stringify(result)}`);
       }
+  for (const { label, server } of servers)
+    processCounts.set(label, 1 + childPids(server.process.pid!).length);
 } finally {
   await Promise.all(servers.map(({ server }) => server.stop()));
 }
