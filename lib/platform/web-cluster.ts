@@ -64,7 +64,7 @@ export function runWebCluster(apiCount: number): void {
       worker.on("message", (message: unknown) => {
         if (message !== DASHBOARD_LISTENING) return;
         console.log(`Dashboard process ${worker.process.pid} listening on ${socket}`);
-        if (apiStarted) return;
+        if (apiStarted || stopping) return;
         apiStarted = true;
         for (let index = 0; index < apiCount; index++) fork("api");
       });
