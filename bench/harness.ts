@@ -1,7 +1,7 @@
 // Shared by the benchmarks: starting servers, sampling their memory, and running autocannon.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
@@ -92,8 +92,17 @@ export async function startScript(
     },
   );
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // Kept for reading after the run: bench/results/<script>-<port>.log.
+  mkdirSync(path.join(root, "bench/results"), { recursive: true });
+  const log = createWriteStream(
+    path.join(root, "bench/results", `${path.basename(script, ".ts")}-${port}.log`),
+  );
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+    log.write(chunk);
+  };
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   const isReady = () =>
