@@ -104,10 +104,12 @@ if (role !== "dashboard") {
   server.on("clientError", answerClientError);
   server.on("checkExpectation", answerExpectationFailed);
 }
-// Production pages open no WebSocket; Next.js's development server does (hot reload).
-server.on("upgrade", (request: http.IncomingMessage, socket: Duplex, head: Buffer) =>
-  nextHandler ? void nextHandler.upgrade(request, socket, head) : socket.destroy(),
-);
+// Next.js's development server takes WebSockets (hot reload). Without a listener, Node hands an upgrade
+// request on as an ordinary one, which an API process passes to the dashboard like any other.
+if (nextHandler)
+  server.on("upgrade", (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    void nextHandler.upgrade(request, socket, head);
+  });
 
 server.once("error", (error: NodeJS.ErrnoException) => {
   console.error(
