@@ -2,6 +2,7 @@
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { frameworkRequestEnded, frameworkRequestStarted, startIdleTimer } from "@/lib/platform/async-context";
+import { appOrigin } from "@/lib/platform/env";
 
 export type NextHandler = {
   serve: (request: http.IncomingMessage, response: http.ServerResponse) => Promise<void>;
@@ -13,6 +14,9 @@ export type NextHandler = {
  * started (trackEnteredStores), and turns them off while Next.js serves nothing.
  */
 export async function startNext(dev: boolean, tracksStores: boolean): Promise<NextHandler> {
+  // next-auth builds its redirects (a refused callback, sign-out) on AUTH_URL when it is set, else on the URL
+  // Next.js gives the request, which in this custom server is http://localhost:PORT.
+  process.env.AUTH_URL ??= appOrigin();
   const { default: next } = await import("next");
   const app = next({ dev, port: Number(process.env.PORT ?? 3000), dir: process.cwd() });
   const handle = app.getRequestHandler();

@@ -64,11 +64,11 @@ describe.skipIf(!process.env.DATABASE_URL)("WEB_CONCURRENCY", () => {
 });
 
 describe.skipIf(!process.env.DATABASE_URL)("the dashboard's own process", () => {
-  it("serves pages through the API processes; while it is replaced pages get a JSON 503 and the API answers", async () => {
-    const server = await startServerProcess(
-      Number(new URL(baseUrl).port) + 4,
-      serverEnv as NodeJS.ProcessEnv,
-    );
+  it("serves pages through the API processes, redirects on APP_URL; while it is replaced pages get a JSON 503 and the API answers", async () => {
+    const port = Number(new URL(baseUrl).port) + 4;
+    // A public origin that is not this machine's, to tell it apart from Next.js's own http://localhost:PORT.
+    const appUrl = `http://pay.example.test:${port}`;
+    const server = await startServerProcess(port, { ...(serverEnv as NodeJS.ProcessEnv), APP_URL: appUrl });
     const dashboardPid = () => {
       const lines = server.output().match(/Dashboard process (\d+) listening/g) ?? [];
       return Number(lines.at(-1)?.split(" ")[2]);
@@ -78,6 +78,17 @@ describe.skipIf(!process.env.DATABASE_URL)("the dashboard's own process", () => 
     const login = await fetch(`${server.baseUrl}/login`);
     expect(login.status).toBe(200);
     expect(await login.text()).toContain("<html");
+    // next-auth's redirects (here: a sign-in post without its CSRF token) are built on APP_URL.
+    const refused = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "email=someone%40example.test&password=not-the-password",
+      redirect: "manual",
+    });
+    expect([refused.status, refused.headers.get("location")]).toEqual([
+      302,
+      `${appUrl}/login?error=MissingCSRF`,
+    ]);
 
     process.kill(first, "SIGKILL");
     await new Promise((resolve) => setTimeout(resolve, 100));
