@@ -13,12 +13,12 @@ export type NextHandler = {
  * Loads and prepares Next.js. `tracksStores`: the process has been tracking the stores entered since it
  * started (trackEnteredStores), and turns them off while Next.js serves nothing.
  */
-export async function startNext(dev: boolean, tracksStores: boolean): Promise<NextHandler> {
+export async function startNext(dev: boolean, port: number, tracksStores: boolean): Promise<NextHandler> {
   // next-auth builds its redirects (a refused callback, sign-out) on AUTH_URL when it is set, else on the URL
   // Next.js gives the request, which in this custom server is http://localhost:PORT.
   process.env.AUTH_URL ??= appOrigin();
   const { default: next } = await import("next");
-  const app = next({ dev, port: Number(process.env.PORT ?? 3000), dir: process.cwd() });
+  const app = next({ dev, port, dir: process.cwd() });
   const handle = app.getRequestHandler();
   await app.prepare();
   if (tracksStores) startIdleTimer();

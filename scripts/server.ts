@@ -42,23 +42,25 @@ await startPlatform(
 );
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void | Promise<void>;
+const port = getEnv().PORT;
 const nextHandler =
-  role === "api" ? undefined : await (await import("./next-handler")).startNext(dev, tracksStores);
+  role === "api" ? undefined : await (await import("./next-handler")).startNext(dev, port, tracksStores);
 /** What serves the dashboard's requests (and in development the API's) in this process. */
 const serveDashboard: Handler =
   nextHandler?.serve ?? (await import("@/lib/platform/dashboard-proxy")).dashboardProxy(dashboardSocket());
 
+function answerServerError(response: http.ServerResponse, error: unknown): void {
+  logger.error({ err: error }, "Unhandled server error");
+  if (!response.headersSent) response.writeHead(500, { "Content-Type": "application/json" });
+  response.end(JSON.stringify({ message: "Server Error" }));
+}
+
 /** Runs a request's handler; whatever it throws or rejects with is logged and answered with a JSON 500. */
 function serveSafely(handler: Handler, request: http.IncomingMessage, response: http.ServerResponse): void {
-  const fail = (error: unknown) => {
-    logger.error({ err: error }, "Unhandled server error");
-    if (!response.headersSent) response.writeHead(500, { "Content-Type": "application/json" });
-    response.end(JSON.stringify({ message: "Server Error" }));
-  };
   try {
-    handler(request, response)?.catch(fail);
+    handler(request, response)?.catch((error: unknown) => answerServerError(response, error));
   } catch (error) {
-    fail(error);
+    answerServerError(response, error);
   }
 }
 
@@ -114,7 +116,7 @@ if (nextHandler)
 server.once("error", (error: NodeJS.ErrnoException) => {
   console.error(
     error.code === "EADDRINUSE"
-      ? `\nPort ${process.env.PORT ?? 3000} is in use by another process; set PORT to use another.\n`
+      ? `\nPort ${port} is in use by another process; set PORT to use another.\n`
       : error,
   );
   process.exit(1);
@@ -128,7 +130,6 @@ if (role === "dashboard") {
     process.send?.(DASHBOARD_LISTENING);
   });
 } else {
-  const port = Number(process.env.PORT ?? 3000);
   server.listen(port, () => console.log(`Ready on http://localhost:${port}${dev ? " (development)" : ""}`));
 }
 
