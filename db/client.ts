@@ -121,10 +121,12 @@ async function sessionSurvivesStatements(url: string): Promise<boolean> {
         select current_setting('payments.session_probe', true) as value`.then(
         ([row]) => row?.value === "kept",
       );
-      return Promise.race([
-        answer,
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000)),
-      ]);
+      // Cleared once answered: a pending timer would keep a short-lived process (the CLI) alive for 2 s.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 2000);
+      });
+      return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
     });
   } finally {
     await Promise.all([holder.end({ timeout: 1 }), probe.end({ timeout: 1 })]);
