@@ -49,17 +49,25 @@ const RESTART_DELAY_MS = 1000;
 /**
  * The primary of `npm start` on PostgreSQL: forks the dashboard process, then, once it listens, `apiCount`
  * API processes that share the port (node:cluster hands each accepted connection to one of them, each with
- * its own database pool). It replaces a process that dies. On SIGTERM/SIGINT it stops the API processes
- * first, then the dashboard, which they hand requests to while they drain, and exits once all are gone.
+ * its own database pool). It replaces a process that dies once the platform has been up; a process that
+ * dies before that failed to boot (a bad configuration, a port in use), which another try would repeat, so
+ * the primary stops the rest and exits with its code. On SIGTERM/SIGINT it stops the API processes first,
+ * then the dashboard, which they hand requests to while they drain, and exits once all are gone.
  */
 export function runWebCluster(apiCount: number): void {
   const socket = path.join(tmpdir(), `payments-dashboard-${process.pid}.sock`);
   const roles = new Map<Worker, "api" | "dashboard">();
   let stopping: NodeJS.Signals | undefined;
   let apiStarted = false;
+  /** Set once the first API process listens: from then on a process that dies is replaced. */
+  let up = false;
   const fork = (role: "api" | "dashboard") => {
     const worker = cluster.fork({ SERVER_ROLE: role, DASHBOARD_SOCKET: socket });
     roles.set(worker, role);
+    if (role === "api")
+      worker.once("listening", () => {
+        up = true;
+      });
     if (role === "dashboard")
       worker.on("message", (message: unknown) => {
         if (message !== DASHBOARD_LISTENING) return;
@@ -76,10 +84,16 @@ export function runWebCluster(apiCount: number): void {
   cluster.on("exit", (worker, code, signal) => {
     const role = roles.get(worker)!;
     roles.delete(worker);
+    if (!up && !stopping) {
+      console.error(`The ${role} process failed to start (${signal ?? code}); npm start gives up.`);
+      process.exitCode = typeof code === "number" && code !== 0 ? code : 1;
+      stopping = "SIGTERM";
+      for (const each of workersOf("api")) each.process.kill(stopping);
+    }
     if (stopping) {
       if (workersOf("api").length === 0)
         for (const each of workersOf("dashboard")) each.process.kill(stopping);
-      if (roles.size === 0) process.exit(0);
+      if (roles.size === 0) process.exit();
       return;
     }
     console.error(
@@ -92,7 +106,7 @@ export function runWebCluster(apiCount: number): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       stopping = signal;
-      if (roles.size === 0) process.exit(0);
+      if (roles.size === 0) process.exit();
       const first = workersOf("api").length > 0 ? workersOf("api") : workersOf("dashboard");
       for (const worker of first) worker.process.kill(signal);
     });

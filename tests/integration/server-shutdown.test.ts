@@ -1,3 +1,4 @@
+import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
 import { callApi, paymentTotal } from "../support/api-client";
 import { startServerProcess } from "../support/test-server";
@@ -111,5 +112,43 @@ describe.skipIf(!process.env.DATABASE_URL)("the dashboard's own process", () => 
     expect((await fetch(`${server.baseUrl}/login`)).status).toBe(200);
     await server.stop();
     await expect(fetch(`${server.baseUrl}/login`)).rejects.toThrow();
+  });
+});
+
+// A process that dies before the platform has been up failed to boot: another try would fail the same way, so
+// `npm start` exits with the reason instead of restarting it every second (startServerProcess rejects only
+// once the primary itself has exited).
+describe.skipIf(!process.env.DATABASE_URL)("a server that cannot boot", () => {
+  it.skipIf(process.env.DATABASE_PREPARED_STATEMENTS !== "false")(
+    "behind a transaction pooler with prepared statements on: exits with a clear error, never a hang",
+    async () => {
+      const port = Number(new URL(baseUrl).port) + 5;
+      const started = Date.now();
+      await expect(
+        startServerProcess(port, {
+          ...(serverEnv as NodeJS.ProcessEnv),
+          DATABASE_PREPARED_STATEMENTS: "true",
+        }),
+      ).rejects.toThrow(/connection pooler in transaction mode[\s\S]*DATABASE_PREPARED_STATEMENTS=false/);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    },
+  );
+
+  it("with its port taken: exits with the reason once", async () => {
+    const port = Number(new URL(baseUrl).port) + 6;
+    // Accepts connections and closes them: not an HTTP server startServerProcess would mistake for its own.
+    const squatter = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
+    try {
+      const failure = await startServerProcess(port, serverEnv as NodeJS.ProcessEnv).then(
+        () => new Error("the server started"),
+        (error: Error) => error,
+      );
+      expect(failure.message).toMatch(`Port ${port} is in use by another process`);
+      expect(failure.message).toContain("npm start gives up");
+      expect(failure.message).not.toContain("starting another");
+    } finally {
+      squatter.close();
+    }
   });
 });
