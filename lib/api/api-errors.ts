@@ -60,7 +60,7 @@ export const API_ERRORS = {
   },
   unsupportedMediaType: {
     status: 415,
-    message: "The request body must be sent as application/json (UTF-8).",
+    message: "Unsupported Media Type.",
     when: "A body whose Content-Type is not application/json, or whose charset is not UTF-8.",
   },
   validationFailed: {
@@ -72,7 +72,7 @@ export const API_ERRORS = {
   invalidUtf8: {
     status: 422,
     message: VALIDATION_FAILED,
-    when: "The body's bytes are not valid UTF-8.",
+    when: "The body's bytes are not valid UTF-8: errors name the field that holds them (body, outside any).",
     errors: { body: ["The request body must be valid UTF-8."] },
   },
   tooManyAttempts: {

@@ -95,9 +95,7 @@ describe("request bodies", () => {
     const before = await paymentTotal(baseUrl, tokens.badInput);
     const response = await post('{"amount": 1}', contentType);
     expect(response.status).toBe(415);
-    expect(await response.json()).toEqual({
-      message: "The request body must be sent as application/json (UTF-8).",
-    });
+    expect(await response.json()).toEqual({ message: "Unsupported Media Type." });
     expect(await paymentTotal(baseUrl, tokens.badInput)).toBe(before);
   });
 
@@ -133,18 +131,27 @@ describe("request bodies", () => {
     expect(await paymentTotal(baseUrl, tokens.badInput)).toBe(before);
   });
 
-  it("invalid UTF-8 bytes: 422, never stored as U+FFFD", async () => {
+  const notUtf8 = (before: string, after: string) =>
+    Buffer.concat([Buffer.from(before), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(after)]);
+  it.each([
+    ["in a string field", notUtf8('{"amount": 1, "external_id": "a', 'b"}'), "external_id"],
+    ["beside a valid character", notUtf8('{"amount": 1, "customer_id": "é', '€"}'), "customer_id"],
+    ["deep in a field's value", notUtf8('{"amount": 1, "external_id": {"x": ["', '"]}}'), "external_id"],
+    ["in a field's name", notUtf8('{"amount": 1, "a', '": "x"}'), "body"],
+    ["outside any string", notUtf8('{"amount": 1', "}"), "body"],
+  ])("invalid UTF-8 bytes %s: 422 naming where, never stored as U+FFFD", async (_name, body, field) => {
     const before = await paymentTotal(baseUrl, tokens.badInput);
-    const body = Buffer.concat([
-      Buffer.from('{"amount": 1, "external_id": "'),
-      Buffer.from([0xc3, 0x28]),
-      Buffer.from('"}'),
-    ]);
     const response = await post(body, "application/json");
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({
       message: "The given data was invalid.",
-      errors: { body: ["The request body must be valid UTF-8."] },
+      errors: {
+        [field]: [
+          field === "body"
+            ? "The request body must be valid UTF-8."
+            : `The ${field.replace("_", " ")} field must be valid UTF-8 text.`,
+        ],
+      },
     });
     expect(await paymentTotal(baseUrl, tokens.badInput)).toBe(before);
   });
