@@ -30,6 +30,11 @@ const role = serverRole();
 const tracksStores = role === "whole" && !dev;
 if (tracksStores) (await import("@/lib/platform/async-context")).trackEnteredStores();
 
+if (role !== "whole") {
+  // A scrape of any process reads every process's metrics, gathered by the primary.
+  const { shareMetricsWithPrimary } = await import("@/lib/platform/cluster-metrics");
+  shareMetricsWithPrimary((await import("@/lib/platform/metrics")).metricsRegistry);
+}
 const { logger } = await import("@/lib/platform/logger");
 const { getEnv } = await import("@/lib/platform/env");
 const { inlineBackgroundServices, startPlatform, stopPlatformOnSignals } =

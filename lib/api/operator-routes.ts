@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb, selectRows } from "@/db/client";
+import { inCluster, scrapeCluster } from "@/lib/platform/cluster-metrics";
 import { withDeadline } from "@/lib/platform/deadline";
 import { getEnv } from "@/lib/platform/env";
 import { mayReadMetrics, metricsRegistry } from "@/lib/platform/metrics";
@@ -30,7 +31,7 @@ async function metricsResponse(authorization: string | null): Promise<ApiRespons
   return {
     status: 200,
     headers: { "Content-Type": metricsRegistry.contentType, "Cache-Control": "no-store" },
-    body: await metricsRegistry.metrics(),
+    body: inCluster() ? await scrapeCluster() : await metricsRegistry.metrics(),
   };
 }
 

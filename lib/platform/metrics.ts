@@ -5,7 +5,8 @@ import { getDb, poolUsage, selectRows } from "@/db/client";
 
 /**
  * The process's Prometheus metrics. Default metrics cover memory, CPU, event-loop lag and handles; the rest
- * are the platform's own. Each process keeps its own (a scrape reads the process that answers it).
+ * are the platform's own. Each process keeps its own; under `npm start`'s cluster a scrape reads them summed
+ * over its processes (lib/platform/cluster-metrics.ts).
  */
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
@@ -57,6 +58,8 @@ new Gauge({
   help: "Pending deliveries: due now, and waiting for a retry.",
   labelNames: ["state"],
   registers: [metricsRegistry],
+  // One queue for the whole database, which every process of a cluster reads: not summed over them.
+  aggregator: "max",
   // Read at scrape time, from the partial index on pending deliveries.
   async collect() {
     const [row] = await selectRows<{ due: number | string; retrying: number | string }>(

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
+import { answerScrapes } from "./cluster-metrics";
 import { checkWebServerEnv, getEnv } from "./env";
 
 /**
@@ -64,6 +65,7 @@ export function runWebCluster(apiCount: number): void {
   const fork = (role: "api" | "dashboard") => {
     const worker = cluster.fork({ SERVER_ROLE: role, DASHBOARD_SOCKET: socket });
     roles.set(worker, role);
+    answerScrapes(worker);
     if (role === "api")
       worker.once("listening", () => {
         up = true;

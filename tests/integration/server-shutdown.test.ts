@@ -59,6 +59,14 @@ describe.skipIf(!process.env.DATABASE_URL)("WEB_CONCURRENCY", () => {
         .map((line) => (JSON.parse(line) as { pid: number }).pid),
     );
     expect(pids.size).toBe(2);
+    // Whichever process a scrape reaches, it reads both processes' requests, summed by the primary.
+    for (let scrape = 0; scrape < 4; scrape++) {
+      const metrics = await fetch(`${server.baseUrl}/metrics`, {
+        headers: { Authorization: `Bearer ${serverEnv.METRICS_TOKEN}`, Connection: "close" },
+      }).then((response) => response.text());
+      expect(metrics).toMatch(/^http_requests_total\{route="api\/payments",method="GET",status="200"\} 20$/m);
+      expect(metrics).toMatch(/^webhook_queue_depth\{state="due"\} \d+$/m);
+    }
     await server.stop();
     await expect(fetch(`${server.baseUrl}/healthz`)).rejects.toThrow();
   });
