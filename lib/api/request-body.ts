@@ -1,3 +1,4 @@
+import { parse as parseLossless } from "lossless-json";
 import { validationError, type FieldErrors } from "@/lib/platform/errors";
 import { messages } from "@/lib/platform/validation";
 import { API_ERRORS, HttpError, MAX_BODY_BYTES } from "./api-errors";
@@ -71,7 +72,7 @@ function invalidUtf8Error(bytes: Buffer): Error {
 
 /**
  * Reads a JSON object body of at most 16 KiB, counting bytes as they arrive so a chunked or lying upload is
- * cut off too. An empty body is `{}` (the validator then names the missing fields); a non-empty one must be
+ * cut off too. Its numbers are lossless-json's LosslessNumber, the numeral as sent. An empty body is `{}` (the validator then names the missing fields); a non-empty one must be
  * declared `application/json` (415 otherwise) and be valid UTF-8 (422, never stored as U+FFFD).
  */
 export async function readJsonBody(request: ApiRequest): Promise<Record<string, unknown>> {
@@ -104,7 +105,9 @@ export async function readJsonBody(request: ApiRequest): Promise<Record<string, 
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // Numbers stay as sent (LosslessNumber): an amount is checked on its digits, never on a rounded double.
+    // A repeated name keeps its last value, as JSON.parse and PHP's json_decode do.
+    parsed = parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue });
   } catch {
     throw HttpError.of("malformedJson");
   }

@@ -111,6 +111,8 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
     // A URL no request should produce: nothing a handler could act on.
     if (!url) return routed("unmatched", jsonResponse(400, { message: "Bad Request" }));
     const pathname = url.pathname.replace(/(?<=.)\/$/, "");
+    // The links a handler builds name the route's own path, not this request's spelling of it.
+    if (pathname !== url.pathname) url.pathname = pathname;
     for (const route of routes) {
       const match = route.pattern.exec(pathname);
       if (!match) continue;

@@ -1,3 +1,4 @@
+import { isLosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import { messages, stringField } from "@/lib/platform/validation";
@@ -26,12 +27,24 @@ function compareMoney(a: string, b: string): number {
 }
 
 /**
+ * A JSON number's exact value as a plain numeral, checked digit by digit as a string is: trailing zeros
+ * after the point say nothing (12.500 is 12.5), any other digit does. With an exponent (1e3), the number.
+ */
+function jsonNumberValue(numeral: string): string | number {
+  if (/e/i.test(numeral)) return Number(numeral);
+  return numeral.includes(".") ? numeral.replace(/\.?0+$/, "") : numeral;
+}
+
+/**
  * `amount`: a JSON number or a string holding a plain decimal numeral; at least 0, at most two decimal
  * places, at most 999999999999.99. Output is the normalised two-decimal string that is stored and returned.
+ * The API passes a JSON number as it was sent (a LosslessNumber): 12.3400000000000001 has more than two
+ * decimals even though the nearest double prints as 12.34.
  */
 export const amountSchema = z
   .unknown()
-  .transform((value, ctx): string => {
+  .transform((sent, ctx): string => {
+    const value = isLosslessNumber(sent) ? jsonNumberValue(sent.value) : sent;
     const fail = (message: string) => {
       ctx.addIssue({ code: "custom", message });
       return z.NEVER;

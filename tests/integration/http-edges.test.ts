@@ -56,6 +56,16 @@ describe("absolute URLs come from APP_URL, never from the request", () => {
     expect(links.first).toBe(`${baseUrl}/api/payments?page=1`);
   });
 
+  it("builds pagination links on the route's path, not the request's spelling of it", async () => {
+    const response = await rawHttp(
+      baseUrl,
+      `GET /api/payments/?perPage=2 HTTP/1.1\r\nHost: evil.example\r\n${auth}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(response.status).toBe(200);
+    const { links } = JSON.parse(response.body) as { links: { first: string } };
+    expect(links.first).toBe(`${baseUrl}/api/payments?page=1&perPage=2`);
+  });
+
   it("serves an absolute-form request as its path, without redirecting to its host", async () => {
     const api = await rawHttp(
       baseUrl,

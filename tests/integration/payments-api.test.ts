@@ -53,6 +53,22 @@ describe("POST /api/payments then GET it back", () => {
     const fetched = await callApi(baseUrl, created.headers.get("location")!, { token: tokens.api });
     expect(fetched.body).toMatchObject({ data: { amount: expected, external_id: null, metadata: null } });
   });
+
+  // JSON numbers as written on the wire: their value, not the double nearest to it.
+  it.each([
+    ["1e3", "1000.00"],
+    ["12.500000", "12.50"],
+    ["999999999999.990000", "999999999999.99"],
+    ["0.0", "0.00"],
+  ])("accepts the JSON number %s as %j", async (numeral, expected) => {
+    const created = await callApi(baseUrl, "/api/payments", {
+      token: tokens.api,
+      raw: `{"amount": ${numeral}}`,
+    });
+    expect(created.status).toBe(201);
+    const fetched = await callApi(baseUrl, created.headers.get("location")!, { token: tokens.api });
+    expect(fetched.body).toMatchObject({ data: { amount: expected } });
+  });
 });
 
 describe("GET /api/payments", () => {
@@ -187,6 +203,27 @@ describe("POST /api/payments with bad input writes nothing", () => {
       { json: { amount: "999999999999.999" } },
       422,
       amountError("The amount field must have 0-2 decimal places."),
+    ],
+    // Each prints as a two-decimal number once parsed into a double; the digits sent say otherwise.
+    ...[
+      "12.3400000000000001",
+      "999999999999.9900001",
+      "1.50000000000000000000000001",
+      "0.10000000000000001",
+    ].map(
+      (numeral) =>
+        [
+          `JSON number ${numeral}`,
+          { raw: `{"amount": ${numeral}}` },
+          422,
+          amountError("The amount field must have 0-2 decimal places."),
+        ] as (typeof cases)[number],
+    ),
+    [
+      "31-digit JSON number",
+      { raw: `{"amount": ${"9".repeat(31)}}` },
+      422,
+      amountError("The amount field must not be greater than 999999999999.99."),
     ],
     [
       "huge number",
