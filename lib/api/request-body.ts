@@ -57,6 +57,7 @@ function containsInvalid(value: unknown): boolean {
 function invalidUtf8Error(bytes: Buffer): Error {
   let parsed: unknown;
   try {
+    // Only to find where the bad bytes are: the body is refused, so its numbers do not matter here.
     parsed = JSON.parse(decodeMarkingInvalid(bytes));
   } catch {
     return validationError(API_ERRORS.invalidUtf8.errors);
@@ -72,8 +73,9 @@ function invalidUtf8Error(bytes: Buffer): Error {
 
 /**
  * Reads a JSON object body of at most 16 KiB, counting bytes as they arrive so a chunked or lying upload is
- * cut off too. Its numbers are lossless-json's LosslessNumber, the numeral as sent. An empty body is `{}` (the validator then names the missing fields); a non-empty one must be
- * declared `application/json` (415 otherwise) and be valid UTF-8 (422, never stored as U+FFFD).
+ * cut off too. An empty body is `{}` (the validator then names the missing fields); a non-empty one must be
+ * declared `application/json` (415 otherwise) and be valid UTF-8 (422, never stored as U+FFFD). Its
+ * numbers are lossless-json's LosslessNumber: the numeral as sent.
  */
 export async function readJsonBody(request: ApiRequest): Promise<Record<string, unknown>> {
   const tooLarge = HttpError.of("bodyTooLarge");
