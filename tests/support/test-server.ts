@@ -59,6 +59,20 @@ export function testEnvironment(
   return env;
 }
 
+/**
+ * What the admin CLI runs with in the tests: the server's keys (on PostgreSQL the secrets the CLI writes live
+ * beside the server's, and its workers read them) and production's policy for webhook URLs (https only, no
+ * private networks).
+ */
+export function adminCliEnvironment(serverEnv: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return {
+    ...testEnvironment("cli", 0),
+    AUTH_SECRET: serverEnv.AUTH_SECRET,
+    ENCRYPTION_KEYS: serverEnv.ENCRYPTION_KEYS,
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "false",
+  };
+}
+
 /** Runs `npm run admin -- …` the way an operator would (without npm's banner). */
 export function runAdmin(args: string[], env: Record<string, string | undefined>): AdminResult {
   const result = spawnSync(process.execPath, [...TSX, "scripts/admin.ts", ...args], {
