@@ -1,5 +1,14 @@
-/** A query parameter as PHP reads it: the last of repeated values. */
-export const queryValue = (url: URL, name: string) => url.searchParams.getAll(name).at(-1);
+/**
+ * A query parameter as PHP reads it: the last of repeated values, where `name[]=…` or `name[key]=…` makes it
+ * an array (which no scalar rule accepts).
+ */
+export function queryValue(url: URL, name: string): string | string[] | undefined {
+  let value: string | string[] | undefined;
+  for (const [key, each] of url.searchParams)
+    if (key === name) value = each;
+    else if (key.startsWith(`${name}[`)) value = [each];
+  return value;
+}
 
 /** Laravel's resource-collection envelope: `links` and `meta` beside `data`. */
 export function paginationEnvelope(

@@ -13,13 +13,13 @@ import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
  */
 export const listEventsQuerySchema = listPaymentsQuerySchema.extend({
   type: z
-    .string()
+    .string({ error: messages.in("type") })
     .optional()
     .refine((value) => value === undefined || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value), {
       error: messages.in("type"),
     }),
   payment_id: z
-    .string()
+    .string({ error: messages.integer("payment_id") })
     .optional()
     .transform((value, ctx) => {
       if (value === undefined) return undefined;

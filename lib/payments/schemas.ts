@@ -93,21 +93,22 @@ export const createPaymentSchema = z.object({
   customer_id: optionalIdentifier("customer_id"),
 });
 
+/** An integer as Laravel's `integer` rule reads one (PHP's FILTER_VALIDATE_INT): no leading zeros. */
+const INTEGER_NUMERAL = /^[+-]?(0|[1-9]\d*)$/;
+
 function pageParameter(field: string, { max, fallback }: { max: number; fallback: number }) {
-  return z
-    .string()
-    .optional()
-    .transform((value, ctx): number => {
-      if (value === undefined) return fallback;
-      if (!/^[+-]?\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value))) {
-        ctx.addIssue({ code: "custom", message: messages.integer(field) });
-        return z.NEVER;
-      }
-      const number = Number(value);
-      if (number < 1) ctx.addIssue({ code: "custom", message: messages.min(field, 1) });
-      else if (number > max) ctx.addIssue({ code: "custom", message: messages.max(field, max) });
-      return number;
-    });
+  return z.unknown().transform((value, ctx): number => {
+    if (value === undefined) return fallback;
+    if (typeof value !== "string" || !INTEGER_NUMERAL.test(value.trim())) {
+      ctx.addIssue({ code: "custom", message: messages.integer(field) });
+      return z.NEVER;
+    }
+    // Past the largest safe integer the double is inexact, but still greater than any max here.
+    const number = Number(value);
+    if (number < 1) ctx.addIssue({ code: "custom", message: messages.min(field, 1) });
+    else if (number > max) ctx.addIssue({ code: "custom", message: messages.max(field, max) });
+    return number;
+  });
 }
 
 /** `GET /api/payments` query: `page` ≥ 1 (default 1), `perPage` 1..100 (default 10). */

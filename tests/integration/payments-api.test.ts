@@ -146,6 +146,12 @@ describe("GET /api/payments", () => {
     ["perPage=0", invalid("perPage", "The per page field must be at least 1.")],
     ["perPage=101", invalid("perPage", "The per page field must not be greater than 100.")],
     ["perPage=ten", invalid("perPage", "The per page field must be an integer.")],
+    // As Laravel reads them: no leading zero (PHP's FILTER_VALIDATE_INT), and name[] makes an array.
+    ["page=01", invalid("page", "The page field must be an integer.")],
+    ["page[]=1", invalid("page", "The page field must be an integer.")],
+    ["page=2&page[]=1", invalid("page", "The page field must be an integer.")],
+    ["perPage[size]=5", invalid("perPage", "The per page field must be an integer.")],
+    ["page=9007199254740993", invalid("page", "The page field must not be greater than 9007199254740991.")],
   ])("rejects %s with 422 naming the parameter", async (query, expected) => {
     const response = await callApi(baseUrl, `/api/payments?${query}`, { token: tokens.badInput });
     expect(response.status).toBe(422);
