@@ -117,7 +117,10 @@ describe.skipIf(!process.env.TEST_RESTART_POSTGRES || !process.env.DATABASE_URL)
       // Every create that answered 201 is in the database (asked directly: the API's rate limit is not the point).
       const created = outcomes.filter((outcome) => outcome.id !== undefined);
       expect(created.length).toBeGreaterThan(0);
-      const sql = postgres(process.env.DATABASE_URL!, { max: 1 });
+      const sql = postgres(process.env.DATABASE_URL!, {
+        max: 1,
+        prepare: process.env.DATABASE_PREPARED_STATEMENTS !== "false",
+      });
       try {
         const ids = created.map((outcome) => outcome.id!);
         const [{ count }] = await sql<[{ count: number }]>`
