@@ -27,6 +27,11 @@ export const API_ERRORS = {
     message: "The request body is not valid JSON.",
     when: "The body is not valid JSON.",
   },
+  bodyTooDeep: {
+    status: 400,
+    message: "The request body is nested too deeply.",
+    when: "JSON nested thousands of levels deep (the parser keeps every digit of a number, and recurses).",
+  },
   bodyNotObject: {
     status: 400,
     message: "The request body must be a JSON object.",

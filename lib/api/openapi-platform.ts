@@ -131,7 +131,7 @@ const writeBody = {
   content: { "application/json": { schema: { $ref: ref("WebhookEndpointInput") } } },
 };
 const bodyErrors = {
-  "400": errorResponse("malformedJson", "The body is not JSON, or not a JSON object."),
+  "400": errorResponse("malformedJson", "The body is not JSON, not a JSON object, or nested too deeply."),
   "413": errorResponse("bodyTooLarge"),
   "415": errorResponse("unsupportedMediaType"),
   "422": validationErrorResponse("A field is invalid; `errors` names it. Nothing was written."),

@@ -84,7 +84,10 @@ export function buildOpenApiDocument(serverUrl: string) {
               },
               content: { "application/json": { schema: message("Payment created successfully") } },
             },
-            "400": errorResponse("malformedJson", "The body is not JSON, or not a JSON object."),
+            "400": errorResponse(
+              "malformedJson",
+              "The body is not JSON, not a JSON object, or nested too deeply.",
+            ),
             "403": errorResponse("unauthorized", "The token is read-only."),
             "409": errorResponse("idempotencyKeyReused"),
             "413": errorResponse("bodyTooLarge"),

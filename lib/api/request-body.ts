@@ -110,8 +110,9 @@ export async function readJsonBody(request: ApiRequest): Promise<Record<string, 
     // Numbers stay as sent (LosslessNumber): an amount is checked on its digits, never on a rounded double.
     // A repeated name keeps its last value, as JSON.parse and PHP's json_decode do.
     parsed = parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue });
-  } catch {
-    throw HttpError.of("malformedJson");
+  } catch (error) {
+    // A recursive parser: valid JSON nested deep enough to fill the stack is refused as such.
+    throw HttpError.of(error instanceof RangeError ? "bodyTooDeep" : "malformedJson");
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw HttpError.of("bodyNotObject");

@@ -109,6 +109,19 @@ describe("request bodies", () => {
     expect(await paymentTotal(baseUrl, tokens.badInput)).toBe(before);
   });
 
+  it("valid JSON nested 8,000 arrays deep, under 16 KiB: 400 saying so, nothing written", async () => {
+    const before = await paymentTotal(baseUrl, tokens.badInput);
+    const response = await post(
+      `{"amount": 1, "x": ${"[".repeat(8000)}${"]".repeat(8000)}}`,
+      "application/json",
+    );
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      { message: "The request body is nested too deeply." },
+    ]);
+    expect(await paymentTotal(baseUrl, tokens.badInput)).toBe(before);
+  });
+
   it("takes application/json with or without charset=utf-8, in any case", async () => {
     for (const contentType of [
       "application/json",
