@@ -50,10 +50,14 @@ export function stringField(field: string, options: { max?: number; min?: number
   return schema;
 }
 
-/** A record id as it arrives in a URL, a form field or a CLI flag: 1 to 15 digits, so always a safe integer. */
+/**
+ * A record id as it arrives in a URL, a form field or a CLI flag, in its one canonical spelling: decimal digits
+ * without a leading zero (`01` names nothing, as Laravel's integer rule refuses it), at most 15 of them, so
+ * always a safe integer and inside the bigint column (a longer one names nothing either).
+ */
 export const idParam = z
   .string()
-  .regex(/^\d{1,15}$/)
+  .regex(/^(?:0|[1-9]\d{0,14})$/)
   .transform(Number);
 
 /** Reads an id or throws the validation error that names its field (server actions, the CLI). */
