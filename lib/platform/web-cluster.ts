@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { answerScrapes } from "./cluster-metrics";
@@ -44,6 +45,48 @@ export function apiProcessCount(dev: boolean): number | undefined {
   }
 }
 
+/** The dashboard's socket is named for the primary's pid, so a leftover says which server left it. */
+const DASHBOARD_SOCKET_NAME = /^payments-dashboard-(\d+)\.sock$/;
+
+/** Whether a pid is a live process: only ESRCH says it is gone (EPERM is another user's live process). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/**
+ * Removes the dashboard sockets of servers that are gone: a primary killed with SIGKILL (or stopped while
+ * its dashboard process was dead) leaves `payments-dashboard-<pid>.sock` behind, one per start otherwise.
+ * A socket whose pid is alive belongs to another running server (or to whatever reused the pid) and is
+ * kept, as is anything that is not a socket. Returns what it removed.
+ */
+export function removeStaleDashboardSockets(directory = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = DASHBOARD_SOCKET_NAME.exec(name)?.[1];
+    if (pid === undefined || processExists(Number(pid))) continue;
+    const file = path.join(directory, name);
+    try {
+      if (!lstatSync(file).isSocket()) continue;
+      rmSync(file);
+      removed.push(file);
+    } catch {
+      // Gone meanwhile, or another user's (the sticky /tmp refuses): not this server's to clean.
+    }
+  }
+  return removed;
+}
+
 /** A process that died unasked is replaced, but not faster than this. */
 const RESTART_DELAY_MS = 1000;
 
@@ -56,7 +99,14 @@ const RESTART_DELAY_MS = 1000;
  * then the dashboard, which they hand requests to while they drain, and exits once all are gone.
  */
 export function runWebCluster(apiCount: number): void {
+  for (const file of removeStaleDashboardSockets())
+    console.log(`Removed ${file}, left by a server that is gone`);
   const socket = path.join(tmpdir(), `payments-dashboard-${process.pid}.sock`);
+  const exit = () => {
+    // A dashboard process that closed its server removed the socket; one killed with SIGKILL did not.
+    rmSync(socket, { force: true });
+    process.exit();
+  };
   const roles = new Map<Worker, "api" | "dashboard">();
   let stopping: NodeJS.Signals | undefined;
   let apiStarted = false;
@@ -95,7 +145,7 @@ export function runWebCluster(apiCount: number): void {
     if (stopping) {
       if (workersOf("api").length === 0)
         for (const each of workersOf("dashboard")) each.process.kill(stopping);
-      if (roles.size === 0) process.exit();
+      if (roles.size === 0) exit();
       return;
     }
     console.error(
@@ -108,7 +158,7 @@ export function runWebCluster(apiCount: number): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       stopping = signal;
-      if (roles.size === 0) process.exit();
+      if (roles.size === 0) exit();
       const first = workersOf("api").length > 0 ? workersOf("api") : workersOf("dashboard");
       for (const worker of first) worker.process.kill(signal);
     });
