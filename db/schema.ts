@@ -73,6 +73,33 @@ export const users = pgTable(
   (t) => [uniqueIndex("users_email_idx").on(t.email), index("users_merchant_idx").on(t.merchantId)],
 );
 
+/**
+ * A dashboard sign-in. The session cookie (a next-auth JWT) carries `session_key`, and every page and action
+ * checks that the row still exists, so deleting it ends the session at once (logout, password change, 2FA).
+ * The key is random and useless without AUTH_SECRET, which signs the cookie, so it is stored as it is.
+ */
+export const userSessions = pgTable(
+  "user_sessions",
+  {
+    id: id(),
+    sessionKey: text("session_key").notNull(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    merchantId: merchantId(),
+    /** The client address and browser of the last use (written at most once a minute). */
+    ip: text("ip").notNull(),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    lastUsedAt: at("last_used_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("user_sessions_session_key_idx").on(t.sessionKey),
+    index("user_sessions_user_idx").on(t.userId),
+    index("user_sessions_last_used_idx").on(t.lastUsedAt),
+  ],
+);
+
 export const apiTokens = pgTable(
   "api_tokens",
   {

@@ -5,6 +5,7 @@ import { cache } from "react";
 import { getDb } from "@/db/client";
 import type { MerchantAccount } from "@/lib/accounts/accounts";
 import { logInSchema, secondFactorSchema } from "@/lib/accounts/schemas";
+import { endUserSession, startUserSession } from "@/lib/accounts/sessions";
 import { authenticateMerchantUser, completeSecondFactor } from "@/lib/accounts/sign-in";
 import { clientIp } from "@/lib/platform/client-ip";
 import { DomainError } from "@/lib/platform/errors";
@@ -13,9 +14,12 @@ import { logger } from "@/lib/platform/logger";
 declare module "next-auth" {
   interface Session {
     user: { id: string; merchantId: number; email: string; name: string } & DefaultSession["user"];
+    /** The server-side session this cookie belongs to (lib/accounts/sessions.ts); useless without AUTH_SECRET. */
+    sessionKey: string;
   }
   interface User {
     merchantId?: number;
+    sessionKey?: string;
   }
 }
 
@@ -65,12 +69,14 @@ const nextAuth = NextAuth({
       },
       async authorize(credentials, request) {
         try {
-          const account = await checkCredentials(credentials, clientIp(request.headers));
+          const client = { ip: clientIp(request.headers), userAgent: request.headers.get("user-agent") };
+          const account = await checkCredentials(credentials, client.ip);
           return {
             id: String(account.userId),
             email: account.email,
             name: account.name,
             merchantId: account.merchantId,
+            sessionKey: await startUserSession(getDb(), account, client),
           };
         } catch (error) {
           if (error instanceof DomainError) {
@@ -90,12 +96,22 @@ const nextAuth = NextAuth({
   callbacks: {
     jwt({ token, user }) {
       if (user?.merchantId) token.merchantId = user.merchantId;
+      if (user?.sessionKey) token.sessionKey = user.sessionKey;
       return token;
     },
     session({ session, token }) {
       session.user.id = token.sub ?? "";
       session.user.merchantId = Number(token.merchantId);
+      // A cookie from before server-side sessions has none, and matches no session.
+      session.sessionKey = token.sessionKey ?? "";
       return session;
+    },
+  },
+  events: {
+    // Logout ends the session on the server: a copy of the cookie opens nothing afterwards.
+    async signOut(message) {
+      const sessionKey = "token" in message ? message.token?.sessionKey : undefined;
+      if (sessionKey) await endUserSession(getDb(), sessionKey);
     },
   },
 });
@@ -107,5 +123,6 @@ export const auth = cache(nextAuth.auth);
 declare module "@auth/core/jwt" {
   interface JWT {
     merchantId?: number;
+    sessionKey?: string;
   }
 }

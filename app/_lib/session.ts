@@ -5,6 +5,8 @@ import { cache } from "react";
 import { getDb } from "@/db/client";
 import type { UserRole } from "@/db/enums";
 import { getMemberStanding } from "@/lib/accounts/members";
+import { touchUserSession } from "@/lib/accounts/sessions";
+import { clientIp } from "@/lib/platform/client-ip";
 import { auth } from "./auth";
 import { REQUESTED_PATH_HEADER, safeReturnPath } from "./return-path";
 
@@ -14,38 +16,45 @@ export type MerchantSession = {
   email: string;
   name: string;
   role: UserRole;
+  /** This sign-in's server-side session, kept when the user ends their other sessions. */
+  sessionKey: string;
 };
 
 /** Where a member without a second factor is sent when the team requires one. */
 export const SECURITY_PATH = "/dashboard/settings/security";
 
+type CurrentMember = MerchantSession & { mustEnrolSecondFactor: boolean };
+
 /**
  * The signed-in user as the database knows them now, once per request however many components ask: null
- * when signed out or no longer a member of the session's merchant (a removed user's session ends at once).
+ * when signed out, when the session was ended on the server (logout, a password change elsewhere), or when
+ * the user is no longer a member of the session's merchant (a removed user's session ends at once).
  */
-const currentMember = cache(
-  async (): Promise<(MerchantSession & { mustEnrolSecondFactor: boolean }) | null> => {
-    const session = await auth();
-    const merchantId = session?.user?.merchantId;
-    if (!session?.user || !merchantId || !Number.isInteger(merchantId)) return null;
-    const userId = Number(session.user.id);
-    const standing = await getMemberStanding(getDb(), userId, merchantId);
-    if (!standing) return null;
-    return {
-      userId,
-      merchantId,
-      email: session.user.email,
-      name: session.user.name ?? session.user.email,
-      role: standing.role,
-      mustEnrolSecondFactor: standing.mustEnrolSecondFactor,
-    };
-  },
-);
+const currentMember = cache(async (): Promise<CurrentMember | null> => {
+  const session = await auth();
+  const merchantId = session?.user?.merchantId;
+  if (!session?.user || !session.sessionKey || !merchantId || !Number.isInteger(merchantId)) return null;
+  const userId = Number(session.user.id);
+  const { sessionKey } = session;
+  const standing = await getMemberStanding(getDb(), { userId, merchantId, sessionKey });
+  if (!standing) return null;
+  const requestHeaders = await headers();
+  await touchUserSession(getDb(), sessionKey, standing.sessionLastUsedAt, {
+    ip: clientIp(requestHeaders),
+    userAgent: requestHeaders.get("user-agent"),
+  });
+  return {
+    userId,
+    merchantId,
+    sessionKey,
+    email: session.user.email,
+    name: session.user.name ?? session.user.email,
+    role: standing.role,
+    mustEnrolSecondFactor: standing.mustEnrolSecondFactor,
+  };
+});
 
-const sessionOf = ({
-  mustEnrolSecondFactor: _,
-  ...session
-}: MerchantSession & { mustEnrolSecondFactor: boolean }) => session;
+const sessionOf = ({ mustEnrolSecondFactor: _, ...session }: CurrentMember) => session;
 
 /**
  * Every dashboard page and server action starts here: no session, no data. Authorization is checked where

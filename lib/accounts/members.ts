@@ -2,63 +2,97 @@ import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import type { UserRole } from "@/db/enums";
-import { merchants, users } from "@/db/schema";
+import { merchants, userSessions, users } from "@/db/schema";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
 import { hashPassword, verifyPassword } from "./passwords";
 import { changePasswordSchema, resetPasswordSchema, roleSchema } from "./schemas";
+import { endOtherUserSessions } from "./sessions";
 
-export type MemberStanding = { role: UserRole; mustEnrolSecondFactor: boolean };
+export type MemberStanding = {
+  role: UserRole;
+  mustEnrolSecondFactor: boolean;
+  /** When the session was last recorded as used (lib/accounts/sessions.ts touches it once a minute). */
+  sessionLastUsedAt: Date;
+};
 
 /**
- * What every dashboard request checks about its signed-in user, fresh from the database: still a member of
- * that merchant (a removed user's session ends), their role, and whether the team requires a second factor
- * they have not set up yet. Null when the user is gone.
+ * What every dashboard request checks about its signed-in user, fresh from the database, in one query: the
+ * session is still live (logout and password changes end it), the user is still a member of that merchant (a
+ * removed user's session ends), their role, and whether the team requires a second factor they have not set
+ * up yet. Null when any of that is gone.
  */
 export async function getMemberStanding(
   db: Executor,
-  userId: number,
-  merchantId: number,
+  session: { userId: number; merchantId: number; sessionKey: string },
 ): Promise<MemberStanding | null> {
   const [row] = await db
     .select({
       role: users.role,
       hasSecondFactor: users.totpSecretCiphertext,
       required: merchants.requireTwoFactor,
+      sessionLastUsedAt: userSessions.lastUsedAt,
     })
-    .from(users)
+    .from(userSessions)
+    .innerJoin(users, eq(users.id, userSessions.userId))
     .innerJoin(merchants, eq(merchants.id, users.merchantId))
-    .where(and(eq(users.id, userId), eq(users.merchantId, merchantId)));
+    .where(
+      and(
+        eq(userSessions.sessionKey, session.sessionKey),
+        eq(users.id, session.userId),
+        eq(users.merchantId, session.merchantId),
+      ),
+    );
   if (!row) return null;
-  return { role: row.role, mustEnrolSecondFactor: row.required && !row.hasSecondFactor };
+  return {
+    role: row.role,
+    mustEnrolSecondFactor: row.required && !row.hasSecondFactor,
+    sessionLastUsedAt: row.sessionLastUsedAt,
+  };
 }
 
-/** Changes a user's password; the current one is required. */
-export async function changePassword(db: Executor, userId: number, input: unknown): Promise<void> {
+/**
+ * Changes a user's password; the current one is required. Every other session of the user ends: whoever
+ * knew the old password is signed out everywhere but here.
+ */
+export async function changePassword(
+  db: Executor,
+  userId: number,
+  input: unknown,
+  keepSessionKey: string,
+): Promise<void> {
   const { current_password, new_password } = parseInput(changePasswordSchema, input);
   const [user] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
   if (!user) throw new DomainError("not_found", "User not found.");
   if (!(await verifyPassword(current_password, user.hash)))
     throw validationError({ current_password: ["The current password is not correct."] });
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(new_password), updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  const passwordHash = await hashPassword(new_password);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+    await endOtherUserSessions(tx, userId, keepSessionKey);
+  });
 }
 
-/** The operator's reset (`admin user:reset-password`): sets a new password for a login email. */
+/**
+ * The operator's reset (`admin user:reset-password`): sets a new password for a login email and ends every
+ * session of that user.
+ */
 export async function resetPassword(
   db: Executor,
   input: unknown,
 ): Promise<{ user_id: number; email: string }> {
   const { email, password } = parseInput(resetPasswordSchema, input);
-  const [user] = await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
-    .where(eq(users.email, email))
-    .returning({ id: users.id });
-  if (!user) throw new DomainError("not_found", `No user has the email ${email}.`);
-  return { user_id: user.id, email };
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(eq(users.email, email))
+      .returning({ id: users.id });
+    if (!user) throw new DomainError("not_found", `No user has the email ${email}.`);
+    await endOtherUserSessions(tx, user.id, null);
+    return { user_id: user.id, email };
+  });
 }
 
 export type Member = {

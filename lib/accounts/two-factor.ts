@@ -7,6 +7,7 @@ import { selectRows, type Executor } from "@/db/client";
 import { merchants, users } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { DomainError, validationError } from "@/lib/platform/errors";
+import { endOtherUserSessions } from "./sessions";
 
 /**
  * Two-factor sign-in with TOTP (RFC 6238: SHA-1, 6 digits, 30 s, the defaults every authenticator app
@@ -68,11 +69,15 @@ async function acceptTotp(db: Executor, userId: number, secret: string, email: s
 
 const codeError = () => validationError({ code: ["The code is not valid. Enter the current 6-digit code."] });
 
-/** Confirms enrolment with a code from the app; returns the recovery codes, shown once. */
+/**
+ * Confirms enrolment with a code from the app; returns the recovery codes, shown once. Every other session
+ * ends: sessions signed in with the password alone do not outlive the second factor.
+ */
 export async function confirmTwoFactorEnrolment(
   db: Executor,
   userId: number,
   code: string,
+  keepSessionKey: string,
 ): Promise<string[]> {
   const [user] = await db
     .select({ email: users.email, pending: users.totpPendingCiphertext })
@@ -83,15 +88,18 @@ export async function confirmTwoFactorEnrolment(
   if (!/^\d{6}$/.test(code.trim()) || !(await acceptTotp(db, userId, secret, user.email, code.trim())))
     throw codeError();
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await db
-    .update(users)
-    .set({
-      totpSecretCiphertext: user.pending,
-      totpPendingCiphertext: null,
-      recoveryCodeHashes: recoveryCodes.map(hashRecoveryCode),
-      updatedAt: new Date(),
-    })
-    .where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        totpSecretCiphertext: user.pending,
+        totpPendingCiphertext: null,
+        recoveryCodeHashes: recoveryCodes.map(hashRecoveryCode),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, userId));
+    await endOtherUserSessions(tx, userId, keepSessionKey);
+  });
   return recoveryCodes;
 }
 
@@ -133,17 +141,28 @@ export async function getTwoFactorStatus(db: Executor, userId: number): Promise<
   return { enabled: Boolean(row.secret), recoveryCodesLeft: row.codes.length, requiredByTeam: row.required };
 }
 
-/** Turns two-factor sign-in off, with a current code (or a recovery code); not while the team requires it. */
-export async function disableTwoFactor(db: Executor, userId: number, code: string): Promise<void> {
+/**
+ * Turns two-factor sign-in off, with a current code (or a recovery code); not while the team requires it.
+ * Every other session ends, as at any change of how the user signs in.
+ */
+export async function disableTwoFactor(
+  db: Executor,
+  userId: number,
+  code: string,
+  keepSessionKey: string,
+): Promise<void> {
   const status = await getTwoFactorStatus(db, userId);
   if (!status.enabled) return;
   if (status.requiredByTeam)
     throw new DomainError("forbidden", "Your team requires two-factor sign-in, so it cannot be turned off.");
   if (!(await verifySecondFactor(db, userId, code))) throw codeError();
-  await db
-    .update(users)
-    .set({ totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [], updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [], updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await endOtherUserSessions(tx, userId, keepSessionKey);
+  });
 }
 
 /** An owner requires (or stops requiring) a second factor of every member; they must have one themselves. */

@@ -11,6 +11,7 @@ import {
   revokeInvitation,
 } from "@/lib/accounts/invitations";
 import { changeMemberRole, getMemberStanding, listMembers, removeMember } from "@/lib/accounts/members";
+import { startUserSession } from "@/lib/accounts/sessions";
 import { DomainError } from "@/lib/platform/errors";
 import { db } from "../support/direct-db";
 
@@ -56,7 +57,8 @@ describe("invitations", () => {
     await expect(acceptInvitation(db, second.token, member)).rejects.toSatisfy(
       (error) => kind(error) === "not_found",
     );
-    expect(await getMemberStanding(db, joined.userId, owner.merchantId)).toEqual({
+    const joinedSession = await startUserSession(db, joined, { ip: "192.0.2.1", userAgent: null });
+    expect(await getMemberStanding(db, { ...joined, sessionKey: joinedSession })).toMatchObject({
       role: "developer",
       mustEnrolSecondFactor: false,
     });
@@ -120,8 +122,10 @@ describe("members", () => {
     await expect(changeMemberRole(db, owner.merchantId, viewer.userId, { role: "root" })).rejects.toSatisfy(
       (error) => kind(error) === "validation",
     );
+    const viewerSession = await startUserSession(db, viewer, { ip: "192.0.2.1", userAgent: null });
+    expect(await getMemberStanding(db, { ...viewer, sessionKey: viewerSession })).not.toBeNull();
     await removeMember(db, owner.merchantId, viewer.userId);
-    expect(await getMemberStanding(db, viewer.userId, owner.merchantId)).toBeNull();
+    expect(await getMemberStanding(db, { ...viewer, sessionKey: viewerSession })).toBeNull();
     expect((await listMembers(db, owner.merchantId)).map((row) => row.id)).toEqual([owner.userId]);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { users } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { changePassword, getMemberStanding, resetPassword } from "@/lib/accounts/members";
+import { startUserSession } from "@/lib/accounts/sessions";
 import { authenticateMerchantUser, completeSecondFactor } from "@/lib/accounts/sign-in";
 import {
   confirmTwoFactorEnrolment,
@@ -24,7 +25,8 @@ const kind = (error: unknown) => (error instanceof DomainError ? error.kind : St
 async function owner() {
   const email = `tfa-${randomBytes(5).toString("hex")}@example.test`;
   const account = await createMerchantWithOwner(db, { name: "TFA", email, password: "long enough pw" });
-  return { ...account, password: "long enough pw" };
+  const sessionKey = await startUserSession(db, account, { ip: address(), userAgent: null });
+  return { ...account, password: "long enough pw", sessionKey };
 }
 
 describe("two-factor sign-in", () => {
@@ -35,10 +37,15 @@ describe("two-factor sign-in", () => {
     expect(qrSvg).toContain("<svg");
     // The same secret on a second look (an app that already scanned it keeps working).
     expect((await startTwoFactorEnrolment(db, account.userId)).secret).toBe(secret);
-    await expect(confirmTwoFactorEnrolment(db, account.userId, "123")).rejects.toSatisfy(
+    await expect(confirmTwoFactorEnrolment(db, account.userId, "123", account.sessionKey)).rejects.toSatisfy(
       (error) => kind(error) === "validation",
     );
-    const recoveryCodes = await confirmTwoFactorEnrolment(db, account.userId, codeFor(secret));
+    const recoveryCodes = await confirmTwoFactorEnrolment(
+      db,
+      account.userId,
+      codeFor(secret),
+      account.sessionKey,
+    );
     expect(recoveryCodes).toHaveLength(10);
     const [row] = await db.select().from(users).where(eq(users.id, account.userId));
     expect(row!.totpSecretCiphertext).toMatch(/^v2\./);
@@ -73,28 +80,34 @@ describe("two-factor sign-in", () => {
     await expect(setTwoFactorRequired(db, account.merchantId, account.userId, true)).rejects.toSatisfy(
       (error) => kind(error) === "conflict",
     );
-    expect(await getMemberStanding(db, account.userId, account.merchantId)).toEqual({
+    expect(await getMemberStanding(db, account)).toMatchObject({
       role: "owner",
       mustEnrolSecondFactor: false,
     });
     const { secret } = await startTwoFactorEnrolment(db, account.userId);
-    const [recovery] = await confirmTwoFactorEnrolment(db, account.userId, codeFor(secret));
+    const [recovery] = await confirmTwoFactorEnrolment(
+      db,
+      account.userId,
+      codeFor(secret),
+      account.sessionKey,
+    );
     await setTwoFactorRequired(db, account.merchantId, account.userId, true);
-    await expect(disableTwoFactor(db, account.userId, recovery!)).rejects.toSatisfy(
+    await expect(disableTwoFactor(db, account.userId, recovery!, account.sessionKey)).rejects.toSatisfy(
       (error) => kind(error) === "forbidden",
     );
     // A user of the merchant without a second factor (as a member will be) is sent to enrol.
     await db.update(users).set({ totpSecretCiphertext: null }).where(eq(users.id, account.userId));
-    expect((await getMemberStanding(db, account.userId, account.merchantId))!.mustEnrolSecondFactor).toBe(
-      true,
-    );
+    expect((await getMemberStanding(db, account))!.mustEnrolSecondFactor).toBe(true);
     // Another merchant's id never matches the user.
-    expect(await getMemberStanding(db, account.userId, account.merchantId + 1_000_000)).toBeNull();
+    expect(
+      await getMemberStanding(db, { ...account, merchantId: account.merchantId + 1_000_000 }),
+    ).toBeNull();
   });
 
   it("changes a password only with the current one; an operator resets one by email", async () => {
     const account = await owner();
-    const change = (input: Record<string, string>) => changePassword(db, account.userId, input);
+    const change = (input: Record<string, string>) =>
+      changePassword(db, account.userId, input, account.sessionKey);
     await expect(
       change({
         current_password: "wrong one!!",

@@ -7,12 +7,14 @@ import { SECURITY_PATH } from "@/app/_lib/session";
 import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { changePassword } from "@/lib/accounts/members";
+import { endOtherUserSessions, endUserSessionById } from "@/lib/accounts/sessions";
 import {
   confirmTwoFactorEnrolment,
   disableTwoFactor,
   setTwoFactorRequired,
   startTwoFactorEnrolment,
 } from "@/lib/accounts/two-factor";
+import { parseId } from "@/lib/platform/validation";
 
 export type EnrolmentState = FormState & { qrSvg?: string; secret?: string; recoveryCodes?: string[] };
 
@@ -31,12 +33,17 @@ export async function confirmEnrolment(
   _previous: EnrolmentState,
   formData: FormData,
 ): Promise<EnrolmentState> {
-  return authorized("account:self", async ({ userId }) => {
+  return authorized("account:self", async ({ userId, sessionKey }) => {
     try {
       // No revalidation here: the page would re-render as "on" before the recovery codes were read.
       return {
         ok: true,
-        recoveryCodes: await confirmTwoFactorEnrolment(getDb(), userId, formText(formData, "code")),
+        recoveryCodes: await confirmTwoFactorEnrolment(
+          getDb(),
+          userId,
+          formText(formData, "code"),
+          sessionKey,
+        ),
       };
     } catch (error) {
       return formStateFromError(error);
@@ -45,9 +52,9 @@ export async function confirmEnrolment(
 }
 
 export async function turnOffTwoFactor(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("account:self", async ({ userId }) => {
+  return authorized("account:self", async ({ userId, sessionKey }) => {
     try {
-      await disableTwoFactor(getDb(), userId, formText(formData, "code"));
+      await disableTwoFactor(getDb(), userId, formText(formData, "code"), sessionKey);
       revalidatePath(SECURITY_PATH);
       return { ok: true, message: "Two-factor sign-in is off." };
     } catch (error) {
@@ -75,14 +82,42 @@ export async function saveTwoFactorRequirement(_previous: FormState, formData: F
 }
 
 export async function savePassword(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("account:self", async ({ userId }) => {
+  return authorized("account:self", async ({ userId, sessionKey }) => {
     try {
-      await changePassword(getDb(), userId, {
+      const input = {
         current_password: formText(formData, "current_password"),
         new_password: formText(formData, "new_password"),
         confirm_password: formText(formData, "confirm_password"),
-      });
-      return { ok: true, message: "Your password is changed." };
+      };
+      await changePassword(getDb(), userId, input, sessionKey);
+      revalidatePath(SECURITY_PATH);
+      return { ok: true, message: "Your password is changed. Your other sessions are signed out." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+export async function signOutOtherSessions(): Promise<FormState> {
+  return authorized("account:self", async ({ userId, sessionKey }) => {
+    const ended = await endOtherUserSessions(getDb(), userId, sessionKey);
+    revalidatePath(SECURITY_PATH);
+    return { ok: true, message: `Signed out of ${ended} other session${ended === 1 ? "" : "s"}.` };
+  });
+}
+
+export async function signOutSession(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("account:self", async ({ userId }) => {
+    try {
+      const ended = await endUserSessionById(
+        getDb(),
+        userId,
+        parseId(formText(formData, "session_id"), "session_id"),
+      );
+      revalidatePath(SECURITY_PATH);
+      return ended
+        ? { ok: true, message: "That session is signed out." }
+        : { message: "That session has already ended." };
     } catch (error) {
       return formStateFromError(error);
     }

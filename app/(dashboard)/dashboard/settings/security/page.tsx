@@ -6,8 +6,10 @@ import { Alert } from "@/components/ui/alert";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
+import { listUserSessions } from "@/lib/accounts/sessions";
 import { getTwoFactorStatus } from "@/lib/accounts/two-factor";
 import { savePassword, saveTwoFactorRequirement, turnOffTwoFactor } from "./actions";
+import { SessionsSection } from "./sessions-section";
 import { TwoFactorSetup } from "./two-factor-setup";
 
 export const metadata: Metadata = { title: "Security" };
@@ -20,8 +22,13 @@ export default async function SecurityPage({
 }: {
   searchParams: Promise<{ required?: string }>;
 }) {
-  const { userId, email, role } = await requireMerchantSession({ allowWithoutSecondFactor: true });
-  const status = await getTwoFactorStatus(getDb(), userId);
+  const { userId, email, role, sessionKey } = await requireMerchantSession({
+    allowWithoutSecondFactor: true,
+  });
+  const [status, sessions] = await Promise.all([
+    getTwoFactorStatus(getDb(), userId),
+    listUserSessions(getDb(), userId, sessionKey),
+  ]);
   const mustEnrol = status.requiredByTeam && !status.enabled;
   const { required } = await searchParams;
   return (
@@ -103,6 +110,7 @@ export default async function SecurityPage({
           </div>
         </ActionForm>
       </section>
+      <SessionsSection sessions={sessions} className={sectionClass} />
     </div>
   );
 }
