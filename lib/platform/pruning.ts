@@ -10,12 +10,16 @@ import { periodicService } from "./periodic-service";
  * where the row can change an answer: an idempotency key is honoured for 24 hours (the contract), a login
  * success marks a known address for 30 days (failures count for 15 minutes), a sign-up counts for an hour
  * (kept a day for investigation), a rate-limit bucket whose `tat` is an hour old has refilled completely.
+ * An invitation stops working when it is accepted, revoked or expired (7 days after it was sent), whichever
+ * comes first (`least` skips the nulls); it is kept a week after that, so support can still tell an expired
+ * or used link from one that never existed. `since` is SQL, spliced as written: constants only.
  */
 export const RETENTION = [
-  { table: "idempotency_keys", column: "created_at", keep: "24 hours" },
-  { table: "login_attempts", column: "created_at", keep: "30 days" },
-  { table: "signup_attempts", column: "created_at", keep: "1 day" },
-  { table: "rate_limit_buckets", column: "tat", keep: "1 hour" },
+  { table: "idempotency_keys", since: "created_at", keep: "24 hours" },
+  { table: "login_attempts", since: "created_at", keep: "30 days" },
+  { table: "signup_attempts", since: "created_at", keep: "1 day" },
+  { table: "rate_limit_buckets", since: "tat", keep: "1 hour" },
+  { table: "invitations", since: "least(expires_at, accepted_at, revoked_at)", keep: "7 days" },
 ] as const;
 
 export type PruneCounts = Record<
@@ -68,18 +72,18 @@ export async function pruneExpiredRows(
     ...RETENTION,
     {
       table: "api_request_logs" as const,
-      column: "created_at",
+      since: "created_at",
       keep: `${getEnv().API_LOG_RETENTION_DAYS} days`,
     },
   ];
   const batches = [
-    ...retention.map(({ table, column, keep }) => ({
+    ...retention.map(({ table, since, keep }) => ({
       table,
       statement: sql`with deleted as (
               delete from ${sql.identifier(table)}
               where ctid = any(array(
                 select ctid from ${sql.identifier(table)}
-                where ${sql.identifier(column)} < now() - ${keep}::interval
+                where ${sql.raw(since)} < now() - ${keep}::interval
                 limit ${batchSize}))
               returning 1)
             select count(*) as deleted from deleted`,

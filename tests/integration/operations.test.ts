@@ -56,6 +56,16 @@ describe("pruning tables that would only grow", () => {
           values (${merchantId}, ${suffix}, ${endpoint.id})`);
         await db.execute(sql`insert into rate_limit_buckets (key, tat, allowed)
           values (${suffix}, now() - ${age === "old" ? "2 hours" : "0 seconds"}::interval, true)`);
+        // An invitation ends when it expires, is accepted or is revoked; kept a week from whichever was first.
+        // An old accepted or revoked one expired only a day ago: its own end, not the expiry, is what counts.
+        const ended = `${age === "old" ? 8 : 6} days`;
+        const way = (["expired", "accepted", "revoked"] as const)[index % 3];
+        await db.execute(sql`insert into invitations
+            (merchant_id, email, role, token_hash, expires_at, accepted_at, revoked_at)
+          values (${merchantId}, ${suffix}, 'viewer', ${suffix},
+                  now() - ${way === "expired" ? ended : "1 day"}::interval,
+                  ${way === "accepted" ? sql`now() - ${ended}::interval` : null},
+                  ${way === "revoked" ? sql`now() - ${ended}::interval` : null})`);
       }
     }
     const tables = [
@@ -66,6 +76,7 @@ describe("pruning tables that would only grow", () => {
       ["events", "id"],
       ["webhook_deliveries", "event_id"],
       ["api_request_logs", "request_id"],
+      ["invitations", "email"],
     ] as const;
     const counts = async (): Promise<Record<string, number>> =>
       Object.fromEntries(
@@ -95,6 +106,7 @@ describe("pruning tables that would only grow", () => {
       events: 7,
       webhook_deliveries: 7,
       api_request_logs: 7,
+      invitations: 7,
     });
     expect(after).toEqual({
       idempotency_keys: 2,
@@ -104,6 +116,7 @@ describe("pruning tables that would only grow", () => {
       events: 2,
       webhook_deliveries: 2,
       api_request_logs: 2,
+      invitations: 2,
     });
     for (const { table } of RETENTION) expect(deleted[table]).toBeGreaterThanOrEqual(5);
     expect(deleted.events).toBeGreaterThanOrEqual(5);
@@ -117,6 +130,7 @@ describe("pruning tables that would only grow", () => {
       signup_attempts: 0,
       rate_limit_buckets: 0,
       api_request_logs: 0,
+      invitations: 0,
       events: 0,
       event_hourly_counts: 0,
     });
