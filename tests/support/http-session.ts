@@ -11,6 +11,8 @@ export async function logInOverHttp(
   email: string,
   password: string,
   headers: Record<string, string> = {},
+  /** The code step's fields (`challenge`, `code`) instead of the email and password. */
+  secondFactor?: { challenge: string; code: string },
 ): Promise<LoginResult> {
   const csrfResponse = await fetch(`${baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
@@ -22,7 +24,11 @@ export async function logInOverHttp(
       "content-type": "application/x-www-form-urlencoded",
       cookie: cookiesFrom(csrfResponse).join("; "),
     },
-    body: new URLSearchParams({ email, password, csrfToken, callbackUrl: "/dashboard" }),
+    body: new URLSearchParams({
+      ...(secondFactor ?? { email, password }),
+      csrfToken,
+      callbackUrl: "/dashboard",
+    }),
   });
   return {
     status: response.status,

@@ -3,10 +3,13 @@
 import "../../scripts/load-env";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
 import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
 import { apiTokens } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { setMerchantRateLimit } from "@/lib/accounts/merchants";
+import { startUserSession } from "@/lib/accounts/sessions";
+import { confirmTwoFactorEnrolment, startTwoFactorEnrolment } from "@/lib/accounts/two-factor";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
@@ -72,11 +75,30 @@ const flakyEndpoint = await createWebhookEndpoint(db, flaky.merchant_id, {
 // Its endpoints are made by the test that disables one of them.
 const gone = await merchant("Gone");
 
+/** A merchant whose owner signs in with a second factor; the TOTP secret lets a test make codes. */
+async function twoFactorMerchant(name: string) {
+  const account = await merchant(name);
+  const { secret } = await startTwoFactorEnrolment(db, account.user_id);
+  const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+  const sessionKey = await startUserSession(
+    db,
+    { userId: account.user_id, merchantId: account.merchant_id },
+    { ip: "192.0.2.1", userAgent: null },
+  );
+  await confirmTwoFactorEnrolment(db, account.user_id, code, sessionKey);
+  return { ...account, totp_secret: secret };
+}
+// One each for the code step's throttling and for replays: neither test may spend the other's codes.
+const guessed = await twoFactorMerchant("Guessed");
+const replayed = await twoFactorMerchant("Replayed");
+
 console.log(
   JSON.stringify({
     hooks: { ...hooks, secret: hooksEndpoint.secret, endpoint_id: hooksEndpoint.id },
     flaky: { ...flaky, secret: flakyEndpoint.secret, endpoint_id: flakyEndpoint.id },
     gone,
+    guessed,
+    replayed,
     seed,
     other,
     limited,
