@@ -12,7 +12,8 @@ import { periodicService } from "./periodic-service";
  * (kept a day for investigation), a rate-limit bucket whose `tat` is an hour old has refilled completely.
  * An invitation stops working when it is accepted, revoked or expired (7 days after it was sent), whichever
  * comes first (`least` skips the nulls); it is kept a week after that, so support can still tell an expired
- * or used link from one that never existed. `since` is SQL, spliced as written: constants only.
+ * or used link from one that never existed. A dashboard session unused for 7 days has an expired cookie (it
+ * is renewed on use); a day's margin covers a last use not yet recorded (once a minute). `since` is SQL, spliced as written: constants only.
  */
 export const RETENTION = [
   { table: "idempotency_keys", since: "created_at", keep: "24 hours" },
@@ -20,6 +21,7 @@ export const RETENTION = [
   { table: "signup_attempts", since: "created_at", keep: "1 day" },
   { table: "rate_limit_buckets", since: "tat", keep: "1 hour" },
   { table: "invitations", since: "least(expires_at, accepted_at, revoked_at)", keep: "7 days" },
+  { table: "user_sessions", since: "last_used_at", keep: "8 days" },
 ] as const;
 
 export type PruneCounts = Record<

@@ -21,7 +21,7 @@ const count = async (table: string, marker: string, column: string) =>
 describe("pruning tables that would only grow", () => {
   it("deletes expired rows in batches and keeps the live ones", async () => {
     const marker = `prune-${randomBytes(4).toString("hex")}`;
-    const { merchantId } = await createMerchantWithOwner(db, {
+    const { merchantId, userId } = await createMerchantWithOwner(db, {
       name: "Prune",
       email: `${marker}@example.test`,
       password: "long enough pw",
@@ -66,6 +66,10 @@ describe("pruning tables that would only grow", () => {
                   now() - ${way === "expired" ? ended : "1 day"}::interval,
                   ${way === "accepted" ? sql`now() - ${ended}::interval` : null},
                   ${way === "revoked" ? sql`now() - ${ended}::interval` : null})`);
+        // A session unused for more than 7 days has an expired cookie.
+        await db.execute(sql`insert into user_sessions (session_key, user_id, merchant_id, ip, last_used_at)
+          values (${suffix}, ${userId}, ${merchantId}, '192.0.2.1',
+                  now() - ${age === "old" ? "9 days" : "6 days"}::interval)`);
       }
     }
     const tables = [
@@ -77,6 +81,7 @@ describe("pruning tables that would only grow", () => {
       ["webhook_deliveries", "event_id"],
       ["api_request_logs", "request_id"],
       ["invitations", "email"],
+      ["user_sessions", "session_key"],
     ] as const;
     const counts = async (): Promise<Record<string, number>> =>
       Object.fromEntries(
@@ -107,6 +112,7 @@ describe("pruning tables that would only grow", () => {
       webhook_deliveries: 7,
       api_request_logs: 7,
       invitations: 7,
+      user_sessions: 7,
     });
     expect(after).toEqual({
       idempotency_keys: 2,
@@ -117,6 +123,7 @@ describe("pruning tables that would only grow", () => {
       webhook_deliveries: 2,
       api_request_logs: 2,
       invitations: 2,
+      user_sessions: 2,
     });
     for (const { table } of RETENTION) expect(deleted[table]).toBeGreaterThanOrEqual(5);
     expect(deleted.events).toBeGreaterThanOrEqual(5);
@@ -131,6 +138,7 @@ describe("pruning tables that would only grow", () => {
       rate_limit_buckets: 0,
       api_request_logs: 0,
       invitations: 0,
+      user_sessions: 0,
       events: 0,
       event_hourly_counts: 0,
     });
