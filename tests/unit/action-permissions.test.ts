@@ -15,6 +15,7 @@ vi.mock("@/app/_lib/session", () => ({
       email: "member@example.test",
       name: "Member",
       role: state.role,
+      sessionKey: "session-key",
     }),
 }));
 vi.mock("@/db/client", () => ({
@@ -65,6 +66,8 @@ const expected: Record<string, Record<string, UserRole[]>> = {
     turnOffTwoFactor: ALL,
     saveTwoFactorRequirement: OWNERS,
     savePassword: ALL,
+    signOutOtherSessions: ALL,
+    signOutSession: ALL,
   },
   team: { invite: OWNERS, revokeInvite: OWNERS, changeRole: OWNERS, removeFromTeam: OWNERS, leaveTeam: ALL },
 };
