@@ -26,13 +26,30 @@ function compareMoney(a: string, b: string): number {
   return aWhole === bWhole ? aFraction.localeCompare(bFraction) : aWhole.localeCompare(bWhole);
 }
 
+/** A JSON number as lossless-json keeps it: sign, digits, optional fraction and exponent. */
+const JSON_NUMERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** More integer digits than any amount has (999999999999.99 has 12): the value is over the maximum. */
+const OVER_MAX_DIGITS = 13;
+
 /**
- * A JSON number's exact value as a plain numeral, checked digit by digit as a string is: trailing zeros
- * after the point say nothing (12.500 is 12.5), any other digit does. With an exponent (1e3), the number.
+ * A JSON number's exact value as a plain numeral, checked as a string is: the exponent moves the point
+ * (`125e-2` is 1.25, `1e-400` has 400 decimal places), never through a double, which reads `1e-400` as 0;
+ * trailing zeros after the point say nothing (12.500 is 12.5). Past an amount's range only the verdict
+ * matters, so a stand-in with the same one is returned: `1e999999999` never spells out its zeros.
  */
-function jsonNumberValue(numeral: string): string | number {
-  if (/e/i.test(numeral)) return Number(numeral);
-  return numeral.includes(".") ? numeral.replace(/\.?0+$/, "") : numeral;
+function jsonNumberValue(numeral: string): string {
+  const [, sign = "", whole = "", fraction = "", exponent = "0"] = JSON_NUMERAL.exec(numeral) ?? [];
+  const all = `${whole}${fraction}`;
+  const digits = all.replace(/^0+/, "");
+  const significant = digits.replace(/0+$/, "");
+  if (!significant) return "0";
+  // How many of the significant digits stand before the point (below 0: zeros come first after it).
+  const point = whole.length - (all.length - digits.length) + Number(exponent);
+  if (significant.length - point > 2) return `${sign}0.001`;
+  if (point >= OVER_MAX_DIGITS) return `${sign}1${"0".repeat(OVER_MAX_DIGITS)}`;
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${significant}`;
+  if (point >= significant.length) return `${sign}${significant}${"0".repeat(point - significant.length)}`;
+  return `${sign}${significant.slice(0, point)}.${significant.slice(point)}`;
 }
 
 /**
