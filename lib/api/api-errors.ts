@@ -37,6 +37,11 @@ export const API_ERRORS = {
     message: "The request body must be a JSON object.",
     when: "The body is JSON, but not an object.",
   },
+  bodyIncomplete: {
+    status: 400,
+    message: "The request body ended before all of it arrived.",
+    when: "The client closed the connection, or broke the framing, before the whole body arrived.",
+  },
   unauthenticated: {
     status: 401,
     message: "Unauthenticated.",
@@ -53,6 +58,11 @@ export const API_ERRORS = {
     message: methodNotAllowedMessage("PUT", "api/payments", ["GET", "HEAD", "POST"]),
     when: "Wrong method; the Allow header lists the right ones.",
   },
+  bodyTimeout: {
+    status: 408,
+    message: "The request body did not arrive in time.",
+    when: "The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written.",
+  },
   idempotencyKeyReused: {
     status: 409,
     message: IDEMPOTENCY_KEY_REUSED,
@@ -66,7 +76,7 @@ export const API_ERRORS = {
   unsupportedMediaType: {
     status: 415,
     message: "Unsupported Media Type.",
-    when: "A body whose Content-Type is not application/json, or whose charset is not UTF-8.",
+    when: "A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity.",
   },
   validationFailed: {
     status: 422,

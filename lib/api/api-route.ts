@@ -5,7 +5,8 @@ import { getEnv, type Env } from "@/lib/platform/env";
 import { rateLimitRejections } from "@/lib/platform/metrics";
 import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-limit";
 import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
-import { API_ERRORS } from "./api-errors";
+import { API_ERRORS, HttpError } from "./api-errors";
+import type { RequestBody } from "./request-body";
 import { errorResponse, jsonResponse, unauthenticatedResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
 
@@ -18,6 +19,8 @@ export type ApiContext<Params> = {
   params: Params;
   /** The request URL, parsed once by the router. */
   url: URL;
+  /** The body's bytes, read and checked by the router (size, time, type) before any database work. */
+  body: Buffer;
 };
 
 /** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
@@ -37,15 +40,20 @@ function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
 }
 
 /**
- * The one API wrapper: bearer auth and the rate limit (one database round trip), scope check, then the
- * handler with a typed context; every error goes through the one error mapper; every response carries the
- * rate-limit headers.
+ * The one API wrapper: bearer auth and the rate limit (one database round trip), scope check, the body's
+ * refusal if the router refused it, then the handler with a typed context; every error goes through the one
+ * error mapper; every response carries the rate-limit headers.
  */
 export function apiRoute<Params = Record<string, never>>(
   handler: (context: ApiContext<Params>) => Promise<ApiResponse>,
   options: { requiresWrite?: boolean } = {},
 ) {
-  return async (request: ApiRequest, params: Record<string, string>, url: URL): Promise<ApiResponse> => {
+  return async (
+    request: ApiRequest,
+    params: Record<string, string>,
+    url: URL,
+    body: RequestBody,
+  ): Promise<ApiResponse> => {
     let rateLimit: RateLimitDecision | undefined;
     let response: ApiResponse;
     let caller: ApiResponse["caller"];
@@ -65,6 +73,8 @@ export function apiRoute<Params = Record<string, never>>(
         if (!rateLimit.allowed) response = tooManyAttempts(rateLimit);
         else if (options.requiresWrite && auth.token.scope !== "write")
           response = jsonResponse(403, { message: API_ERRORS.unauthorized.message });
+        // Too large, too slow, cut short or not JSON: no handler runs, whether or not it reads the body.
+        else if (body instanceof HttpError) response = errorResponse(body);
         else {
           response = await handler({
             request,
@@ -74,6 +84,7 @@ export function apiRoute<Params = Record<string, never>>(
             merchantId: auth.token.merchantId,
             params: params as Params,
             url,
+            body,
           });
         }
       }

@@ -21,6 +21,13 @@ export const errorResponse = (name: ApiErrorName, description: string = API_ERRO
   content: { "application/json": { schema: message(API_ERRORS[name].message) } },
 });
 
+/** A body refused as it is read, by every route that takes one, whether or not the route reads it. */
+export const bodyRefusals = {
+  "408": errorResponse("bodyTimeout"),
+  "413": errorResponse("bodyTooLarge"),
+  "415": errorResponse("unsupportedMediaType"),
+};
+
 export const validationErrorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/ValidationError" } } },

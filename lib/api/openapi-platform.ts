@@ -1,6 +1,7 @@
 import { DELIVERY_STATUSES } from "@/db/enums";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
 import {
+  bodyRefusals,
   common,
   dataResponse,
   errorResponse,
@@ -132,8 +133,7 @@ const writeBody = {
 };
 const bodyErrors = {
   "400": errorResponse("malformedJson", "The body is not JSON, not a JSON object, or nested too deeply."),
-  "413": errorResponse("bodyTooLarge"),
-  "415": errorResponse("unsupportedMediaType"),
+  ...bodyRefusals,
   "422": validationErrorResponse("A field is invalid; `errors` names it. Nothing was written."),
 };
 
@@ -216,7 +216,7 @@ export const platformPaths = {
     },
     delete: {
       summary: "Delete an endpoint and its delivery log",
-      responses: { "204": { description: "Deleted." }, ...endpointRoute },
+      responses: { "204": { description: "Deleted." }, ...bodyRefusals, ...endpointRoute },
     },
   },
   "/api/webhook-endpoints/{id}/rotate-secret": {
@@ -225,6 +225,7 @@ export const platformPaths = {
       summary: "Rotate the signing secret (the old one keeps signing beside it for 24 hours)",
       responses: {
         "200": dataResponse("The endpoint, with its new `secret`.", ref("WebhookEndpoint")),
+        ...bodyRefusals,
         ...endpointRoute,
       },
     },
@@ -255,6 +256,7 @@ export const platformPaths = {
         },
         "403": forbidden("delivery"),
         "404": errorResponse("notFound", "No such delivery."),
+        ...bodyRefusals,
         "409": {
           description: "Already queued.",
           content: {

@@ -1,6 +1,7 @@
 import { createPaymentSchema, paymentListItemSchema, paymentSchema } from "@/lib/payments/schemas";
 import { API_ERRORS, MAX_BODY_BYTES } from "./api-errors";
 import {
+  bodyRefusals,
   common,
   dataResponse,
   errorResponse,
@@ -90,7 +91,7 @@ export function buildOpenApiDocument(serverUrl: string) {
             ),
             "403": errorResponse("unauthorized", "The token is read-only."),
             "409": errorResponse("idempotencyKeyReused"),
-            "413": errorResponse("bodyTooLarge"),
+            ...bodyRefusals,
             "422": validationErrorResponse("Validation failed."),
             ...common,
           },

@@ -71,33 +71,73 @@ function invalidUtf8Error(bytes: Buffer): Error {
   return validationError(Object.keys(errors).length > 0 ? errors : API_ERRORS.invalidUtf8.errors);
 }
 
+/** Content-Encoding: none, or `identity` only; the server decodes no other (gzip would be read as JSON). */
+function isIdentityEncoding(value: string | null): boolean {
+  return (value ?? "").split(",").every((coding) => ["", "identity"].includes(coding.trim().toLowerCase()));
+}
+
+/** A request's body as the router read it: its bytes, or why it is refused. */
+export type RequestBody = Buffer | HttpError;
+
+/** A body that stalled or broke: the connection closes after the answer, rather than wait for the rest. */
+const CLOSE = { Connection: "close" };
+
 /**
- * Reads a JSON object body of at most 16 KiB, counting bytes as they arrive so a chunked or lying upload is
- * cut off too. An empty body is `{}` (the validator then names the missing fields); a non-empty one must be
- * declared `application/json` (415 otherwise) and be valid UTF-8 (422, never stored as U+FFFD). Its
- * numbers are lossless-json's LosslessNumber: the numeral as sent.
+ * Reads a request's body before any database work (the API's database deadline starts after it): at most
+ * 16 KiB, counting bytes as they arrive so a chunked or lying upload is cut off too, and within
+ * `timeoutMs`. A non-empty body must be declared `application/json` with no encoding but identity (415
+ * otherwise). Every route with a body gets this, whether or not it reads the body. A refusal is returned,
+ * not thrown: the API wrapper answers it after authentication, with the rate-limit headers of any answer.
  */
-export async function readJsonBody(request: ApiRequest): Promise<Record<string, unknown>> {
-  const tooLarge = HttpError.of("bodyTooLarge");
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge;
+export async function readRequestBody(request: ApiRequest, timeoutMs: number): Promise<RequestBody> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES)
+    return HttpError.of("bodyTooLarge");
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
     const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel();
-        throw tooLarge;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      // Ends the pending read as done; `timedOut` tells that apart from the body's end.
+      void reader.cancel();
+    }, timeoutMs);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (timedOut) return HttpError.of("bodyTimeout", CLOSE);
+        if (done) break;
+        size += value.byteLength;
+        if (size > MAX_BODY_BYTES) {
+          await reader.cancel();
+          return HttpError.of("bodyTooLarge");
+        }
+        chunks.push(value);
       }
-      chunks.push(value);
+    } catch {
+      // The client closed the connection, or broke the framing, before the whole body arrived.
+      return HttpError.of("bodyIncomplete", CLOSE);
+    } finally {
+      clearTimeout(timer);
     }
   }
   const bytes = Buffer.concat(chunks);
+  if (bytes.length === 0) return bytes;
+  if (
+    !isIdentityEncoding(request.headers.get("content-encoding")) ||
+    !isJsonContentType(request.headers.get("content-type"))
+  )
+    return HttpError.of("unsupportedMediaType");
+  return bytes;
+}
+
+/**
+ * A body read by readRequestBody as a JSON object. An empty body is `{}` (the validator then names the
+ * missing fields); a non-empty one must be valid UTF-8 (422, never stored as U+FFFD). Its numbers are
+ * lossless-json's LosslessNumber: the numeral as sent.
+ */
+export function parseJsonBody(bytes: Buffer): Record<string, unknown> {
   if (bytes.length === 0) return {};
-  if (!isJsonContentType(request.headers.get("content-type"))) throw HttpError.of("unsupportedMediaType");
   let text: string;
   try {
     text = strictUtf8.decode(bytes);

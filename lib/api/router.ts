@@ -10,6 +10,7 @@ import { listEventsRoute, showEventRoute } from "./event-routes";
 import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
+import { readRequestBody, type RequestBody } from "./request-body";
 import { errorResponse, jsonResponse, serviceUnavailableResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
 import {
@@ -23,7 +24,12 @@ import {
   updateEndpointRoute,
 } from "./webhook-endpoint-routes";
 
-type Handler = (request: ApiRequest, params: Record<string, string>, url: URL) => Promise<ApiResponse>;
+type Handler = (
+  request: ApiRequest,
+  params: Record<string, string>,
+  url: URL,
+  body: RequestBody,
+) => Promise<ApiResponse>;
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
 type Route = { pattern: RegExp; name: string; methods: Partial<Record<Method, Handler>> };
 
@@ -83,6 +89,7 @@ export function isMerchantApiPath(pathname: string): boolean {
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
+const NO_BODY = Buffer.alloc(0);
 
 /** Path parameters, percent-decoded; undefined when an encoding is malformed (then the path is not found). */
 function decodeParams(groups: Record<string, string>): Record<string, string> | undefined {
@@ -103,7 +110,8 @@ function allowedMethods(route: Route): string[] {
 /**
  * Dispatches an API request and names the route it matched (for the metrics): HEAD runs GET without the
  * body, an unserved method is a JSON 405 with `Allow` worded as Laravel words it, an unknown path a JSON 404.
- * A trailing slash is ignored, as Laravel does.
+ * A trailing slash is ignored, as Laravel does. The body is read first, outside the database deadline: a slow
+ * upload is the client's time, not a database outage.
  */
 async function handleApiRequest(request: ApiRequest): Promise<{ route: string; response: ApiResponse }> {
   try {
@@ -136,7 +144,9 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
           ),
         );
       }
-      return routed(route.name, await handler(request, params, url));
+      const body = request.body ? await readRequestBody(request, getEnv().API_BODY_TIMEOUT_MS) : NO_BODY;
+      const work = handler(request, params, url, body);
+      return routed(route.name, await withDeadline(work, API_DEADLINE_MS, serviceUnavailableResponse));
     }
     return routed("unmatched", jsonResponse(404, { message: API_ERRORS.notFound.message }));
   } catch (error) {
@@ -145,10 +155,10 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
 }
 
 /**
- * How long an API request may take before it is answered 503. Normal requests take milliseconds (p99 under
- * 0.25 s at 64 connections); this bounds the wait when the database is unreachable, where postgres.js would
- * otherwise hold queries until it reconnects. Work already sent may still finish: a create answered 503
- * may exist, which is why creates take an Idempotency-Key.
+ * How long an API request's work may take, once its body is read, before it is answered 503. Normal
+ * requests take milliseconds (p99 under 0.25 s at 64 connections); this bounds the wait when the database is
+ * unreachable, where postgres.js would otherwise hold queries until it reconnects. Work already sent may
+ * still finish: a create answered 503 may exist, which is why creates take an Idempotency-Key.
  */
 const API_DEADLINE_MS = 2000;
 
@@ -166,10 +176,7 @@ export async function serveApiRequest(request: ApiRequest): Promise<ApiResponse>
   const receivedAt = Date.now();
   const requestId = timeOrderedId("req", receivedAt);
   const started = performance.now();
-  const { route, response } = await withDeadline(handleApiRequest(request), API_DEADLINE_MS, () => ({
-    route: "deadline",
-    response: serviceUnavailableResponse(),
-  }));
+  const { route, response } = await handleApiRequest(request);
   response.headers["X-Request-Id"] = requestId;
   const seconds = (performance.now() - started) / 1000;
   const labels = { route, method: request.method, status: String(response.status) };

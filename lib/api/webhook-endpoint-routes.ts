@@ -21,7 +21,7 @@ import {
 import { HttpError } from "./api-errors";
 import { apiRoute, type ApiContext } from "./api-route";
 import { paginationEnvelope, queryValue } from "./pagination";
-import { readJsonBody } from "./request-body";
+import { parseJsonBody } from "./request-body";
 import { jsonResponse } from "./responses";
 
 /**
@@ -61,8 +61,8 @@ export const listEndpointsRoute = apiRoute(async ({ db, merchantId }) => {
   return jsonResponse(200, { data: endpoints.map((endpoint) => endpointResource(endpoint)) });
 }, writeScope);
 
-export const createEndpointRoute = apiRoute(async ({ db, merchantId, request }) => {
-  const { input } = readEndpointBody(await readJsonBody(request));
+export const createEndpointRoute = apiRoute(async ({ db, merchantId, body }) => {
+  const { input } = readEndpointBody(parseJsonBody(body));
   const created = await apiFields(createWebhookEndpoint(db, merchantId, input, API_WRITE));
   return jsonResponse(
     201,
@@ -79,9 +79,9 @@ export const showEndpointRoute = apiRoute<{ id: string }>(async (context) => {
 }, writeScope);
 
 export const updateEndpointRoute = apiRoute<{ id: string }>(async (context) => {
-  const { db, merchantId, request } = context;
+  const { db, merchantId, body } = context;
   const id = await endpointIdOf(context);
-  const { input, enabled } = readEndpointBody(await readJsonBody(request));
+  const { input, enabled } = readEndpointBody(parseJsonBody(body));
   const endpoint = await db.transaction(async (tx) => {
     await apiFields(updateWebhookEndpoint(tx, merchantId, id, input, API_WRITE));
     if (enabled !== undefined) await setWebhookEndpointEnabled(tx, merchantId, id, enabled);

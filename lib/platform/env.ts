@@ -78,6 +78,11 @@ const envSchema = databaseConfigSchema
       .transform((value) => value === "true" || value === "1"),
     /** API request log entries are kept this many days, then pruned by the worker. */
     API_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /**
+     * How long an API request's body may take to arrive (408 after), counted from its headers. At most
+     * 240 s: Node's own requestTimeout (300 s, headers included, which take up to 60 s) must not cut first.
+     */
+    API_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(240_000).default(30_000),
     /** `npm run worker` serves /healthz, /readyz and /metrics on this port when set (its own deliveries' metrics). */
     WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
     /** Web server processes for `npm start` (PostgreSQL only); default one per CPU in production. */

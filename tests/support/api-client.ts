@@ -110,3 +110,62 @@ export function rawHttp(
     socket.on("error", reject);
   });
 }
+
+export type RawResponse = { status: number; headers: Record<string, string>; body: string };
+
+/** Every response in `bytes`, in order, as a client reading one connection sees them (bodies by Content-Length). */
+export function parseResponses(bytes: Buffer): RawResponse[] {
+  const responses: RawResponse[] = [];
+  let rest = bytes;
+  while (rest.subarray(0, 5).toString() === "HTTP/") {
+    const headEnd = rest.indexOf("\r\n\r\n");
+    if (headEnd < 0) break;
+    const [statusLine = "", ...headerLines] = rest.subarray(0, headEnd).toString().split("\r\n");
+    const headers = Object.fromEntries(
+      headerLines.map((line) => [
+        line.slice(0, line.indexOf(":")).toLowerCase(),
+        line.slice(line.indexOf(":") + 1).trim(),
+      ]),
+    );
+    const bodyEnd = headEnd + 4 + Number(headers["content-length"] ?? 0);
+    const body = rest.subarray(headEnd + 4, bodyEnd).toString();
+    responses.push({ status: Number(statusLine.split(" ")[1] ?? 0), headers, body });
+    rest = rest.subarray(bodyEnd);
+  }
+  return responses;
+}
+
+/**
+ * A conversation on one socket: writes each of `parts` `gapMs` after the last (a slow client), half-closes
+ * after the last if `end`, and resolves once the server closes the connection, with every response it sent
+ * and how long its first byte took.
+ */
+export function rawExchange(
+  baseUrl: string,
+  parts: string[],
+  { gapMs = 0, end = false }: { gapMs?: number; end?: boolean } = {},
+): Promise<{ responses: RawResponse[]; firstByteMs: number }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let firstByteMs = -1;
+    const chunks: Buffer[] = [];
+    const send = async () => {
+      for (const [index, part] of parts.entries()) {
+        if (index > 0) await new Promise((wait) => setTimeout(wait, gapMs));
+        if (socket.destroyed || socket.writableEnded) return;
+        socket.write(part);
+      }
+      if (end) socket.end();
+    };
+    const socket = net.connect(Number(port), hostname, () => void send());
+    socket.setTimeout(30_000, () => reject(new Error(`no close after ${Buffer.concat(chunks).toString()}`)));
+    socket.on("data", (chunk: Buffer) => {
+      if (firstByteMs < 0) firstByteMs = Date.now() - started;
+      chunks.push(chunk);
+    });
+    socket.on("close", () => resolve({ responses: parseResponses(Buffer.concat(chunks)), firstByteMs }));
+    // A server that closes while the client still writes resets the connection; what it sent is kept.
+    socket.on("error", () => undefined);
+  });
+}
