@@ -72,8 +72,14 @@ function serveSafely(handler: Handler, request: http.IncomingMessage, response: 
 const { isMerchantApiPath, serveApiRequest } = await import("@/lib/api/router");
 const { operatorRoute } = await import("@/lib/api/operator-routes");
 const { CLIENT_IP_HEADER, resolveClientIp } = await import("@/lib/platform/client-ip");
-const { answerClientError, answerExpectationFailed, screenRequest, sendApiResponse, toApiRequest } =
-  await import("@/lib/api/node-bridge");
+const {
+  answerClientError,
+  answerConnect,
+  answerExpectationFailed,
+  screenRequest,
+  sendApiResponse,
+  toApiRequest,
+} = await import("@/lib/api/node-bridge");
 const trustedProxies = getEnv().TRUSTED_PROXIES;
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -110,6 +116,8 @@ const server = http.createServer(
 if (role !== "dashboard") {
   server.on("clientError", answerClientError);
   server.on("checkExpectation", answerExpectationFailed);
+  // Without a listener Node closes a CONNECT's connection without an answer.
+  server.on("connect", answerConnect);
 }
 // Next.js's development server takes WebSockets (hot reload). Without a listener, Node hands an upgrade
 // request on as an ordinary one, which an API process passes to the dashboard like any other.

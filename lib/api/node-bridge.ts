@@ -99,18 +99,25 @@ export function sendApiResponse(
   outgoing.end(method === "HEAD" ? undefined : (response.body ?? undefined));
 }
 
+/** The methods this server takes, as `OPTIONS *` and a refused CONNECT list them. */
+const SERVER_METHODS = "GET, HEAD, POST, OPTIONS";
+
 /** A JSON error written straight to the socket, for failures Node's HTTP parser finds before any routing. */
-function rawJsonError(status: number): string {
+function rawJsonError(status: number, headers: string[] = []): string {
   const body = JSON.stringify({ message: STATUS_CODES[status] ?? "Bad Request" });
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     "Content-Type: application/json",
     `Content-Length: ${Buffer.byteLength(body)}`,
+    ...headers,
     "Connection: close",
     "",
     body,
   ].join("\r\n");
 }
+
+/** Connections whose parser has failed: Node reports the failure again with each later chunk. */
+const failedConnections = new WeakSet<Duplex>();
 
 /**
  * `clientError`: a request Node could not parse (bad Content-Length or Transfer-Encoding, headers over the
@@ -121,21 +128,54 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     socket.destroy();
     return;
   }
+  if (failedConnections.has(socket)) return;
+  failedConnections.add(socket);
   const status =
     error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  socket.end(rawJsonError(status));
+  answerAfterInFlight(socket, status);
 }
 
 /**
- * What to do with a request before routing: a request target that is neither a path nor an absolute URL
- * (`OPTIONS *`, garbage) or an HTTP/1.1 request without Host gets a JSON answer here; an absolute-form target
- * is rewritten to its path, so nothing downstream (the API's links, Next.js's redirects) sees its host.
+ * Bytes that follow a complete request (a pipelined request Node cannot parse) are answered after that
+ * request's answer, which the handler is still writing; Node's own answer cut it off. A failure in the request
+ * being read (a timeout, a broken body) is answered at once, unless its answer has begun: then, as Node does,
+ * the connection closes, rather than mixing an error into that answer.
+ */
+function answerAfterInFlight(socket: Duplex, status: number): void {
+  // Node's name for the answer a connection is writing, which its own clientError answer checks too.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight?.req.complete) {
+    // Emitted once Node has let the answer go (and started the next pipelined one, if any).
+    inFlight.once("close", () => answerAfterInFlight(socket, status));
+  } else if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+  } else {
+    socket.end(rawJsonError(status));
+  }
+}
+
+/** `connect`: this server is no proxy. Node closes a CONNECT's connection without a word; this says 405. */
+export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
+  socket.end(rawJsonError(405, [`Allow: ${SERVER_METHODS}`]));
+}
+
+/**
+ * What to do with a request before routing: a request line naming another HTTP version than 1.x (Node's
+ * parser takes `HTTP/2.0` and `HTTP/0.9`, then answers in HTTP/1.1) gets a JSON 505, a request target that is
+ * neither a path nor an absolute URL (`OPTIONS *`, garbage) or an HTTP/1.1 request without Host a JSON
+ * answer here; an absolute-form target is rewritten to its path, so nothing downstream (the API's links,
+ * Next.js's redirects) sees its host.
  */
 export function screenRequest(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+  if (incoming.httpVersionMajor !== 1) {
+    const refusal = jsonResponse(505, { message: STATUS_CODES[505] }, { Connection: "close" });
+    sendApiResponse(outgoing, refusal, incoming.method);
+    return false;
+  }
   const target = incoming.url ?? "/";
   if (target === "*")
     return incoming.method === "OPTIONS"
-      ? (outgoing.writeHead(204, { Allow: "GET, HEAD, POST, OPTIONS" }).end(), false)
+      ? (outgoing.writeHead(204, { Allow: SERVER_METHODS }).end(), false)
       : badRequest(incoming, outgoing);
   if (!target.startsWith("/")) {
     if (!URL.canParse(target)) return badRequest(incoming, outgoing);
