@@ -80,6 +80,7 @@ const {
   sendApiResponse,
   toApiRequest,
 } = await import("@/lib/api/node-bridge");
+const { authRouteAnswer } = await import("@/lib/api/auth-routes");
 const trustedProxies = getEnv().TRUSTED_PROXIES;
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -99,8 +100,11 @@ function serveFront(request: http.IncomingMessage, response: http.ServerResponse
   );
   const pathname = (request.url ?? "/").split("?", 1)[0]!;
   const operator = operatorRoute(pathname, request.headers.authorization ?? null);
+  // next-auth's paths answer JSON, like the rest of /api, where next-auth would answer otherwise.
+  const auth = authRouteAnswer(request.method, request.url ?? "/");
   if (operator)
     serveSafely(async () => sendApiResponse(response, await operator, request.method), request, response);
+  else if (auth) sendApiResponse(response, auth, request.method);
   else serveSafely(!dev && isMerchantApiPath(pathname) ? serveApi : serveDashboard, request, response);
 }
 

@@ -1,10 +1,20 @@
 import { describe, expect, inject, it } from "vitest";
-import { rawExchange, rawHttp } from "../support/api-client";
+import { callApi, rawExchange, rawHttp } from "../support/api-client";
+import { readServerLog } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
 const { host } = new URL(baseUrl);
 const auth = `Authorization: Bearer ${tokens.api}`;
+
+/** The server's log lines written while `work` ran. */
+async function logDuring(work: () => Promise<void>): Promise<string> {
+  const before = readServerLog(baseUrl).length;
+  await work();
+  // The log is written as requests are answered; give the pipe a moment.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return readServerLog(baseUrl).slice(before);
+}
 
 describe("requests HTTP/1.1 servers answer before any route", () => {
   it.each([
@@ -51,4 +61,76 @@ describe("requests HTTP/1.1 servers answer before any route", () => {
       expect(JSON.parse(responses[0]!.body)).toHaveProperty("meta");
     },
   );
+});
+
+describe("next-auth's paths answer JSON, like the rest of /api", () => {
+  it.each([
+    ["GET", "/api/auth/%ZZ", 400, { message: "Bad Request" }],
+    ["POST", "/api/auth/%E0%A4%A", 400, { message: "Bad Request" }],
+    ["GET", "/api/auth/nonsense", 404, { message: "Not Found" }],
+    ["GET", "/api/auth/", 404, { message: "Not Found" }],
+    ["POST", "/api/auth/callback/unknown", 404, { message: "Not Found" }],
+    ["GET", "/api/auth/callback", 404, { message: "Not Found" }],
+    ["GET", "/api/auth/csrf/extra", 404, { message: "Not Found" }],
+    ["GET", "/api/auth/verify-request", 404, { message: "Not Found" }],
+    ["GET", "/api/auth/webauthn-options/credentials", 404, { message: "Not Found" }],
+    ["GET", "/api/auth/error?error=Configuration", 500, { message: "Server Error" }],
+    ["GET", "/api/auth/error?error=constructor", 400, { message: "Bad Request" }],
+    [
+      "GET",
+      "/api/auth/signout",
+      405,
+      {
+        message: "The GET method is not supported for route api/auth/signout. Supported methods: POST.",
+      },
+    ],
+    [
+      "GET",
+      "/api/auth/callback/credentials",
+      405,
+      {
+        message:
+          "The GET method is not supported for route api/auth/callback/credentials. Supported methods: POST.",
+      },
+    ],
+    [
+      "PUT",
+      "/api/auth/session",
+      405,
+      {
+        message: "The PUT method is not supported for route api/auth/session. Supported methods: GET, POST.",
+      },
+    ],
+  ])(
+    "%s %s: %i JSON, no redirect, no HTML, nothing logged as an error",
+    async (method, path, status, body) => {
+      let response: Awaited<ReturnType<typeof callApi>> | undefined;
+      const log = await logDuring(async () => {
+        response = await callApi(baseUrl, path, { method });
+      });
+      expect([response!.status, response!.headers.get("content-type"), response!.body]).toEqual([
+        status,
+        "application/json",
+        body,
+      ]);
+      expect(log).not.toMatch(/"level":50|Internal Server Error/);
+    },
+  );
+
+  it("still serves what sign-in uses: the CSRF token, the session, the credentials callback", async () => {
+    const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+    expect(csrf.status).toBe(200);
+    expect(await csrf.json()).toHaveProperty("csrfToken");
+    const session = await fetch(`${baseUrl}/api/auth/session`);
+    expect([session.status, await session.json()]).toEqual([200, null]);
+    // Without its CSRF token the callback sends the browser back to the login page, as before.
+    const refused = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "email=someone%40example.test&password=not-the-password",
+      redirect: "manual",
+    });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("location")).toMatch(/\/login\?error=MissingCSRF$/);
+  });
 });
