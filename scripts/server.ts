@@ -81,6 +81,7 @@ const {
   toApiRequest,
 } = await import("@/lib/api/node-bridge");
 const { authRouteAnswer } = await import("@/lib/api/auth-routes");
+const { screenServerAction } = await import("@/lib/platform/server-action-origin");
 const trustedProxies = getEnv().TRUSTED_PROXIES;
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -105,7 +106,8 @@ function serveFront(request: http.IncomingMessage, response: http.ServerResponse
   if (operator)
     serveSafely(async () => sendApiResponse(response, await operator, request.method), request, response);
   else if (auth) sendApiResponse(response, auth, request.method);
-  else serveSafely(!dev && isMerchantApiPath(pathname) ? serveApi : serveDashboard, request, response);
+  else if (isMerchantApiPath(pathname)) serveSafely(dev ? serveDashboard : serveApi, request, response);
+  else if (screenServerAction(request, response)) serveSafely(serveDashboard, request, response);
 }
 
 let stopping = false;

@@ -134,3 +134,70 @@ describe("next-auth's paths answer JSON, like the rest of /api", () => {
     expect(refused.headers.get("location")).toMatch(/\/login\?error=MissingCSRF$/);
   });
 });
+
+describe("server actions posted from another origin", () => {
+  // An id in the shape Next.js gives actions; no action has it, which Next.js answers only past its origin check.
+  const unknownAction = "7f".padEnd(42, "0");
+  /** A fetch-style action call, on a raw socket so that Host can be what a proxy would send. */
+  const postAction = (headers: Record<string, string>, actionId = unknownAction) =>
+    rawHttp(
+      baseUrl,
+      [
+        "POST /login HTTP/1.1",
+        ...Object.entries({ Host: host, ...headers }).map(([name, value]) => `${name}: ${value}`),
+        `Next-Action: ${actionId}`,
+        "Content-Type: text/plain;charset=UTF-8",
+        "Content-Length: 2",
+        "Connection: close",
+        "",
+        "[]",
+      ].join("\r\n"),
+    );
+
+  it.each([
+    ["another site", { Origin: "https://evil.example" }],
+    ["an opaque origin", { Origin: "null" }],
+    ["another port of this host", { Origin: baseUrl.replace(/:\d+$/, ":1") }],
+  ])("from %s: 403 JSON, no error logged", async (_name, headers) => {
+    let response: Awaited<ReturnType<typeof rawHttp>> | undefined;
+    const log = await logDuring(async () => {
+      response = await postAction(headers);
+    });
+    expect([response!.status, JSON.parse(response!.body)]).toEqual([
+      403,
+      { message: "This action is unauthorized." },
+    ]);
+    expect(log).not.toMatch(/Invalid Server Actions request|does not match `origin`|"level":50/);
+  });
+
+  it("a form posted as multipart from another site: 403", async () => {
+    const form = new FormData();
+    form.set("email", "someone@example.test");
+    const response = await fetch(`${baseUrl}/login`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example" },
+      body: form,
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it.each([
+    ["APP_URL's origin", { Origin: baseUrl }],
+    [
+      "APP_URL's origin, through a proxy that rewrote Host",
+      { Origin: baseUrl, Host: "internal.example:8080" },
+    ],
+    [
+      "the host the browser addressed, behind a proxy",
+      { Origin: "https://pay.example", "X-Forwarded-Host": "pay.example" },
+    ],
+  ])("from %s: past the origin check (an unknown action id is Next.js's 409)", async (_name, headers) => {
+    const response = await postAction(headers);
+    expect(response.status).toBe(409);
+  });
+
+  it("an action id in no valid shape, from this origin: 4xx, not 500", async () => {
+    const response = await postAction({ Origin: baseUrl }, "garbage");
+    expect(response.status).toBe(400);
+  });
+});
