@@ -39,6 +39,13 @@ export const rateLimitRejections = new Counter({
   registers: [metricsRegistry],
 });
 
+export const requestLogDropped = new Counter({
+  name: "api_request_log_dropped_total",
+  help: "API request log entries never written, by reason: buffer_full (the database unreachable for long), refused (the database refused their batch 3 times) or stopped (unwritten when the process stopped).",
+  labelNames: ["reason"],
+  registers: [metricsRegistry],
+});
+
 export const webhookDeliveries = new Counter({
   name: "webhook_delivery_attempts_total",
   help: "Webhook delivery attempts, by outcome: succeeded, retrying (failed, will retry) or failed (gave up).",
