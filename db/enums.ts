@@ -17,3 +17,11 @@ export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A refund is `pending` until the processor settles it; `failed` gives its amount back to the payment. */
+export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Why a merchant refunds, as Stripe lists it. */
+export const REFUND_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "other"] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];

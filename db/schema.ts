@@ -14,7 +14,15 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { DELIVERY_STATUSES, PAYMENT_SOURCES, PAYMENT_STATUSES, TOKEN_SCOPES, USER_ROLES } from "./enums";
+import {
+  DELIVERY_STATUSES,
+  PAYMENT_SOURCES,
+  PAYMENT_STATUSES,
+  REFUND_REASONS,
+  REFUND_STATUSES,
+  TOKEN_SCOPES,
+  USER_ROLES,
+} from "./enums";
 
 // Shared column helpers, so every table spells ids and timestamps the same way.
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
@@ -149,6 +157,12 @@ export const payments = pgTable(
     settledAt: at("settled_at"),
     /** Why it failed, in words for the merchant (the processor's reason, or "marked by hand"); null otherwise. */
     failureReason: text("failure_reason"),
+    /**
+     * Sums of its refunds by state, kept by the statements that create and settle refunds under this row's
+     * lock: refundable = amount - refunded - refund_pending, never a sum over refunds on the money path.
+     */
+    amountRefunded: numeric("amount_refunded", { precision: 14, scale: 2 }).notNull().default("0"),
+    amountRefundPending: numeric("amount_refund_pending", { precision: 14, scale: 2 }).notNull().default("0"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -175,6 +189,10 @@ export const payments = pgTable(
     index("payments_settle_at_idx")
       .on(t.settleAt)
       .where(sql`status = 'pending'`),
+    // The expirer's pending payments older than PAYMENTS_PENDING_EXPIRE_AFTER.
+    index("payments_pending_created_idx")
+      .on(t.createdAt)
+      .where(sql`status = 'pending'`),
   ],
 );
 
@@ -192,6 +210,37 @@ export const paymentDailyTotals = pgTable(
     volume: numeric("volume", { precision: 20, scale: 2 }).notNull().default("0"),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.day, t.status] })],
+);
+
+/** Money given back on a completed payment, in part or whole (DESIGN.md, "Refunds and cancellation"). */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    paymentId: bigint("payment_id", { mode: "number" })
+      .notNull()
+      .references(() => payments.id),
+    amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
+    status: text("status", { enum: REFUND_STATUSES }).notNull().default("pending"),
+    reason: text("reason", { enum: REFUND_REASONS }),
+    externalId: text("external_id"),
+    /** Why it failed, in words for the merchant; null otherwise. */
+    failureReason: text("failure_reason"),
+    /** When the simulated processor settles it; null when automatic settlement is off. */
+    settleAt: at("settle_at"),
+    settledAt: at("settled_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("refunds_payment_idx").on(t.paymentId, t.id.desc()),
+    index("refunds_merchant_created_idx").on(t.merchantId, t.createdAt.desc()),
+    // The settler's due refunds.
+    index("refunds_pending_settle_idx")
+      .on(t.settleAt)
+      .where(sql`status = 'pending'`),
+  ],
 );
 
 export const events = pgTable(
@@ -335,6 +384,8 @@ export const idempotencyKeys = pgTable(
     /** SHA-256 of the request body, to tell a replay from a reuse of the key with another body (409). */
     requestHash: text("request_hash").notNull(),
     paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
+    /** Set instead of payment_id when the key was claimed by a refund creation. */
+    refundId: bigint("refund_id", { mode: "number" }).references(() => refunds.id),
     createdAt: createdAt(),
   },
   (t) => [

@@ -4,10 +4,11 @@ import { sendInvitation } from "@/lib/accounts/invitations";
 import { resetPassword } from "@/lib/accounts/members";
 import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/accounts/merchants";
 import { createPayment } from "@/lib/payments/create-payment";
-import { settlePayment } from "@/lib/payments/settlement";
+import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { keyId, reencryptStoredSecrets } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
 import { parseId } from "@/lib/platform/validation";
+import { settleRefund } from "@/lib/refunds/settlement";
 import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
@@ -151,6 +152,25 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, options) {
       const payment = await settlePayment(db, parseId(options.id), { outcome: options.outcome });
       return { id: payment.id, status: payment.status };
+    },
+  },
+  "payment:cancel": {
+    summary: "Cancel a pending payment: it fails with \"Canceled by the merchant.\" (emits payment.failed).",
+    options: { id: { type: "string", required: true, description: "the payment's id" } },
+    async run(db, options) {
+      const payment = await cancelPayment(db, parseId(options.id), null);
+      return { id: payment.id, status: payment.status };
+    },
+  },
+  "refund:settle": {
+    summary: "Settle a pending refund as succeeded or failed (emits its event).",
+    options: {
+      id: { type: "string", required: true, description: "the refund's id" },
+      outcome: { type: "string", required: true, description: "succeeded or failed" },
+    },
+    async run(db, options) {
+      const refund = await settleRefund(db, parseId(options.id), { outcome: options.outcome }, null);
+      return { id: refund.id, payment_id: refund.payment_id, status: refund.status };
     },
   },
   "user:invite": {

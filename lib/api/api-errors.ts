@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_REUSED } from "@/lib/payments/create-payment";
+import { IDEMPOTENCY_KEY_REUSED } from "@/lib/payments/idempotency";
 import { VALIDATION_FAILED } from "@/lib/platform/errors";
 import { messages } from "@/lib/platform/validation";
 

@@ -10,6 +10,14 @@ import { listEventsRoute, showEventRoute } from "./event-routes";
 import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
+import {
+  cancelPaymentRoute,
+  createRefundRoute,
+  listRefundsRoute,
+  settlePaymentHelperRoute,
+  settleRefundHelperRoute,
+  showRefundRoute,
+} from "./refund-routes";
 import { readRequestBody, type RequestBody } from "./request-body";
 import { errorResponse, jsonResponse, serviceUnavailableResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
@@ -47,6 +55,27 @@ const routes: Route[] = [
     pattern: /^\/api\/payments\/(?<id>[^/]+)$/,
     name: "api/payments/{id}",
     methods: { GET: showPaymentRoute },
+  },
+  {
+    pattern: /^\/api\/payments\/(?<id>[^/]+)\/refunds$/,
+    name: "api/payments/{id}/refunds",
+    methods: { GET: listRefundsRoute, POST: createRefundRoute },
+  },
+  {
+    pattern: /^\/api\/payments\/(?<id>[^/]+)\/cancel$/,
+    name: "api/payments/{id}/cancel",
+    methods: { POST: cancelPaymentRoute },
+  },
+  { pattern: /^\/api\/refunds\/(?<id>[^/]+)$/, name: "api/refunds/{id}", methods: { GET: showRefundRoute } },
+  {
+    pattern: /^\/api\/test-helpers\/payments\/(?<id>[^/]+)\/settle$/,
+    name: "api/test-helpers/payments/{id}/settle",
+    methods: { POST: settlePaymentHelperRoute },
+  },
+  {
+    pattern: /^\/api\/test-helpers\/refunds\/(?<id>[^/]+)\/settle$/,
+    name: "api/test-helpers/refunds/{id}/settle",
+    methods: { POST: settleRefundHelperRoute },
   },
   { pattern: /^\/api\/events$/, name: "api/events", methods: { GET: listEventsRoute } },
   { pattern: /^\/api\/events\/(?<id>[^/]+)$/, name: "api/events/{id}", methods: { GET: showEventRoute } },

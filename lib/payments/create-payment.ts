@@ -1,18 +1,14 @@
 import "server-only";
-import { createHash } from "node:crypto";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { PaymentSource } from "@/db/enums";
-import { idempotencyKeys } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
 import { eventStatement } from "@/lib/webhooks/outbox";
+import { requestHash, runOnceForKey } from "./idempotency";
 import { paymentResourceJson } from "./resource";
 import { createPaymentSchema } from "./schemas";
-
-/** The 409 for an Idempotency-Key sent again with another body. */
-export const IDEMPOTENCY_KEY_REUSED = "This Idempotency-Key was already used with a different request body.";
 
 export type CreatePaymentOptions = {
   source: PaymentSource;
@@ -106,37 +102,12 @@ export async function createPayment(
     });
   const { idempotencyKey } = options;
   if (idempotencyKey === undefined) return { paymentId: await created(db), replayed: false };
-
-  const requestHash = createHash("sha256").update(JSON.stringify(data)).digest("hex");
-
-  return db.transaction(async (tx) => {
-    // A concurrent request with the same key waits here on the unique index until the first commits.
-    const [claimed] = await tx
-      .insert(idempotencyKeys)
-      .values({ merchantId, key: idempotencyKey, requestHash })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.merchantId, idempotencyKeys.key],
-        set: { requestHash, paymentId: null, createdAt: sql`now()` },
-        // Keys are remembered for 24 hours; an older one is free to reuse.
-        setWhere: sql`${idempotencyKeys.createdAt} < now() - interval '24 hours'`,
-      })
-      .returning({ id: idempotencyKeys.id });
-    const ofThisKey = and(
-      eq(idempotencyKeys.merchantId, merchantId),
-      eq(idempotencyKeys.key, idempotencyKey),
-    );
-    if (!claimed) {
-      const [existing] = await tx
-        .select({ requestHash: idempotencyKeys.requestHash, paymentId: idempotencyKeys.paymentId })
-        .from(idempotencyKeys)
-        .where(ofThisKey);
-      if (!existing || existing.requestHash !== requestHash || existing.paymentId === null) {
-        throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
-      }
-      return { paymentId: existing.paymentId, replayed: true };
-    }
-    const paymentId = await created(tx);
-    await tx.update(idempotencyKeys).set({ paymentId }).where(ofThisKey);
-    return { paymentId, replayed: false };
-  });
+  const { id, replayed } = await runOnceForKey(
+    db,
+    merchantId,
+    idempotencyKey,
+    { target: "payment", hash: requestHash(data) },
+    created,
+  );
+  return { paymentId: id, replayed };
 }

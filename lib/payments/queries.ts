@@ -4,7 +4,7 @@ import { selectStatement, type Executor } from "@/db/client";
 import { payments } from "@/db/schema";
 import { Statement } from "@/db/statement";
 import { toPaymentListItem, toPaymentResource, type PaymentRow } from "./resource";
-import type { PaymentListItem, PaymentResource } from "./schemas";
+import type { PaymentListItem, PaymentResource, RetrievedPayment } from "./schemas";
 
 export type PaymentPage = { items: PaymentListItem[]; total: number };
 
@@ -54,7 +54,14 @@ export async function listPayments(
   return { items: rows.filter((row) => row.id !== null).map(toPaymentListItem), total };
 }
 
-export type PaymentLookup = { payment: PaymentResource; merchantId: number } | undefined;
+export type PaymentLookup = { payment: RetrievedPayment; merchantId: number } | undefined;
+
+/** What refunds have taken from a payment, as text (numeric arithmetic in PostgreSQL, never a float). */
+export const refundSums = {
+  amount_refunded: sql<string>`${payments.amountRefunded}::text`,
+  amount_refundable: sql<string>`(case when ${payments.status} = 'completed'
+    then ${payments.amount} - ${payments.amountRefunded} - ${payments.amountRefundPending} else 0 end)::numeric(14, 2)::text`,
+};
 
 /** Finds a payment by id whoever owns it, so the caller can tell "not yours" (403) from "no such" (404). */
 export async function findPayment(db: Executor, paymentId: number): Promise<PaymentLookup> {
@@ -67,11 +74,17 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
       amount: payments.amount,
       metadata: payments.metadata,
       created_at: payments.createdAt,
+      ...refundSums,
     })
     .from(payments)
     .where(eq(payments.id, paymentId))
     .limit(1);
-  return row ? { payment: toPaymentResource(row), merchantId: row.merchantId } : undefined;
+  if (!row) return undefined;
+  const { amount_refunded, amount_refundable } = row;
+  return {
+    payment: { ...toPaymentResource(row), amount_refunded, amount_refundable },
+    merchantId: row.merchantId,
+  };
 }
 
 export type PaymentDetail = PaymentResource & {

@@ -155,3 +155,12 @@ export const paymentSchema = z.object({
   created_at: createdAt,
 });
 export type PaymentResource = z.infer<typeof paymentSchema>;
+
+/** A payment as `GET /api/payments/{id}` returns it: the full payment, then what refunds have taken. */
+export const retrievedPaymentSchema = paymentSchema.extend({
+  amount_refunded: z.string().describe('Sum of its succeeded refunds, two decimals ("0.00" when none).'),
+  amount_refundable: z
+    .string()
+    .describe("What can still be refunded: amount − (pending + succeeded refunds); 0.00 unless completed."),
+});
+export type RetrievedPayment = z.infer<typeof retrievedPaymentSchema>;

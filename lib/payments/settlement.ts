@@ -17,6 +17,10 @@ export const settleInputSchema = z.object({
 /** Why a payment failed when a person marked it (dashboard or admin CLI), not the processor. */
 const MANUAL_FAILURE_REASON = "Marked as failed by hand.";
 
+/** DESIGN.md's words for a canceled payment, and for cancelling one that is no longer pending (409). */
+export const CANCELED_REASON = "Canceled by the merchant.";
+export const NOT_CANCELABLE = "Only a pending payment can be canceled.";
+
 type TransitionedRow = {
   id: number | string;
   merchant_id: number | string;
@@ -124,4 +128,66 @@ export async function settleDuePayments(
     await moveDailyTotals(tx, settled);
     return due.length;
   });
+}
+
+/**
+ * Cancels a pending payment (the API, the dashboard, `admin payment:cancel`): it fails with DESIGN's reason
+ * and emits `payment.failed`, through the one transition, so concurrent cancels and settles give exactly one.
+ * `merchantId` scopes it to its owner when given.
+ */
+export async function cancelPayment(db: Executor, paymentId: number, merchantId: number | null) {
+  const canceled = await db.transaction(async (tx) => {
+    const row = await transition(
+      tx,
+      paymentId,
+      { outcome: "failed", failureReason: CANCELED_REASON },
+      merchantId ?? undefined,
+    );
+    if (row) await moveDailyTotals(tx, [row]);
+    return row;
+  });
+  if (canceled) return toPaymentResource(canceled);
+  const [existing] = await db
+    .select({ merchantId: payments.merchantId })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  if (!existing) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
+  if (merchantId !== null && existing.merchantId !== merchantId)
+    throw new DomainError("forbidden", "Not your payment.");
+  throw new DomainError("conflict", NOT_CANCELABLE);
+}
+
+/**
+ * Fails payments pending longer than `expireAfterMs` (PAYMENTS_PENDING_EXPIRE_AFTER), a batch at a time,
+ * each with `payment.failed` and a reason that says why. Returns how many were looked at.
+ */
+export async function expireStalePayments(db: Executor, expireAfterMs: number, limit = 100): Promise<number> {
+  return db.transaction(async (tx) => {
+    const stale = await selectRows<{ id: number | string; merchant_id: number | string }>(
+      tx,
+      sql`select id, merchant_id from payments
+          where status = 'pending' and created_at < now() - ${expireAfterMs}::int * interval '1 millisecond'
+          order by merchant_id, created_at limit ${limit} for update skip locked`,
+    );
+    const failureReason = `Expired: still pending ${describeDuration(expireAfterMs)} after it was created.`;
+    const expired: TransitionedRow[] = [];
+    for (const row of stale) {
+      const transitioned = await transition(tx, Number(row.id), { outcome: "failed", failureReason });
+      if (transitioned) expired.push(transitioned);
+    }
+    await moveDailyTotals(tx, expired);
+    return stale.length;
+  });
+}
+
+/** "24 hours", "30 minutes", "90 seconds": the largest whole unit, as a reason reads it. */
+function describeDuration(ms: number): string {
+  for (const [unit, size] of [
+    ["day", 86_400_000],
+    ["hour", 3_600_000],
+    ["minute", 60_000],
+    ["second", 1000],
+  ] as const)
+    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}${ms === size ? "" : "s"}`;
+  return `${ms} ms`;
 }

@@ -1,15 +1,24 @@
 import "server-only";
 import { getDb } from "@/db/client";
+import { getEnv } from "@/lib/platform/env";
 import { periodicService } from "@/lib/platform/periodic-service";
-import { settleDuePayments } from "./settlement";
+import { settleDueRefunds } from "@/lib/refunds/settlement";
+import { expireStalePayments, settleDuePayments } from "./settlement";
 
-/** Due payments are looked for this often; a full batch is followed at once by the next. */
+/** Due payments and refunds are looked for this often; a full batch is followed at once by the next. */
 const POLL_MS = 500;
 const BATCH_SIZE = 100;
 
-/** The simulated processor's loop: settles payments as their settle_at passes. */
-export const startSettler = periodicService(
-  "Settler",
-  POLL_MS,
-  async () => (await settleDuePayments(getDb(), BATCH_SIZE)) === BATCH_SIZE,
-);
+/**
+ * The simulated processor's loop: settles payments and refunds as their settle_at passes, and fails
+ * payments pending longer than PAYMENTS_PENDING_EXPIRE_AFTER.
+ */
+export const startSettler = periodicService("Settler", POLL_MS, async () => {
+  const db = getDb();
+  const expireAfter = getEnv().PAYMENTS_PENDING_EXPIRE_AFTER;
+  // One after another: PGlite has one connection, and each is a short transaction of its own.
+  const payments = await settleDuePayments(db, BATCH_SIZE);
+  const refunds = await settleDueRefunds(db, BATCH_SIZE);
+  const expired = expireAfter > 0 ? await expireStalePayments(db, expireAfter, BATCH_SIZE) : 0;
+  return [payments, refunds, expired].some((count) => count === BATCH_SIZE);
+});

@@ -16,6 +16,26 @@ const envSchema = databaseConfigSchema
       .optional(),
     API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     PAYMENTS_AUTO_SETTLE_MS: z.coerce.number().int().min(0).default(10_000),
+    /**
+     * A payment still pending this long after it was created fails ("Expired: …"): a duration such as
+     * `24h`, `30m`, `90s` or `7d`; `0` never expires one. Milliseconds after parsing.
+     */
+    PAYMENTS_PENDING_EXPIRE_AFTER: z
+      .string()
+      .default("24h")
+      .transform((value, ctx) => {
+        const match = /^\s*(\d+)\s*(ms|s|m|h|d)?\s*$/.exec(value);
+        const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match?.[2] ?? "ms"]!;
+        const ms = match ? Number(match[1]) * unit : Number.NaN;
+        if (!Number.isSafeInteger(ms) || ms > 365 * 86_400_000) {
+          ctx.addIssue({
+            code: "custom",
+            message: "must be a duration such as 24h, 30m or 7d (at most 365d), or 0",
+          });
+          return z.NEVER;
+        }
+        return ms;
+      }),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanFlag,
     /** How long a receiver has to answer (Standard Webhooks receivers are expected to answer fast). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),

@@ -21,6 +21,8 @@ export const messages = {
     `The ${attributeName(field)} field must be at least ${min} characters.`,
   maxLength: (field: string, max: number) =>
     `The ${attributeName(field)} field must not be greater than ${max} characters.`,
+  gt: (field: string, value: number | string) =>
+    `The ${attributeName(field)} field must be greater than ${value}.`,
   decimals: (field: string, places: string) =>
     `The ${attributeName(field)} field must have ${places} decimal places.`,
   in: (field: string) => `The selected ${attributeName(field)} is invalid.`,

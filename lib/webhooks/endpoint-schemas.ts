@@ -1,16 +1,24 @@
 import { z } from "zod";
 import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
 import { messages, stringField } from "@/lib/platform/validation";
+import { REFUND_EVENT_TYPES } from "@/lib/refunds/schemas";
 
 /** Sent to a merchant's other endpoints when the platform disables one (410 Gone, or failing for 5 days). */
 export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled";
 
-/** Every event an endpoint can subscribe to: the payment transitions and the operational events. */
-export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ENDPOINT_DISABLED_EVENT] as const;
+/** The events about money: payment and refund transitions. A test event can be sent for each. */
+export const MONEY_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...REFUND_EVENT_TYPES] as const;
+export type MoneyEventType = (typeof MONEY_EVENT_TYPES)[number];
+
+/** Every event an endpoint can subscribe to: the payment and refund transitions and the operational events. */
+export const WEBHOOK_EVENT_TYPES = [...MONEY_EVENT_TYPES, ENDPOINT_DISABLED_EVENT] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** A new endpoint's events unless chosen: the payment events; operational events are opted into. */
-export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = PAYMENT_EVENT_TYPES;
+/**
+ * A new endpoint's events unless chosen: the payment and refund events; operational events are opted into.
+ * Endpoints made before refunds existed keep their list, and subscribe to refunds by editing it.
+ */
+export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = MONEY_EVENT_TYPES;
 
 /** http(s) only, no credentials, at most 2048 characters. Private addresses are refused at send time. */
 export const webhookUrlSchema = stringField("url", { max: 2048 })
@@ -50,5 +58,5 @@ export const updateEndpointSchema = z.object({
 });
 
 export const testEventSchema = z.object({
-  event: z.enum(PAYMENT_EVENT_TYPES, { error: messages.in("event") }),
+  event: z.enum(MONEY_EVENT_TYPES, { error: messages.in("event") }),
 });

@@ -250,15 +250,28 @@ export async function sendTestEvent(
 ): Promise<string> {
   const { event } = parseInput(testEventSchema, input);
   await getWebhookEndpoint(db, merchantId, endpointId);
-  const status = event.slice("payment.".length);
-  const sample = {
-    id: 0,
-    external_id: "test_order_1",
-    type: "payment",
-    status,
-    amount: "12.50",
-    metadata: '{"customer_id":"cus_test"}',
-    created_at: new Date().toISOString(),
-  };
+  const now = new Date().toISOString();
+  const status = event.slice(event.indexOf(".") + 1);
+  const sample = event.startsWith("refund.")
+    ? {
+        id: 0,
+        payment_id: 0,
+        amount: "5.00",
+        status: status === "created" ? "pending" : status,
+        reason: "requested_by_customer",
+        external_id: "test_return_1",
+        failure_reason: status === "failed" ? "Declined by the test processor." : null,
+        created_at: now,
+        settled_at: status === "created" ? null : now,
+      }
+    : {
+        id: 0,
+        external_id: "test_order_1",
+        type: "payment",
+        status,
+        amount: "12.50",
+        metadata: '{"customer_id":"cus_test"}',
+        created_at: now,
+      };
   return recordTestEvent(db, merchantId, endpointId, event, sample);
 }

@@ -4,7 +4,7 @@ import type { Executor, Transaction } from "@/db/client";
 import { eventHour } from "@/lib/events/hourly-counts";
 import type { PaymentEventType, PaymentResource } from "@/lib/payments/schemas";
 import { publicId } from "@/lib/platform/ids";
-import { ENDPOINT_DISABLED_EVENT, type WebhookEventType } from "./endpoint-schemas";
+import { ENDPOINT_DISABLED_EVENT, type MoneyEventType, type WebhookEventType } from "./endpoint-schemas";
 
 /** Woken workers pick up new deliveries without waiting for their next poll. */
 export const DELIVERIES_CHANNEL = "webhook_deliveries";
@@ -68,7 +68,7 @@ export async function recordTestEvent(
   tx: Executor,
   merchantId: number,
   endpointId: number,
-  type: PaymentEventType,
+  type: MoneyEventType,
   sample: unknown,
 ): Promise<string> {
   const eventId = publicId("evt");

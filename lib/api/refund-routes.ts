@@ -1,0 +1,109 @@
+import { findPayment } from "@/lib/payments/queries";
+import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
+import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
+import { DomainError } from "@/lib/platform/errors";
+import { idParam, parseInput } from "@/lib/platform/validation";
+import { createRefund } from "@/lib/refunds/create-refund";
+import { findRefund, listPaymentRefunds } from "@/lib/refunds/queries";
+import { settleRefund } from "@/lib/refunds/settlement";
+import { HttpError } from "./api-errors";
+import { apiRoute } from "./api-route";
+import { readIdempotencyKey } from "./idempotency-key";
+import { paginationEnvelope, queryValue } from "./pagination";
+import { parseJsonBody } from "./request-body";
+import { jsonResponse } from "./responses";
+
+/**
+ * Refunds, cancellation and the simulator's test helpers (DESIGN.md, "Refunds and cancellation"). Another
+ * merchant's payment or refund is a 403 with the contract's words, none (or a malformed id) a 404.
+ */
+const writeScope = { requiresWrite: true };
+
+/** The id in the path, or a 404: a malformed id names nothing. */
+function pathId(raw: string): number {
+  const id = idParam.safeParse(raw);
+  if (!id.success) throw HttpError.of("notFound");
+  return id.data;
+}
+
+/** The domain's "not yours" and "no such" in the API's words. */
+async function asApiAnswer<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "forbidden") throw HttpError.of("unauthorized");
+    if (error instanceof DomainError && error.kind === "not_found") throw HttpError.of("notFound");
+    throw error;
+  }
+}
+
+/** POST /api/payments/{id}/refunds: 201 with the refund, and its Location. */
+export const createRefundRoute = apiRoute<{ id: string }>(
+  async ({ db, env, merchantId, params, request, body }) => {
+    const paymentId = pathId(params.id);
+    const input = parseJsonBody(body);
+    const idempotencyKey = readIdempotencyKey(request);
+    const { refundId, replayed } = await asApiAnswer(
+      createRefund(db, merchantId, paymentId, input, {
+        autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
+        idempotencyKey,
+      }),
+    );
+    const found = await findRefund(db, refundId);
+    return jsonResponse(
+      201,
+      { message: "Refund created successfully", data: found!.refund },
+      { Location: `/api/refunds/${refundId}`, ...(replayed ? { "Idempotent-Replayed": "true" } : {}) },
+    );
+  },
+  writeScope,
+);
+
+/** GET /api/payments/{id}/refunds: the payment's refunds, newest first, in Laravel's envelope. */
+export const listRefundsRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params, url }) => {
+  const paymentId = pathId(params.id);
+  const { page, perPage } = parseInput(listPaymentsQuerySchema, {
+    page: queryValue(url, "page"),
+    perPage: queryValue(url, "perPage"),
+  });
+  const found = await listPaymentRefunds(db, paymentId, page, perPage);
+  if (!found) throw HttpError.of("notFound");
+  if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+  const { items, total } = found;
+  return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
+});
+
+/** GET /api/refunds/{id}. */
+export const showRefundRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
+  const found = await findRefund(db, pathId(params.id));
+  if (!found) throw HttpError.of("notFound");
+  if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+  return jsonResponse(200, { data: found.refund });
+});
+
+/** A pending payment has no refunds: what the retrieve shape adds is zero. */
+const NOTHING_REFUNDED = { amount_refunded: "0.00", amount_refundable: "0.00" };
+
+/** POST /api/payments/{id}/cancel: pending → failed ("Canceled by the merchant."), else 409. */
+export const cancelPaymentRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
+  const payment = await asApiAnswer(cancelPayment(db, pathId(params.id), merchantId));
+  return jsonResponse(200, { data: { ...payment, ...NOTHING_REFUNDED } });
+}, writeScope);
+
+/** POST /api/test-helpers/payments/{id}/settle `{outcome}`: what the simulated processor would do now. */
+export const settlePaymentHelperRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params, body }) => {
+  const paymentId = pathId(params.id);
+  const input = parseJsonBody(body);
+  const found = await findPayment(db, paymentId);
+  if (!found) throw HttpError.of("notFound");
+  if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+  await settlePayment(db, paymentId, input, merchantId);
+  return jsonResponse(200, { data: (await findPayment(db, paymentId))!.payment });
+}, writeScope);
+
+/** POST /api/test-helpers/refunds/{id}/settle `{outcome}`. */
+export const settleRefundHelperRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params, body }) => {
+  const input = parseJsonBody(body);
+  const refund = await asApiAnswer(settleRefund(db, pathId(params.id), input, merchantId));
+  return jsonResponse(200, { data: refund });
+}, writeScope);

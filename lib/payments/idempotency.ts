@@ -1,0 +1,61 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor, Transaction } from "@/db/client";
+import { idempotencyKeys } from "@/db/schema";
+import { DomainError } from "@/lib/platform/errors";
+
+/** The 409 for an Idempotency-Key sent again with another body. */
+export const IDEMPOTENCY_KEY_REUSED = "This Idempotency-Key was already used with a different request body.";
+
+/** What a key can create: a payment or a refund, remembered in its own column. */
+export type IdempotentTarget = "payment" | "refund";
+
+/** The fingerprint a replay must match: what was asked (the validated input, and for a refund its payment). */
+export function requestHash(request: unknown): string {
+  return createHash("sha256").update(JSON.stringify(request)).digest("hex");
+}
+
+/**
+ * Runs `create` once per Idempotency-Key of a merchant, for 24 hours: the same key with the same request
+ * returns the first result's id (`replayed`), concurrent duplicates included (the second waits on the unique
+ * index until the first commits); with another request, or for another kind of resource, a 409. One key
+ * space per merchant, as Stripe's.
+ */
+export async function runOnceForKey(
+  db: Executor,
+  merchantId: number,
+  key: string,
+  request: { target: IdempotentTarget; hash: string },
+  create: (tx: Transaction) => Promise<number>,
+): Promise<{ id: number; replayed: boolean }> {
+  const column = request.target === "payment" ? idempotencyKeys.paymentId : idempotencyKeys.refundId;
+  return db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .insert(idempotencyKeys)
+      .values({ merchantId, key, requestHash: request.hash })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.merchantId, idempotencyKeys.key],
+        set: { requestHash: request.hash, paymentId: null, refundId: null, createdAt: sql`now()` },
+        // Keys are remembered for 24 hours; an older one is free to reuse.
+        setWhere: sql`${idempotencyKeys.createdAt} < now() - interval '24 hours'`,
+      })
+      .returning({ id: idempotencyKeys.id });
+    const ofThisKey = and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key));
+    if (!claimed) {
+      const [existing] = await tx
+        .select({ requestHash: idempotencyKeys.requestHash, id: column })
+        .from(idempotencyKeys)
+        .where(ofThisKey);
+      if (!existing || existing.requestHash !== request.hash || existing.id === null)
+        throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+      return { id: existing.id, replayed: true };
+    }
+    const id = await create(tx);
+    await tx
+      .update(idempotencyKeys)
+      .set(request.target === "payment" ? { paymentId: id } : { refundId: id })
+      .where(ofThisKey);
+    return { id, replayed: false };
+  });
+}

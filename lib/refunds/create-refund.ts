@@ -1,0 +1,109 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
+import { DomainError, validationError } from "@/lib/platform/errors";
+import { publicId } from "@/lib/platform/ids";
+import { messages, parseInput } from "@/lib/platform/validation";
+import { eventStatement } from "@/lib/webhooks/outbox";
+import { refundResourceJson } from "./resource";
+import { createRefundSchema, type CreateRefundInput } from "./schemas";
+
+/** The 422 on `payment` for a payment that is not completed (DESIGN.md). */
+export const NOT_REFUNDABLE = "Only a completed payment can be refunded.";
+
+export type CreateRefundOptions = {
+  /** Delay before the simulated processor settles it; 0 leaves it pending until settled by hand. */
+  autoSettleMs: number;
+  idempotencyKey?: string;
+};
+
+/**
+ * The refund, the payment's pending sum, and the `refund.created` event with its deliveries, in one
+ * statement. `locked` takes the payment's row lock (FOR UPDATE reads the latest committed version), so the
+ * refundable amount is checked and reserved under it: concurrent refunds queue on the row and can never
+ * pass the payment's amount. An amount left out is everything refundable at that moment. No row when
+ * the payment is not this merchant's, not completed, or has less refundable than asked.
+ */
+function createRefundStatement(
+  merchantId: number,
+  paymentId: number,
+  input: CreateRefundInput,
+  autoSettleMs: number,
+) {
+  return eventStatement({
+    id: publicId("evt"),
+    merchantId,
+    type: "refund.created",
+    paymentId,
+    data: refundResourceJson("inserted"),
+    after: {
+      ctes: sql`
+      locked as (
+        select id, coalesce(${input.amount ?? null}::numeric, amount - amount_refunded - amount_refund_pending) as refund,
+               amount - amount_refunded - amount_refund_pending as refundable
+        from payments
+        where id = ${paymentId} and merchant_id = ${merchantId} and status = 'completed'
+        for update
+      ), reserved as (
+        update payments p set amount_refund_pending = p.amount_refund_pending + locked.refund, updated_at = now()
+        from locked where p.id = locked.id and locked.refund > 0 and locked.refund <= locked.refundable
+        returning p.id, locked.refund
+      ), inserted as (
+        insert into refunds (merchant_id, payment_id, amount, reason, external_id, settle_at)
+        select ${merchantId}::bigint, reserved.id, reserved.refund, ${input.reason}::text, ${input.external_id}::text,
+               case when ${autoSettleMs}::int > 0 then now() + ${autoSettleMs}::int * interval '1 millisecond' end
+        from reserved
+        returning *
+      )`,
+      from: sql`inserted`,
+      returning: sql`inserted.id`,
+    },
+  });
+}
+
+/** Why no refund was made: the payment's state as it is now, in the API's words. */
+async function explainRefusal(db: Executor, merchantId: number, paymentId: number) {
+  const [payment] = await selectRows<{ merchant_id: string | number; status: string; refundable: string }>(
+    db,
+    sql`select merchant_id, status, (amount - amount_refunded - amount_refund_pending)::text as refundable
+        from payments where id = ${paymentId}`,
+  );
+  if (!payment) return new DomainError("not_found", `Payment ${paymentId} was not found.`);
+  if (Number(payment.merchant_id) !== merchantId) return new DomainError("forbidden", "Not your payment.");
+  if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
+  return validationError({ amount: [messages.max("amount", payment.refundable)] });
+}
+
+export type CreateRefundResult = { refundId: number; replayed: boolean };
+
+/**
+ * Refunds part or all of a completed payment. The one creation path behind the API, the dashboard and the
+ * CLI; nothing is written when it is refused.
+ */
+export async function createRefund(
+  db: Executor,
+  merchantId: number,
+  paymentId: number,
+  body: unknown,
+  options: CreateRefundOptions,
+): Promise<CreateRefundResult> {
+  const input = parseInput(createRefundSchema, body);
+  const create = async (executor: Executor) => {
+    const [refund] = await selectRows<{ id: number | string }>(
+      executor,
+      createRefundStatement(merchantId, paymentId, input, options.autoSettleMs),
+    );
+    if (!refund) throw await explainRefusal(executor, merchantId, paymentId);
+    return Number(refund.id);
+  };
+  if (options.idempotencyKey === undefined) return { refundId: await create(db), replayed: false };
+  const { id, replayed } = await runOnceForKey(
+    db,
+    merchantId,
+    options.idempotencyKey,
+    { target: "refund", hash: requestHash({ refund_of: paymentId, ...input }) },
+    create,
+  );
+  return { refundId: id, replayed };
+}

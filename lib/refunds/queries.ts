@@ -1,0 +1,47 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import { REFUND_COLUMNS, toRefundResource, type RefundRow } from "./resource";
+import type { RefundResource } from "./schemas";
+
+/** Finds a refund by id whoever owns it, so the caller can tell "not yours" (403) from "no such" (404). */
+export async function findRefund(
+  db: Executor,
+  refundId: number,
+): Promise<{ refund: RefundResource; merchantId: number } | undefined> {
+  const [row] = await selectRows<RefundRow & { merchant_id: number | string }>(
+    db,
+    sql`select ${REFUND_COLUMNS}, merchant_id from refunds where id = ${refundId}`,
+  );
+  return row ? { refund: toRefundResource(row), merchantId: Number(row.merchant_id) } : undefined;
+}
+
+/**
+ * One page of a payment's refunds, newest first, with the total; undefined when the payment does not
+ * exist, and the owner's id so the caller can refuse another merchant's. A payment has few refunds (each
+ * takes part of its amount), so an offset is cheap here.
+ */
+export async function listPaymentRefunds(
+  db: Executor,
+  paymentId: number,
+  page: number,
+  perPage: number,
+): Promise<{ merchantId: number; items: RefundResource[]; total: number } | undefined> {
+  const rows = await selectRows<Partial<RefundRow> & { owner: number | string; total: number | string }>(
+    db,
+    sql`select r.*, p.merchant_id as owner, (select count(*) from refunds where payment_id = p.id) as total
+        from payments p
+        left join lateral (
+          select ${REFUND_COLUMNS} from refunds where payment_id = p.id
+          order by id desc offset ${(page - 1) * perPage} limit ${perPage}
+        ) r on true
+        where p.id = ${paymentId}`,
+  );
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    merchantId: Number(first.owner),
+    total: Number(first.total),
+    items: rows.filter((row) => row.id != null).map((row) => toRefundResource(row as RefundRow)),
+  };
+}

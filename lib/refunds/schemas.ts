@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { REFUND_REASONS, REFUND_STATUSES } from "@/db/enums";
+import { amountSchema } from "@/lib/payments/schemas";
+import { messages, stringField } from "@/lib/platform/validation";
+
+export const REFUND_EVENT_TYPES = ["refund.created", "refund.succeeded", "refund.failed"] as const;
+export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
+
+/** `amount` as on a payment, but more than 0; left out, everything still refundable is refunded. */
+const refundAmountSchema = amountSchema
+  .refine((money) => money !== "0.00", messages.gt("amount", 0))
+  .optional()
+  .meta({
+    description:
+      "Amount to refund, as a payment's amount but greater than 0. Left out: all that is still refundable.",
+  });
+
+export const createRefundSchema = z.object({
+  amount: refundAmountSchema,
+  reason: z
+    .enum(REFUND_REASONS, { error: messages.in("reason") })
+    .nullish()
+    .transform((reason) => reason ?? null),
+  external_id: stringField("external_id", { max: 255 })
+    .nullish()
+    .transform((value) => value ?? null),
+});
+export type CreateRefundInput = z.output<typeof createRefundSchema>;
+
+export const settleRefundSchema = z.object({
+  outcome: z.enum(["succeeded", "failed"], { error: messages.in("outcome") }),
+});
+
+const money = z.string().describe('Two decimals, e.g. "12.50".');
+const timestamp = z.string().describe("UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`.");
+
+/** A refund as the API returns it and a refund event carries it, in this key order. */
+export const refundSchema = z.object({
+  id: z.number().int(),
+  payment_id: z.number().int(),
+  amount: money,
+  status: z.enum(REFUND_STATUSES),
+  reason: z.enum(REFUND_REASONS).nullable(),
+  external_id: z.string().nullable(),
+  failure_reason: z.string().nullable().describe("Why it failed, in words for the merchant; null otherwise."),
+  created_at: timestamp,
+  settled_at: timestamp.nullable().describe("When it succeeded or failed; null while pending."),
+});
+export type RefundResource = z.infer<typeof refundSchema>;

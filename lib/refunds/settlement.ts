@@ -1,0 +1,127 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import { DomainError } from "@/lib/platform/errors";
+import { publicId } from "@/lib/platform/ids";
+import { parseInput } from "@/lib/platform/validation";
+import { eventStatement } from "@/lib/webhooks/outbox";
+import { REFUND_COLUMNS, refundResourceJson, toRefundResource, type RefundRow } from "./resource";
+import { settleRefundSchema, type RefundResource } from "./schemas";
+
+export type RefundOutcome = "succeeded" | "failed";
+export type RefundSettlement = { outcome: RefundOutcome; failureReason: string | null };
+
+/** Why a refund failed when a person marked it (dashboard, CLI, test helper), not the processor. */
+const MANUAL_FAILURE_REASON = "Marked as failed by hand.";
+
+/**
+ * Deterministic, so merchants can test both paths: a refund whose amount ends in .99 fails, any other
+ * succeeds. (A payment's own failing range, 2000.00 to 2999.99, never completes, so it could not be used.)
+ */
+export function simulateRefund(refund: { amount: string }): RefundSettlement {
+  if (!refund.amount.endsWith(".99")) return { outcome: "succeeded", failureReason: null };
+  return {
+    outcome: "failed",
+    failureReason: "Declined by the test processor: a refund amount ending in .99 always fails.",
+  };
+}
+
+/**
+ * The one refund transition, one statement: `UPDATE … WHERE status = 'pending'`, the payment's sums moved
+ * (a failed refund gives its amount back to what is refundable), and its event with deliveries. Concurrent
+ * settles of one refund give exactly one transition and one event. Null when it was not pending (or not
+ * this merchant's, when `merchantId` is given).
+ */
+async function transitionRefund(
+  db: Executor,
+  refundId: number,
+  settlement: RefundSettlement,
+  merchantId: number,
+): Promise<RefundRow | null> {
+  const eventType = `refund.${settlement.outcome}` as const;
+  const [row] = await selectRows<RefundRow>(
+    db,
+    eventStatement({
+      id: publicId("evt"),
+      merchantId,
+      type: eventType,
+      paymentId: sql`settled.payment_id`,
+      data: refundResourceJson("settled"),
+      after: {
+        ctes: sql`
+        settled as (
+          update refunds set status = ${settlement.outcome}, failure_reason = ${settlement.failureReason},
+                 settled_at = now(), updated_at = now()
+          where id = ${refundId} and merchant_id = ${merchantId} and status = 'pending'
+          returning ${REFUND_COLUMNS}
+        ), moved as (
+          update payments p set amount_refund_pending = p.amount_refund_pending - settled.amount,
+                 amount_refunded = p.amount_refunded
+                   + case when settled.status = 'succeeded' then settled.amount else 0 end,
+                 updated_at = now()
+          from settled where p.id = settled.payment_id
+        )`,
+        from: sql`settled`,
+        returning: sql`${sql.raw(
+          "settled.id, settled.payment_id, settled.amount, settled.status, settled.reason, settled.external_id, " +
+            "settled.failure_reason, settled.created_at, settled.settled_at",
+        )}`,
+      },
+    }),
+  );
+  return row ?? null;
+}
+
+/**
+ * Settles one pending refund by hand (dashboard, test helper: scoped to `merchantId`; the operator's CLI:
+ * null, any merchant's).
+ */
+export async function settleRefund(
+  db: Executor,
+  refundId: number,
+  input: unknown,
+  merchantId: number | null,
+): Promise<RefundResource> {
+  const { outcome } = parseInput(settleRefundSchema, input);
+  const [existing] = await selectRows<{ merchant_id: number | string }>(
+    db,
+    sql`select merchant_id from refunds where id = ${refundId}`,
+  );
+  if (!existing) throw new DomainError("not_found", `Refund ${refundId} was not found.`);
+  const owner = Number(existing.merchant_id);
+  if (merchantId !== null && owner !== merchantId) throw new DomainError("forbidden", "Not your refund.");
+  const settlement = { outcome, failureReason: outcome === "failed" ? MANUAL_FAILURE_REASON : null };
+  const settled = await transitionRefund(db, refundId, settlement, owner);
+  if (settled) return toRefundResource(settled);
+  const [now] = await selectRows<{ status: string }>(
+    db,
+    sql`select status from refunds where id = ${refundId}`,
+  );
+  throw new DomainError(
+    "conflict",
+    `Refund ${refundId} is already ${now?.status ?? "settled"}; succeeded and failed are final.`,
+  );
+}
+
+/** The simulator's automatic settlement: refunds whose settle_at has passed, a batch at a time. */
+export async function settleDueRefunds(db: Executor, limit = 100): Promise<number> {
+  return db.transaction(async (tx) => {
+    const due = await selectRows<{ id: number | string; merchant_id: number | string; amount: string }>(
+      tx,
+      sql`select id, merchant_id, amount from refunds where status = 'pending' and settle_at <= now()
+          order by settle_at limit ${limit} for update skip locked`,
+    );
+    // Each event adds to its merchant's hourly count for its type, locking that row until commit: every
+    // batch takes them in one order (merchant, then outcome), so two settlers never deadlock.
+    const decided = due
+      .map((row) => ({ row, settlement: simulateRefund(row) }))
+      .sort(
+        (a, b) =>
+          Number(a.row.merchant_id) - Number(b.row.merchant_id) ||
+          a.settlement.outcome.localeCompare(b.settlement.outcome),
+      );
+    for (const { row, settlement } of decided)
+      await transitionRefund(tx, Number(row.id), settlement, Number(row.merchant_id));
+    return due.length;
+  });
+}
