@@ -42,3 +42,27 @@ export function decideTestDatabase(root = process.cwd()): void {
     );
   process.env.TEST_DATABASE_DECIDED = url ? "postgres" : "pglite";
 }
+
+/**
+ * A database of its own beside DATABASE_URL's (same server, its name plus `_label`), for a test server whose
+ * background work (an inline settler that expires payments) must not reach the shared one; none on PGlite,
+ * where every server has its own directory already. Works through PgBouncer too (one statement each).
+ */
+export async function separateDatabase(label: string): Promise<{ url?: string; drop(): Promise<void> }> {
+  const shared = process.env.DATABASE_URL;
+  if (!shared) return { drop: () => Promise.resolve() };
+  const { default: postgres } = await import("postgres");
+  const url = new URL(shared);
+  const name = `${decodeURIComponent(url.pathname.slice(1))}_${label}`;
+  const admin = postgres(shared, { max: 1, prepare: false, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
