@@ -1,4 +1,5 @@
 import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
+import { REFUND_EVENT_TYPES } from "@/lib/refunds/schemas";
 import { ENDPOINT_DISABLED_EVENT } from "@/lib/webhooks/endpoint-schemas";
 
 // The webhooks merchants receive (OpenAPI 3.1 `webhooks`), with the Standard Webhooks headers.
@@ -61,6 +62,12 @@ export const webhooksSection = {
     PAYMENT_EVENT_TYPES.map((type) => [
       type,
       webhook(type, `${type}: sent to every enabled endpoint subscribed to it`, "Payment"),
+    ]),
+  ),
+  ...Object.fromEntries(
+    REFUND_EVENT_TYPES.map((type) => [
+      type,
+      webhook(type, `${type}: sent to every enabled endpoint subscribed to it`, "Refund"),
     ]),
   ),
   [ENDPOINT_DISABLED_EVENT]: webhook(

@@ -13,6 +13,7 @@ import {
   validationErrorResponse,
 } from "./openapi-parts";
 import { platformPaths, platformSchemas } from "./openapi-platform";
+import { refundPaths, refundSchemas } from "./openapi-refunds";
 import { webhooksSection } from "./openapi-webhooks";
 
 /** OpenAPI 3.1 for the merchant API, generated from the same zod schemas the handlers validate with. */
@@ -43,6 +44,7 @@ export function buildOpenApiDocument(serverUrl: string) {
           required: ["message", "errors"],
         },
         ...platformSchemas,
+        ...refundSchemas,
       },
     },
     webhooks: webhooksSection,
@@ -99,16 +101,17 @@ export function buildOpenApiDocument(serverUrl: string) {
       },
       "/api/payments/{id}": {
         get: {
-          summary: "Retrieve one payment",
+          summary: "Retrieve one payment, with what refunds have taken from it",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
           responses: {
-            "200": dataResponse("The payment.", "#/components/schemas/Payment"),
+            "200": dataResponse("The payment.", "#/components/schemas/RetrievedPayment"),
             "403": errorResponse("unauthorized", "The payment belongs to another merchant."),
             "404": errorResponse("notFound", "No such payment."),
             ...common,
           },
         },
       },
+      ...refundPaths,
       ...platformPaths,
     },
   };

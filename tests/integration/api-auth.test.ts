@@ -180,6 +180,11 @@ describe("unknown paths and wrong methods answer JSON", () => {
     expect(Object.keys(document.paths)).toEqual([
       "/api/payments",
       "/api/payments/{id}",
+      "/api/payments/{id}/refunds",
+      "/api/refunds/{id}",
+      "/api/payments/{id}/cancel",
+      "/api/test-helpers/payments/{id}/settle",
+      "/api/test-helpers/refunds/{id}/settle",
       "/api/events",
       "/api/events/{id}",
       "/api/webhook-endpoints",
@@ -208,8 +213,13 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "payment.pending",
       "payment.completed",
       "payment.failed",
+      "refund.created",
+      "refund.succeeded",
+      "refund.failed",
       "webhook_endpoint.disabled",
     ]);
+    const refunded = (document.webhooks!["refund.succeeded"] as OpenAPIV3_1.PathItemObject).post!;
+    expect(JSON.stringify(refunded.requestBody)).toContain("#/components/schemas/Refund");
     const disabled = (document.webhooks!["webhook_endpoint.disabled"] as OpenAPIV3_1.PathItemObject).post!;
     expect(JSON.stringify(disabled.requestBody)).toContain("#/components/schemas/DisabledWebhookEndpoint");
     const signature = (document.webhooks!["payment.completed"] as OpenAPIV3_1.PathItemObject).post!
