@@ -68,7 +68,15 @@ describe("the webhook endpoints API", () => {
 
   it("updates url, description, event types and enabled; deletes", async () => {
     const endpoint = await createEndpoint({ url: "https://example.com/patch-me" });
-    expect(endpoint.event_types).toEqual(["payment.pending", "payment.completed", "payment.failed"]);
+    // The money events by default; operational ones are opted into.
+    expect(endpoint.event_types).toEqual([
+      "payment.pending",
+      "payment.completed",
+      "payment.failed",
+      "refund.created",
+      "refund.succeeded",
+      "refund.failed",
+    ]);
     const patched = await api(`/api/webhook-endpoints/${endpoint.id}`, {
       method: "PATCH",
       json: { description: "Changed", event_types: ["payment.failed", "payment.failed"], enabled: false },
