@@ -20,3 +20,29 @@ function groupAmount(amount: string): string {
   const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `${negative ? "-" : ""}${grouped}.${fraction.padEnd(2, "0").slice(0, 2)}`;
 }
+
+/**
+ * The unit a distance is told in, and the count it stays in that unit below: a count that rounds to the limit
+ * moves up a unit, so 59.6 minutes is "1 hr", while a 24-hour grace still reads "24 hr" and a 30-day
+ * expiry "30 days", as they were chosen.
+ */
+const RELATIVE_UNITS: Array<[Intl.RelativeTimeFormatUnit, seconds: number, below: number]> = [
+  ["minute", 60, 60],
+  ["hour", 3600, 25],
+  ["day", 86_400, 45],
+  ["month", 30 * 86_400, 12],
+  ["year", 365 * 86_400, Infinity],
+];
+const relativeFormat = new Intl.RelativeTimeFormat("en", { style: "short" });
+
+/**
+ * "5 min ago", "in 24 hr", "just now": the nearest whole unit, never rounded down (a key made a moment ago
+ * for 30 days ends "in 30 days", not "in 29"). The one wording of relative time in the dashboard.
+ */
+export function formatRelativeTime(value: Date | string, now = Date.now()): string {
+  const seconds = (new Date(value).getTime() - now) / 1000;
+  const distance = Math.abs(seconds);
+  if (distance < 30) return seconds < 0 ? "just now" : "in a moment";
+  const [unit, size] = RELATIVE_UNITS.find(([, size, below]) => Math.round(distance / size) < below)!;
+  return relativeFormat.format(Math.sign(seconds) * Math.round(distance / size), unit);
+}

@@ -1,25 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { formatDateTime } from "./format";
-
-const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ["year", 365 * 86_400],
-  ["month", 30 * 86_400],
-  ["day", 86_400],
-  ["hour", 3600],
-  ["minute", 60],
-];
-const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto", style: "short" });
-
-/** "5 min ago", "in 23 hr", "just now". */
-function describeRelative(date: Date, now = Date.now()): string {
-  const seconds = (date.getTime() - now) / 1000;
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
-  }
-  return seconds < 0 ? "just now" : "in a moment";
-}
+import { formatDateTime, formatRelativeTime } from "./format";
 
 const subscribeToNothing = () => () => {};
 
@@ -51,7 +33,7 @@ export function RelativeTime({ value }: { value: Date | string }) {
       title={inBrowser ? `${local}\n${utc}` : utc}
       className="whitespace-nowrap"
     >
-      {inBrowser ? describeRelative(date) : utc}
+      {inBrowser ? formatRelativeTime(date) : utc}
     </time>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney } from "@/components/format";
+import { formatMoney, formatRelativeTime } from "@/components/format";
 
 describe("formatMoney", () => {
   it.each([
@@ -21,5 +21,31 @@ describe("formatMoney with a display currency", () => {
   });
   it("prints the bare figure when none is set", () => {
     expect(formatMoney("1250", null)).toBe("1,250.00");
+  });
+});
+
+describe("formatRelativeTime rounds to the nearest unit, as people read it", () => {
+  const now = Date.parse("2026-03-01T12:00:00Z");
+  const second = 1000;
+  const minute = 60 * second;
+  const hour = 60 * minute;
+  const day = 24 * hour;
+  it.each([
+    ["a 30-day key made a moment ago", 30 * day - 2 * second, "in 30 days"],
+    ["a 7-day invitation made a moment ago", 7 * day - 2 * second, "in 7 days"],
+    ["a 24 h roll grace begun a moment ago", 24 * hour - 2 * second, "in 24 hr."],
+    ["a 1 h roll grace begun a moment ago", hour - 2 * second, "in 1 hr."],
+    ["a 7-day roll grace", 7 * day - 2 * second, "in 7 days"],
+    ["a 90-day key", 90 * day - 2 * second, "in 3 mo."],
+    ["a 365-day key", 365 * day - 2 * second, "in 1 yr."],
+    ["the next retry in 28.6 minutes", 28.6 * minute, "in 29 min."],
+    ["a retry due in seconds", 5 * second, "in a moment"],
+    ["a request just made", -10 * second, "just now"],
+    ["a minute and a half ago", -90 * second, "2 min. ago"],
+    ["five minutes ago", -5 * minute + 3 * second, "5 min. ago"],
+    ["a day and a half ago", -36 * hour, "2 days ago"],
+    ["25 hours ago", -25 * hour, "1 day ago"],
+  ])("%s: %s ms reads %j", (_label, offset, expected) => {
+    expect(formatRelativeTime(new Date(now + offset), now)).toBe(expected);
   });
 });
