@@ -166,3 +166,32 @@ test("an endpoint the platform disables: a banner on every page, the notice on t
   await page.getByRole("button", { name: "Enable endpoint" }).click();
   await expect(page.getByTestId("disabled-endpoints-banner")).toHaveCount(0);
 });
+
+test("a disabled endpoint gets no test event: the page says to enable it, and a page left open is refused", async ({
+  page,
+  seed,
+}) => {
+  const path = `/disabled-test-${Date.now()}`;
+  await logInAs(page, seed);
+  await page.goto("/dashboard/webhooks");
+  await page.getByLabel("Endpoint URL").fill(`http://127.0.0.1:${port}${path}`);
+  await page.getByRole("button", { name: "Add endpoint", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks\/\d+$/);
+
+  // Another tab disables the endpoint while this one still offers the test event.
+  const otherTab = await page.context().newPage();
+  await otherTab.goto(page.url());
+  await otherTab.getByRole("button", { name: "Disable endpoint" }).click();
+  await expect(otherTab.getByRole("button", { name: "Enable endpoint" })).toBeVisible();
+  await otherTab.close();
+
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "This endpoint is disabled: enable it to send a test event." }),
+  ).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("Enable this endpoint to send it a test event.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send test event" })).toHaveCount(0);
+  await expect(page.getByTestId("delivery")).toHaveCount(0);
+  expect(receiver.on(path)).toHaveLength(0);
+});

@@ -241,7 +241,10 @@ export async function rotateWebhookSecret(
   return secret;
 }
 
-/** Sends a signed sample of an event type to one endpoint, through the normal delivery path. */
+/**
+ * Sends a signed sample of an event type to one endpoint, through the normal delivery path. A disabled
+ * endpoint is refused: disabled means nothing is sent to it, tests included.
+ */
 export async function sendTestEvent(
   db: Executor,
   merchantId: number,
@@ -249,7 +252,9 @@ export async function sendTestEvent(
   input: unknown,
 ): Promise<string> {
   const { event } = parseInput(testEventSchema, input);
-  await getWebhookEndpoint(db, merchantId, endpointId);
+  const endpoint = await getWebhookEndpoint(db, merchantId, endpointId);
+  if (!endpoint.enabled)
+    throw new DomainError("conflict", "This endpoint is disabled: enable it to send a test event.");
   const now = new Date().toISOString();
   const status = event.slice(event.indexOf(".") + 1);
   const sample = event.startsWith("refund.")

@@ -5,13 +5,19 @@ import { selectRows } from "@/db/client";
 import { webhookEndpoints } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { getMerchantProfile, getOnboardingProgress, setDisplayCurrency } from "@/lib/accounts/merchants";
+import { errorResponse } from "@/lib/api/responses";
 import { createPayment } from "@/lib/payments/create-payment";
 import { readPaymentFilters } from "@/lib/payments/filters";
 import { searchPayments } from "@/lib/payments/search";
 import { settleDuePayments, settlePayment } from "@/lib/payments/settlement";
 import { getPaymentStats } from "@/lib/payments/stats";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
-import { createWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import {
+  createWebhookEndpoint,
+  sendTestEvent,
+  setWebhookEndpointEnabled,
+  updateWebhookEndpoint,
+} from "@/lib/webhooks/endpoints";
 import { db } from "../support/direct-db";
 
 async function newMerchant(label: string) {
@@ -153,6 +159,35 @@ describe("editing a webhook endpoint", () => {
       { allowDuplicateUrl: true },
     );
     await createWebhookEndpoint(db, await newMerchant("dup-other"), { url: "https://example.com/same" });
+  });
+});
+
+describe("a test event", () => {
+  it("is refused for a disabled endpoint (a 409 where the API answers it) and queues nothing", async () => {
+    const merchantId = await newMerchant("test-event");
+    const endpoint = await createWebhookEndpoint(db, merchantId, { url: "https://example.com/test-event" });
+    const deliveries = async () =>
+      (
+        await selectRows(
+          db,
+          sql`select 1 from webhook_deliveries where merchant_id = ${merchantId} and endpoint_id = ${endpoint.id}`,
+        )
+      ).length;
+    await setWebhookEndpointEnabled(db, merchantId, endpoint.id, false);
+    const refusal = await sendTestEvent(db, merchantId, endpoint.id, { event: "payment.completed" }).catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toMatchObject({ kind: "conflict" });
+    const answer = errorResponse(refusal);
+    expect(answer.status).toBe(409);
+    expect(JSON.parse(answer.body!)).toEqual({
+      message: "This endpoint is disabled: enable it to send a test event.",
+    });
+    expect(await deliveries()).toBe(0);
+
+    await setWebhookEndpointEnabled(db, merchantId, endpoint.id, true);
+    await sendTestEvent(db, merchantId, endpoint.id, { event: "payment.completed" });
+    expect(await deliveries()).toBe(1);
   });
 });
 

@@ -71,13 +71,20 @@ export default async function EndpointPage({ params, searchParams }: Props) {
           ) : null}
           <div className={card}>
             <h2 className="text-base font-semibold">Send a test event</h2>
-            <ActionForm action={sendTest} fields={fields} submitLabel="Send test event">
-              <SelectField
-                label="Event type"
-                name="event"
-                options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }))}
-              />
-            </ActionForm>
+            {/* Disabled means nothing is sent to it, tests included (the domain refuses them too). */}
+            {endpoint.enabled ? (
+              <ActionForm action={sendTest} fields={fields} submitLabel="Send test event">
+                <SelectField
+                  label="Event type"
+                  name="event"
+                  options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }))}
+                />
+              </ActionForm>
+            ) : (
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                Enable this endpoint to send it a test event.
+              </p>
+            )}
           </div>
           <div className={card}>
             <h2 className="text-base font-semibold">Recover failed deliveries</h2>
