@@ -37,6 +37,20 @@ export function useSuccessToast(state: FormState) {
   }, [state]);
 }
 
+/**
+ * An action whose success message is toasted as it returns, for a form that leaves the page with its success
+ * (a revoked key's row and its dialog): an effect after the render would never run there.
+ */
+export function withSuccessToast<State extends FormState>(
+  action: (previous: State, formData: FormData) => Promise<State>,
+): (previous: State, formData: FormData) => Promise<State> {
+  return async (previous, formData) => {
+    const state = await action(previous, formData);
+    if (state.ok && state.message) showToast(state.message);
+    return state;
+  };
+}
+
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);

@@ -125,14 +125,14 @@ export async function revokeApiToken(
   db: Executor,
   merchantId: number,
   tokenId: number,
-): Promise<{ id: number; revokedAt: Date }> {
-  await findActiveToken(db, merchantId, tokenId);
+): Promise<{ id: number; name: string; revokedAt: Date }> {
+  const { name } = await findActiveToken(db, merchantId, tokenId);
   const [row] = await db
     .update(apiTokens)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.merchantId, merchantId)))
     .returning({ revokedAt: apiTokens.revokedAt });
-  return { id: tokenId, revokedAt: row!.revokedAt! };
+  return { id: tokenId, name, revokedAt: row!.revokedAt! };
 }
 
 /**

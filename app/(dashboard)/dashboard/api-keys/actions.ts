@@ -36,9 +36,11 @@ export async function generateApiToken(
 export async function revokeToken(_previous: FormState, formData: FormData): Promise<FormState> {
   return authorized("api_keys:write", async ({ merchantId }) => {
     try {
-      // No revalidation here: the dialog refreshes the page when it closes, so its confirmation stays visible.
-      await revokeApiToken(getDb(), merchantId, formId(formData, "token_id"));
-      return { ok: true, message: "Token revoked." };
+      // The row leaves the active list at once; the dialog it was opened from goes with it, so the
+      // confirmation is a toast.
+      const { name } = await revokeApiToken(getDb(), merchantId, formId(formData, "token_id"));
+      revalidatePath("/dashboard/api-keys");
+      return { ok: true, message: `Token “${name}” revoked.` };
     } catch (error) {
       return formStateFromError(error);
     }

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useActionState, useState } from "react";
+import { withSuccessToast } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -12,8 +13,11 @@ import { RevealedTokenPanel } from "./revealed-token";
 
 const GRACE_OPTIONS = Object.entries(ROLL_GRACE_CHOICES).map(([value, { label }]) => ({ value, label }));
 
+/** Revoking removes the key's row, and this dialog with it: the toast is what confirms it. */
+const revokeWithToast = withSuccessToast(revokeToken);
+
 function RevokeDialog({ tokenId, name, onClose }: { tokenId: number; name: string; onClose: () => void }) {
-  const [state, formAction, pending] = useActionState(revokeToken, {});
+  const [state, formAction, pending] = useActionState(revokeWithToast, {});
   return (
     <Dialog open onClose={onClose} title={`Revoke token “${name}”?`}>
       <form action={formAction} className="space-y-4">
@@ -21,16 +25,14 @@ function RevokeDialog({ tokenId, name, onClose }: { tokenId: number; name: strin
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           Requests using it are refused from the very next one. This cannot be undone.
         </p>
-        {state.message ? <Alert tone={state.ok ? "success" : "error"}>{state.message}</Alert> : null}
+        {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>
-            {state.ok ? "Close" : "Cancel"}
+            Cancel
           </Button>
-          {state.ok ? null : (
-            <Button type="submit" variant="danger" disabled={pending}>
-              Revoke token
-            </Button>
-          )}
+          <Button type="submit" variant="danger" disabled={pending}>
+            Revoke token
+          </Button>
         </div>
       </form>
     </Dialog>
@@ -87,7 +89,8 @@ export function TokenActions({
 }) {
   const [open, setOpen] = useState<"revoke" | "roll" | null>(null);
   const router = useRouter();
-  const close = () => {
+  // A roll refreshes the list only when its dialog closes, so the new token stays on screen until copied.
+  const closeRoll = () => {
     setOpen(null);
     router.refresh();
   };
@@ -101,8 +104,10 @@ export function TokenActions({
       <Button variant="danger" aria-label={`Revoke ${name}`} onClick={() => setOpen("revoke")}>
         Revoke
       </Button>
-      {open === "revoke" ? <RevokeDialog tokenId={tokenId} name={name} onClose={close} /> : null}
-      {open === "roll" ? <RollDialog tokenId={tokenId} name={name} onClose={close} /> : null}
+      {open === "revoke" ? (
+        <RevokeDialog tokenId={tokenId} name={name} onClose={() => setOpen(null)} />
+      ) : null}
+      {open === "roll" ? <RollDialog tokenId={tokenId} name={name} onClose={closeRoll} /> : null}
     </div>
   );
 }
