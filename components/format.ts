@@ -4,6 +4,11 @@ export function formatDateTime(value: Date | string | null | undefined): string 
   return `${new Date(value).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/** A day, in UTC: "2026-03-01". */
+export function formatDate(value: Date | string): string {
+  return new Date(value).toISOString().slice(0, 10);
+}
+
 /**
  * An amount as money reads: "1250.5" → "1,250.50", and "1,250.50 EUR" when the merchant has chosen a display
  * currency. Grouped and padded as text, never through a float, so 999999999999.99 stays exact.

@@ -33,3 +33,21 @@ test("a request is found on the Logs page by its X-Request-Id, with its error bo
   await expect(entry.locator("pre")).toContainText("The amount field must be a number.");
   await page.screenshot({ path: "test-results/logs-request-found.png", fullPage: true });
 });
+
+test("the key filter tells keys of one name apart: hint, creation date and state", async ({ page, seed }) => {
+  await logInAs(page, seed);
+  await page.goto("/dashboard/logs");
+  const options = page.getByLabel("API key").locator("option");
+  const labels = await options.allTextContents();
+  const optionsNamed = (name: string) => labels.filter((label) => label.startsWith(`${name} · `));
+  const shape = (name: string, state: string) =>
+    new RegExp(`^${name} · pay_…\\w{4} · created \\d{4}-\\d{2}-\\d{2} · ${state}$`);
+  // The seeded key rolled with an hour's grace and its replacement share a name.
+  const rolled = optionsNamed("rolled with grace");
+  expect(rolled).toHaveLength(2);
+  expect(rolled[0]).toMatch(shape("rolled with grace", "active"));
+  expect(rolled[1]).toMatch(shape("rolled with grace", "rolled"));
+  expect(rolled[0]!.split(" · ")[1]).not.toBe(rolled[1]!.split(" · ")[1]);
+  expect(optionsNamed("revoked")).toEqual([expect.stringMatching(shape("revoked", "revoked"))]);
+  expect(optionsNamed("expired")).toEqual([expect.stringMatching(shape("expired", "expired"))]);
+});

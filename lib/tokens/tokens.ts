@@ -42,6 +42,11 @@ export function tokenStatus(
   return "active";
 }
 
+/** What a list of keys calls each one: a key rolled and still in its grace period is "rolled". */
+export function tokenState(token: ApiTokenSummary): TokenStatus | "rolled" {
+  return token.status === "active" && token.replacedBy ? "rolled" : token.status;
+}
+
 async function insertToken(
   db: Executor,
   values: {

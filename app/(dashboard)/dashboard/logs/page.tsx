@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { formatDate } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { buttonClassName } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/select-field";
@@ -13,7 +14,7 @@ import {
   type RequestLogFilters,
   type RequestLogRow,
 } from "@/lib/logs/queries";
-import { listApiTokens } from "@/lib/tokens/tokens";
+import { listApiTokens, tokenState, type ApiTokenSummary } from "@/lib/tokens/tokens";
 
 export const metadata: Metadata = { title: "Logs" };
 
@@ -26,6 +27,10 @@ function filterQuery(filters: RequestLogFilters, before?: number): string {
   );
   return new URLSearchParams(entries.map(([key, value]) => [key, String(value)])).toString();
 }
+
+/** A rolled key and its replacement share a name: the hint, the day it was made and its state tell them apart. */
+const keyOptionLabel = (token: ApiTokenSummary) =>
+  `${token.name} · ${token.displayHint} · created ${formatDate(token.createdAt)} · ${tokenState(token)}`;
 
 function LogEntry({ row }: { row: RequestLogRow }) {
   return (
@@ -120,7 +125,10 @@ export default async function LogsPage({
           label="API key"
           name="token"
           defaultValue={filters.token === undefined ? "" : String(filters.token)}
-          options={[option("", "Any"), ...tokens.map((token) => option(String(token.id), token.name))]}
+          options={[
+            option("", "Any"),
+            ...tokens.map((token) => option(String(token.id), keyOptionLabel(token))),
+          ]}
         />
         <TextField
           label="Request id"
