@@ -18,7 +18,24 @@ export const metadata: Metadata = { title: "Team" };
 
 const roleOptions = USER_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
-function MemberControls({ member, you, manage }: { member: Member; you: boolean; manage: boolean }) {
+function MemberControls({
+  member,
+  you,
+  manage,
+  onlyOwner,
+}: {
+  member: Member;
+  you: boolean;
+  manage: boolean;
+  onlyOwner: boolean;
+}) {
+  // The domain refuses to leave a team without an owner; say so instead of offering a button that fails.
+  if (you && onlyOwner)
+    return (
+      <p className="max-w-56 text-xs text-zinc-600 dark:text-zinc-400">
+        You are the only owner: make someone else an owner first.
+      </p>
+    );
   if (you)
     return (
       <ConfirmActionButton
@@ -53,6 +70,18 @@ function MemberControls({ member, you, manage }: { member: Member; you: boolean;
   );
 }
 
+/** The person's name over their email; without a name (it is optional at sign-up), the email alone. */
+function MemberName({ member }: { member: Member }) {
+  return (
+    <>
+      <p className="font-medium [overflow-wrap:anywhere]">{member.name ?? member.email}</p>
+      {member.name ? (
+        <p className="text-xs text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{member.email}</p>
+      ) : null}
+    </>
+  );
+}
+
 function LastSignIn({ member }: { member: Member }) {
   return member.lastSignInAt ? <RelativeTime value={member.lastSignInAt} /> : <>Never</>;
 }
@@ -64,6 +93,7 @@ export default async function TeamPage() {
     listMembers(getDb(), merchantId),
     manage ? listPendingInvitations(getDb(), merchantId) : Promise.resolve([]),
   ]);
+  const onlyOwner = role === "owner" && members.filter((member) => member.role === "owner").length === 1;
   return (
     <div className="max-w-5xl space-y-6">
       <div>
@@ -94,8 +124,7 @@ export default async function TeamPage() {
         {members.map((member) => (
           <tr key={member.id}>
             <td className="px-4 py-3">
-              <p className="font-medium [overflow-wrap:anywhere]">{member.name ?? member.email}</p>
-              <p className="text-xs text-zinc-600 dark:text-zinc-400">{member.email}</p>
+              <MemberName member={member} />
             </td>
             <td className="px-4 py-3">{ROLE_LABELS[member.role]}</td>
             <td className="px-4 py-3">{member.twoFactor ? "On" : "Off"}</td>
@@ -103,7 +132,12 @@ export default async function TeamPage() {
               <LastSignIn member={member} />
             </td>
             <td className="px-4 py-3">
-              <MemberControls member={member} you={member.id === userId} manage={manage} />
+              <MemberControls
+                member={member}
+                you={member.id === userId}
+                manage={manage}
+                onlyOwner={onlyOwner}
+              />
             </td>
           </tr>
         ))}
@@ -111,13 +145,17 @@ export default async function TeamPage() {
       <CardList label="Members" empty="No members.">
         {members.map((member) => (
           <Card key={member.id}>
-            <p className="font-medium [overflow-wrap:anywhere]">{member.name ?? member.email}</p>
-            <p className="text-xs text-zinc-600 dark:text-zinc-400">{member.email}</p>
+            <MemberName member={member} />
             <p>
               {ROLE_LABELS[member.role]} · two-factor {member.twoFactor ? "on" : "off"} · last sign-in{" "}
               <LastSignIn member={member} />
             </p>
-            <MemberControls member={member} you={member.id === userId} manage={manage} />
+            <MemberControls
+              member={member}
+              you={member.id === userId}
+              manage={manage}
+              onlyOwner={onlyOwner}
+            />
           </Card>
         ))}
       </CardList>
