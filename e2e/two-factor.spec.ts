@@ -67,9 +67,9 @@ test("enrol a second factor, sign in with a code and a recovery code (once); req
   await expect(page.getByRole("alert").filter({ hasText: "That code is not valid" })).toBeVisible();
   await expect(page.getByLabel("Authentication code")).toBeVisible();
 
-  // The very code already used is refused too (each time step works once).
+  // The very code already used is refused too (each time step works once), and says so.
   await submitCode(usedCode);
-  await expect(page.getByRole("alert").filter({ hasText: "That code is not valid" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "That code was already used" })).toBeVisible();
   await expect(page.getByLabel("Authentication code")).toBeVisible();
 
   // Signed in with the spare: require it of everyone; then it cannot be turned off.
@@ -102,4 +102,41 @@ test("enrol a second factor, sign in with a code and a recovery code (once); req
   await member.goto("/dashboard/payments");
   await expect(member).toHaveURL(/\/dashboard\/settings\/security\?required=1$/);
   await memberContext.close();
+});
+
+test("the code that turned two-factor on cannot sign in again: the message says to wait for the next code", async ({
+  page,
+}) => {
+  const account = { name: "Replay Co", email: uniqueEmail("replay"), password: "a long passphrase" };
+  await signUp(page, account);
+  await page.goto("/dashboard/settings/security");
+  await expect(async () => {
+    await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+    await expect(page.getByTestId("totp-key")).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  const key = (await page.getByTestId("totp-key").textContent())!;
+  const enrolmentCode = codeFor(key);
+  await page.getByLabel("Code from the app").fill(enrolmentCode);
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await page.getByRole("button", { name: "I have saved them" }).click();
+
+  // Within the same 30 seconds the app still shows that code: it was used, so it is refused, and says why.
+  await logOut(page);
+  await logIn(page, account.email, account.password);
+  await page.getByLabel("Authentication code").fill(enrolmentCode);
+  await page.getByRole("button", { name: "Verify" }).click();
+  // (The router's route announcer is an alert too: pick the form's.)
+  const refusal = page.getByRole("alert").filter({ hasText: "code" });
+  await expect(refusal).toContainText("That code was already used");
+  await expect(refusal).toContainText("wait for the next code");
+  await expect(refusal).not.toContainText("not valid");
+  // A wrong code still reads as wrong.
+  const wrong = String((Number(enrolmentCode) + 500_000) % 1_000_000).padStart(6, "0");
+  await page.getByLabel("Authentication code").fill(wrong);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(refusal).toContainText("That code is not valid");
+  // The next code signs in.
+  await page.getByLabel("Authentication code").fill(codeFor(key, 1));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
 });

@@ -16,8 +16,14 @@ import { parseInput } from "@/lib/platform/validation";
 const REFUSALS: Record<string, string> = {
   throttled: "Too many attempts. Please wait 15 minutes and try again.",
   invalid: "These credentials do not match our records.",
-  code_invalid: "That code is not valid (or was already used). Enter the current code, or a recovery code.",
+  code_invalid: "That code is not valid. Enter the current code from your app, or a recovery code.",
+  // Replay protection: each code signs in once, and the app shows the same one for 30 seconds.
+  code_used:
+    "That code was already used: each code signs in once, so wait for the next code in your app, then enter it.",
 };
+
+/** Refusals of the code step that keep it on screen for another code. */
+const CODE_STEP_REFUSALS = new Set(["code_invalid", "code_used"]);
 
 /** Signs in with next-auth; a refusal becomes a message, a second-factor challenge the code step. */
 async function signInOrExplain(
@@ -34,8 +40,8 @@ async function signInOrExplain(
       return { values: { ...values, challenge: error.challenge ?? "" } };
     if (error instanceof CredentialsSignin) {
       const message = REFUSALS[error.code] ?? REFUSALS.invalid!;
-      // A wrong code keeps the code step; anything else starts again from the password.
-      const challenge = error.code === "code_invalid" ? credentials.challenge : undefined;
+      // A wrong or used code keeps the code step; anything else starts again from the password.
+      const challenge = CODE_STEP_REFUSALS.has(error.code) ? credentials.challenge : undefined;
       return { message, values: challenge ? { ...values, challenge } : values };
     }
     throw error;

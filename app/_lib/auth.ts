@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import type { MerchantAccount } from "@/lib/accounts/accounts";
 import { logInSchema, secondFactorSchema } from "@/lib/accounts/schemas";
 import { endUserSession, startUserSession } from "@/lib/accounts/sessions";
-import { authenticateMerchantUser, completeSecondFactor } from "@/lib/accounts/sign-in";
+import { authenticateMerchantUser, CodeAlreadyUsed, completeSecondFactor } from "@/lib/accounts/sign-in";
 import { clientIp } from "@/lib/platform/client-ip";
 import { DomainError } from "@/lib/platform/errors";
 import { logger } from "@/lib/platform/logger";
@@ -24,18 +24,24 @@ declare module "next-auth" {
 }
 
 /**
- * Carries "throttled", "invalid" or "two_factor" (with the challenge for the code step) to the login form;
- * the detail stays on the server.
+ * Carries "throttled", "invalid", "two_factor" (with the challenge for the code step), "code_invalid" or
+ * "code_used" (a right code already used: wait for the next) to the login form; the detail stays on the server.
  */
 export class LoginRefused extends CredentialsSignin {
   constructor(
-    code: "throttled" | "invalid" | "two_factor" | "code_invalid",
+    code: "throttled" | "invalid" | "two_factor" | "code_invalid" | "code_used",
     readonly detail: string,
     readonly challenge?: string,
   ) {
     super(detail);
     this.code = code;
   }
+}
+
+function refusalCode(error: DomainError, codeStep: boolean) {
+  if (error.kind === "throttled") return "throttled";
+  if (error instanceof CodeAlreadyUsed) return "code_used";
+  return codeStep ? "code_invalid" : "invalid";
 }
 
 /** The password step, or the code step when the form carries a challenge. */
@@ -79,15 +85,8 @@ const nextAuth = NextAuth({
             sessionKey: await startUserSession(getDb(), account, client),
           };
         } catch (error) {
-          if (error instanceof DomainError) {
-            const code =
-              error.kind === "throttled"
-                ? "throttled"
-                : "challenge" in (credentials ?? {})
-                  ? "code_invalid"
-                  : "invalid";
-            throw new LoginRefused(code, error.message);
-          }
+          if (error instanceof DomainError)
+            throw new LoginRefused(refusalCode(error, "challenge" in (credentials ?? {})), error.message);
           throw error;
         }
       },

@@ -15,6 +15,13 @@ export type PasswordResult = { account: MerchantAccount } | { challenge: string 
 
 const refused = () => new DomainError("unauthenticated", "These credentials do not match our records.");
 
+/** A right code whose time step has signed in already (replay protection): the next code will do. */
+export class CodeAlreadyUsed extends DomainError {
+  constructor() {
+    super("unauthenticated", "The code was already used.");
+  }
+}
+
 async function signedIn(
   db: Executor,
   user: { id: number; merchantId: number; email: string; name: string | null },
@@ -78,8 +85,10 @@ export async function completeSecondFactor(
   if (!user) throw refused();
   const attempt = await beginLoginAttempt(db, user.email, ip);
   if ("retryAfterSeconds" in attempt) throw throttledError(attempt.retryAfterSeconds);
-  const valid = await verifySecondFactor(db, user.id, input.code);
-  await finishLoginAttempt(db, attempt, valid);
-  if (!valid) throw new DomainError("unauthenticated", "The code is not valid.");
+  const check = await verifySecondFactor(db, user.id, input.code);
+  // A used code counts as a failure, as any code that does not sign in does.
+  await finishLoginAttempt(db, attempt, check === "accepted");
+  if (check === "used") throw new CodeAlreadyUsed();
+  if (check === "invalid") throw new DomainError("unauthenticated", "The code is not valid.");
   return signedIn(db, user);
 }

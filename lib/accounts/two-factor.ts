@@ -54,20 +54,40 @@ export async function startTwoFactorEnrolment(db: Executor, userId: number): Pro
   return { secret, uri, qrSvg: await QRCode.toString(uri, { type: "svg", margin: 1 }) };
 }
 
+/**
+ * How a code was taken: accepted, or "used" (right for the current or previous 30-second step, but that step
+ * or a later one has signed in already: replay protection, so the user waits for the next code), or invalid.
+ * Only a right code can be told "used", and its step is spent: a guesser learns nothing they could use.
+ */
+export type CodeCheck = "accepted" | "used" | "invalid";
+
 /** Accepts a TOTP code once: the step it matched must be later than the last one used. */
-async function acceptTotp(db: Executor, userId: number, secret: string, email: string, code: string) {
+async function acceptTotp(
+  db: Executor,
+  userId: number,
+  secret: string,
+  email: string,
+  code: string,
+): Promise<CodeCheck> {
   const delta = totpFor(secret, email).validate({ token: code, window: 1 });
-  if (delta === null) return false;
+  if (delta === null) return "invalid";
   const step = TOTP.counter() + delta;
   const rows = await selectRows(
     db,
     sql`update users set totp_last_step = ${step}
         where id = ${userId} and (totp_last_step is null or totp_last_step < ${step}) returning 1`,
   );
-  return rows.length === 1;
+  return rows.length === 1 ? "accepted" : "used";
 }
 
-const codeError = () => validationError({ code: ["The code is not valid. Enter the current 6-digit code."] });
+const codeError = (check: CodeCheck = "invalid") =>
+  validationError({
+    code: [
+      check === "used"
+        ? "That code was already used: wait for the next code in your app."
+        : "The code is not valid. Enter the current 6-digit code.",
+    ],
+  });
 
 /**
  * Confirms enrolment with a code from the app; returns the recovery codes, shown once. Every other session
@@ -85,8 +105,10 @@ export async function confirmTwoFactorEnrolment(
     .where(eq(users.id, userId));
   if (!user?.pending) throw new DomainError("conflict", "Start the set-up again: no enrolment is under way.");
   const secret = decryptSecret(user.pending);
-  if (!/^\d{6}$/.test(code.trim()) || !(await acceptTotp(db, userId, secret, user.email, code.trim())))
-    throw codeError();
+  const check = /^\d{6}$/.test(code.trim())
+    ? await acceptTotp(db, userId, secret, user.email, code.trim())
+    : "invalid";
+  if (check !== "accepted") throw codeError(check);
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await db.transaction(async (tx) => {
     await tx
@@ -104,25 +126,25 @@ export async function confirmTwoFactorEnrolment(
 }
 
 /**
- * Checks a second factor: a current TOTP code, or an unused recovery code (consumed). False for anything
- * else, including a code already used.
+ * Checks a second factor: a current TOTP code, or an unused recovery code (consumed). A TOTP code already
+ * used is "used"; a recovery code once used is gone, so it is "invalid" like any other wrong code.
  */
-export async function verifySecondFactor(db: Executor, userId: number, code: string): Promise<boolean> {
+export async function verifySecondFactor(db: Executor, userId: number, code: string): Promise<CodeCheck> {
   const trimmed = code.trim();
   const [user] = await db
     .select({ email: users.email, secret: users.totpSecretCiphertext })
     .from(users)
     .where(eq(users.id, userId));
-  if (!user?.secret) return false;
+  if (!user?.secret) return "invalid";
   if (/^\d{6}$/.test(trimmed)) return acceptTotp(db, userId, decryptSecret(user.secret), user.email, trimmed);
-  if (trimmed.length > 32) return false;
+  if (trimmed.length > 32) return "invalid";
   const hash = hashRecoveryCode(trimmed);
   const rows = await selectRows(
     db,
     sql`update users set recovery_code_hashes = array_remove(recovery_code_hashes, ${hash})
         where id = ${userId} and ${hash} = any(recovery_code_hashes) returning 1`,
   );
-  return rows.length === 1;
+  return rows.length === 1 ? "accepted" : "invalid";
 }
 
 export type TwoFactorStatus = { enabled: boolean; recoveryCodesLeft: number; requiredByTeam: boolean };
@@ -155,7 +177,8 @@ export async function disableTwoFactor(
   if (!status.enabled) return;
   if (status.requiredByTeam)
     throw new DomainError("forbidden", "Your team requires two-factor sign-in, so it cannot be turned off.");
-  if (!(await verifySecondFactor(db, userId, code))) throw codeError();
+  const check = await verifySecondFactor(db, userId, code);
+  if (check !== "accepted") throw codeError(check);
   await db.transaction(async (tx) => {
     await tx
       .update(users)

@@ -6,7 +6,7 @@ import { users } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { changePassword, getMemberStanding, resetPassword } from "@/lib/accounts/members";
 import { startUserSession } from "@/lib/accounts/sessions";
-import { authenticateMerchantUser, completeSecondFactor } from "@/lib/accounts/sign-in";
+import { authenticateMerchantUser, CodeAlreadyUsed, completeSecondFactor } from "@/lib/accounts/sign-in";
 import {
   confirmTwoFactorEnrolment,
   disableTwoFactor,
@@ -67,12 +67,16 @@ describe("two-factor sign-in", () => {
     expect((await completeSecondFactor(db, { challenge, code: codeFor(secret, 1) }, ip)).userId).toBe(
       account.userId,
     );
-    expect(await verifySecondFactor(db, account.userId, codeFor(secret, 1))).toBe(false);
+    // The same code again is "used" (its step signed in), not wrong: the login form says to wait for the next.
+    expect(await verifySecondFactor(db, account.userId, codeFor(secret, 1))).toBe("used");
+    await expect(
+      completeSecondFactor(db, { challenge, code: codeFor(secret, 1) }, ip),
+    ).rejects.toBeInstanceOf(CodeAlreadyUsed);
     // Recovery codes: once each, in any case and with or without the dash.
     expect(
       await verifySecondFactor(db, account.userId, recoveryCodes[0]!.toUpperCase().replace("-", "")),
-    ).toBe(true);
-    expect(await verifySecondFactor(db, account.userId, recoveryCodes[0]!)).toBe(false);
+    ).toBe("accepted");
+    expect(await verifySecondFactor(db, account.userId, recoveryCodes[0]!)).toBe("invalid");
   });
 
   it("an owner requires it: members without one must enrol, and it cannot be turned off", async () => {
