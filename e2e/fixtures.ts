@@ -8,9 +8,14 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now()}-${randomBytes(3).toString("hex")}@example.test`;
 }
 
-export async function signUp(page: Page, account: { name: string; email: string; password: string }) {
+/** Signs up a merchant: `name` is the business, `yourName` the optional name of the person signing up. */
+export async function signUp(
+  page: Page,
+  account: { name: string; email: string; password: string; yourName?: string },
+) {
   await page.goto("/signup");
   await page.getByLabel("Business name").fill(account.name);
+  if (account.yourName) await page.getByLabel("Your name").fill(account.yourName);
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Create account" }).click();

@@ -1,4 +1,4 @@
-import { expect, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, openAccountMenu, signUp, test, uniqueEmail } from "./fixtures";
 
 test("invite a viewer: the link works once, the viewer sees no secret and cannot act; roles change, removal ends the session", async ({
   page,
@@ -78,4 +78,67 @@ test("invite a viewer: the link works once, the viewer sees no secret and cannot
   await viewer.goto("/dashboard");
   await expect(viewer).toHaveURL(/\/login/);
   await viewerContext.close();
+});
+
+test("the only owner is not offered Leave team and is told why; with a second owner it is offered", async ({
+  page,
+  browser,
+}) => {
+  const owner = { name: "Sole Owner Co", email: uniqueEmail("sole"), password: "a long passphrase" };
+  await signUp(page, owner);
+  await page.goto("/dashboard/team");
+  await expect(page.getByText("You are the only owner: make someone else an owner first.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Leave team" })).toHaveCount(0);
+
+  // A second owner joins: now either of them may leave.
+  await page.getByLabel("Email").fill(uniqueEmail("second-owner"));
+  await page.getByLabel("Role").selectOption("owner");
+  await page.getByRole("button", { name: "Invite" }).click();
+  const link = (await page.getByTestId("invitation-link").textContent())!;
+  const secondContext = await browser.newContext({
+    extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.249" },
+  });
+  const second = await secondContext.newPage();
+  await second.goto(new URL(link).pathname);
+  await second.getByLabel("Your name").fill("Sam Second");
+  await second.getByLabel("Password").fill("second passphrase");
+  await second.getByRole("button", { name: "Join the team" }).click();
+  await expect(second).toHaveURL(/\/dashboard$/);
+  await secondContext.close();
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Leave team" })).toBeVisible();
+  await expect(page.getByText("You are the only owner")).toHaveCount(0);
+});
+
+test("sign-up asks for your name, optional: Team and the account menu show it, or the email, never the business name", async ({
+  browser,
+}) => {
+  for (const [yourName, address] of [
+    ["Ada Lovelace", "203.0.113.247"],
+    [undefined, "203.0.113.248"],
+  ] as const) {
+    const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": address } });
+    const page = await context.newPage();
+    const account = {
+      name: `Analytical Engines ${Date.now()}`,
+      email: uniqueEmail("named"),
+      password: "a long passphrase",
+      yourName,
+    };
+    await signUp(page, account);
+    await page.goto("/dashboard/team");
+    const members = page.getByRole("table", { name: "Members" });
+    await expect(members.getByRole("row").nth(1).locator("td").first()).toHaveText(
+      yourName ? `${yourName}${account.email}` : account.email,
+    );
+    await expect(members).not.toContainText(account.name);
+    await openAccountMenu(page);
+    const menu = page
+      .locator("header")
+      .getByRole("button", { name: /Account menu/ })
+      .locator("..");
+    await expect(menu).toContainText(yourName ?? account.email);
+    await expect(menu).not.toContainText(account.name);
+    await context.close();
+  }
 });

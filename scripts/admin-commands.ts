@@ -35,12 +35,14 @@ export const adminCommands: Record<string, AdminCommand> = {
       email: { type: "string", required: true, description: "owner's login email" },
       password: { type: "string", required: true, description: "owner's password (at least 10 characters)" },
       name: { type: "string", description: "business name (defaults to the email)" },
+      "owner-name": { type: "string", description: "the owner's own name (optional; the email stands in)" },
     },
     async run(db, options) {
       const account = await createMerchantWithOwner(db, {
         email: options.email,
         password: options.password,
         name: options.name ?? options.email,
+        owner_name: options["owner-name"],
       });
       return { merchant_id: account.merchantId, user_id: account.userId, email: account.email };
     },

@@ -67,7 +67,11 @@ export async function logIn(_previous: FormState, formData: FormData): Promise<F
 }
 
 export async function signUp(_previous: FormState, formData: FormData): Promise<FormState> {
-  const values = { name: formText(formData, "name"), email: formText(formData, "email") };
+  const values = {
+    name: formText(formData, "name"),
+    owner_name: formText(formData, "owner_name"),
+    email: formText(formData, "email"),
+  };
   const password = formText(formData, "password");
   let email: string;
   try {

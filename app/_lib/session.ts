@@ -14,6 +14,7 @@ export type MerchantSession = {
   userId: number;
   merchantId: number;
   email: string;
+  /** The person's name, or their email when they gave none (never the business name). */
   name: string;
   role: UserRole;
   /** This sign-in's server-side session, kept when the user ends their other sessions. */
@@ -48,7 +49,8 @@ const currentMember = cache(async (): Promise<CurrentMember | null> => {
     merchantId,
     sessionKey,
     email: session.user.email,
-    name: session.user.name ?? session.user.email,
+    // From the database, not the cookie: a name given or changed since sign-in shows at once.
+    name: standing.name ?? session.user.email,
     role: standing.role,
     mustEnrolSecondFactor: standing.mustEnrolSecondFactor,
   };

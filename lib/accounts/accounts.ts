@@ -8,20 +8,24 @@ import { recordSignupAttempt, throttledError } from "./login-throttle";
 import { hashPassword } from "./passwords";
 import { signUpSchema } from "./schemas";
 
+/** A signed-in (or just created) user: `name` is the person's, or their email when they gave none. */
 export type MerchantAccount = { merchantId: number; userId: number; email: string; name: string };
 
-/** Creates a merchant and its owner user: the dashboard's sign-up and the CLI's merchant:create. */
+/**
+ * Creates a merchant and its owner user: the dashboard's sign-up and the CLI's merchant:create. The business
+ * name is the merchant's; the owner's own name is optional and never the business name.
+ */
 export async function createMerchantWithOwner(db: Executor, input: unknown): Promise<MerchantAccount> {
-  const { name, email, password } = parseInput(signUpSchema, input);
+  const { name, owner_name, email, password } = parseInput(signUpSchema, input);
   const passwordHash = await hashPassword(password);
   try {
     return await db.transaction(async (tx) => {
       const [merchant] = await tx.insert(merchants).values({ name }).returning({ id: merchants.id });
       const [user] = await tx
         .insert(users)
-        .values({ merchantId: merchant!.id, email, name, passwordHash, role: "owner" })
+        .values({ merchantId: merchant!.id, email, name: owner_name ?? null, passwordHash, role: "owner" })
         .returning({ id: users.id });
-      return { merchantId: merchant!.id, userId: user!.id, email, name };
+      return { merchantId: merchant!.id, userId: user!.id, email, name: owner_name ?? email };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw validationError({ email: ["The email has already been taken."] });

@@ -10,6 +10,8 @@ import { changePasswordSchema, resetPasswordSchema, roleSchema } from "./schemas
 import { endOtherUserSessions } from "./sessions";
 
 export type MemberStanding = {
+  /** The person's name as it is now (null: they gave none), never a copy from the session cookie. */
+  name: string | null;
   role: UserRole;
   mustEnrolSecondFactor: boolean;
   /** When the session was last recorded as used (lib/accounts/sessions.ts touches it once a minute). */
@@ -28,6 +30,7 @@ export async function getMemberStanding(
 ): Promise<MemberStanding | null> {
   const [row] = await db
     .select({
+      name: users.name,
       role: users.role,
       hasSecondFactor: users.totpSecretCiphertext,
       required: merchants.requireTwoFactor,
@@ -45,6 +48,7 @@ export async function getMemberStanding(
     );
   if (!row) return null;
   return {
+    name: row.name,
     role: row.role,
     mustEnrolSecondFactor: row.required && !row.hasSecondFactor,
     sessionLastUsedAt: row.sessionLastUsedAt,

@@ -54,6 +54,14 @@ const newPassword = z
 
 export const signUpSchema = z.object({
   name: requiredText("Enter your business name.", 255, "Use at most 255 characters for the business name."),
+  /** The person signing up, shown to their team; optional, and without it the dashboard shows their email. */
+  owner_name: z
+    .string({ error: "Enter your name, or leave it empty." })
+    .trim()
+    .max(255, "Use at most 255 characters for your name.")
+    .refine(isStorableText, "Remove the NUL or broken characters.")
+    .optional()
+    .transform((ownerName) => ownerName || undefined),
   email,
   password: newPassword,
 });

@@ -20,8 +20,9 @@ const unique = `${Date.now()}-${randomBytes(3).toString("hex")}`;
 
 async function merchant(name: string) {
   const password = "seed password 123";
+  const businessName = `${name} ${label}`;
   const account = await createMerchantWithOwner(db, {
-    name: `${name} ${label}`,
+    name: businessName,
     email: `${name.toLowerCase()}-${label}-${unique}@example.test`,
     password,
   });
@@ -29,7 +30,7 @@ async function merchant(name: string) {
     merchant_id: account.merchantId,
     user_id: account.userId,
     email: account.email,
-    name: account.name,
+    name: businessName,
     password,
   };
 }

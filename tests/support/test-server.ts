@@ -12,6 +12,7 @@ export type SeedMerchant = {
   user_id: number;
   email: string;
   password: string;
+  /** The business name (the owner gave no name of their own). */
   name: string;
 };
 

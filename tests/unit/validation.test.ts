@@ -37,6 +37,10 @@ describe("sign-up validation says what to do, once per field", () => {
       { name: "   ", email: "a@b.co", password: "short" },
       { name: ["Enter your business name."], password: ["Use at least 10 characters."] },
     ],
+    [
+      { name: "A", owner_name: "x".repeat(256), email: "a@b.co", password: "long enough pw" },
+      { owner_name: ["Use at most 255 characters for your name."] },
+    ],
   ])("%j", (input, expected) => {
     expect(fieldErrors(input)).toEqual(expected);
   });
@@ -49,6 +53,15 @@ describe("sign-up validation says what to do, once per field", () => {
       email: "a@b.co",
       password: "long enough pw",
     });
+  });
+
+  it("takes the person's name apart from the business name: optional, trimmed, empty as none", () => {
+    const base = { name: "Acme", email: "a@b.co", password: "long enough pw" };
+    expect(parseInput(signUpSchema, { ...base, owner_name: " Ada Lovelace " }).owner_name).toBe(
+      "Ada Lovelace",
+    );
+    expect(parseInput(signUpSchema, { ...base, owner_name: "  " }).owner_name).toBeUndefined();
+    expect(parseInput(signUpSchema, base).owner_name).toBeUndefined();
   });
 });
 

@@ -4,7 +4,10 @@ import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { logOut } from "@/app/(login)/actions";
 
-/** The account button and its menu; the menu closes on Escape, a click elsewhere, and navigation. */
+/**
+ * The account button and its menu; the menu closes on Escape, a click elsewhere, and navigation. `name` is
+ * the person's, or their email when they gave none: the email is then shown once.
+ */
 export function AccountMenu({ name, email }: { name: string; email: string }) {
   const [open, setOpen] = useState(false);
   const container = useRef<HTMLDivElement>(null);
@@ -50,12 +53,12 @@ export function AccountMenu({ name, email }: { name: string; email: string }) {
           aria-hidden
           className="flex h-8 w-8 items-center justify-center rounded-full bg-indigo-600 font-semibold text-white"
         >
-          {email.slice(0, 1).toUpperCase()}
+          {name.slice(0, 1).toUpperCase()}
         </span>
-        {/* The button's name is its text: "Account menu for" is read, not shown; on a phone the email is read only. */}
+        {/* The button's name is its text: "Account menu for" is read, not shown; on a phone the name is read only. */}
         <span className="sr-only">Account menu for </span>
         <span className="sr-only sm:not-sr-only">
-          <span className="block max-w-48 truncate">{email}</span>
+          <span className="block max-w-48 truncate">{name}</span>
         </span>
       </button>
       {open ? (
@@ -63,8 +66,12 @@ export function AccountMenu({ name, email }: { name: string; email: string }) {
           id={menuId}
           className="absolute right-0 z-20 mt-2 w-64 rounded-md bg-white p-2 shadow-lg ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
         >
-          <p className="truncate px-2 py-1 text-sm font-medium">{name}</p>
-          <p className="truncate px-2 pb-2 text-xs text-zinc-600 dark:text-zinc-400">{email}</p>
+          <div className="px-2 pt-1 pb-2">
+            <p className="truncate text-sm font-medium">{name}</p>
+            {name === email ? null : (
+              <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{email}</p>
+            )}
+          </div>
           <form action={logOut}>
             <button
               type="submit"

@@ -14,6 +14,12 @@ export function SignupForm() {
     <form action={formAction} className="space-y-4" noValidate>
       {state.message ? <Alert>{state.message}</Alert> : null}
       <TextField label="Business name" {...fieldState(state, "name")} autoComplete="organization" required />
+      <TextField
+        label="Your name"
+        {...fieldState(state, "owner_name")}
+        autoComplete="name"
+        hint="Optional. Shown to your team; without it they see your email."
+      />
       <TextField label="Email" {...fieldState(state, "email")} type="email" autoComplete="email" required />
       <TextField
         label="Password"
