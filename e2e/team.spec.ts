@@ -87,7 +87,8 @@ test("the only owner is not offered Leave team and is told why; with a second ow
   const owner = { name: "Sole Owner Co", email: uniqueEmail("sole"), password: "a long passphrase" };
   await signUp(page, owner);
   await page.goto("/dashboard/team");
-  await expect(page.getByText("You are the only owner: make someone else an owner first.")).toBeVisible();
+  const members = page.getByRole("table", { name: "Members" });
+  await expect(members.getByText("You are the only owner: make someone else an owner first.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Leave team" })).toHaveCount(0);
 
   // A second owner joins: now either of them may leave.
