@@ -157,7 +157,7 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
   },
   "payment:cancel": {
-    summary: "Cancel a pending payment: it fails with \"Canceled by the merchant.\" (emits payment.failed).",
+    summary: 'Cancel a pending payment: it fails with "Canceled by the merchant." (emits payment.failed).',
     options: { id: { type: "string", required: true, description: "the payment's id" } },
     async run(db, options) {
       const payment = await cancelPayment(db, parseId(options.id), null);
