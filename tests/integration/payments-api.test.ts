@@ -23,6 +23,8 @@ describe("POST /api/payments then GET it back", () => {
     const { data } = fetched.body as { data: Record<string, unknown> };
     expect(Object.keys(data).sort()).toEqual([
       "amount",
+      "amount_refundable",
+      "amount_refunded",
       "created_at",
       "external_id",
       "id",
@@ -30,6 +32,8 @@ describe("POST /api/payments then GET it back", () => {
       "status",
       "type",
     ]);
+    // Pending: nothing refunded, nothing refundable yet.
+    expect([data.amount_refunded, data.amount_refundable]).toEqual(["0.00", "0.00"]);
     expect(data).toMatchObject({
       external_id: "order_1001",
       type: "payment",
