@@ -43,7 +43,14 @@ describe("webhook_endpoint.disabled", () => {
     const gone = await createEndpoint("/gone");
     const operations = await createEndpoint("/operations", ["payment.pending", "webhook_endpoint.disabled"]);
     const quiet = await createEndpoint("/quiet");
-    expect(gone.event_types).toEqual(["payment.pending", "payment.completed", "payment.failed"]);
+    expect(gone.event_types).toEqual([
+      "payment.pending",
+      "payment.completed",
+      "payment.failed",
+      "refund.created",
+      "refund.succeeded",
+      "refund.failed",
+    ]);
     receiver.script("/gone", [410, 410, 410]);
 
     const created = await api("/api/payments", { json: { amount: 4 } });
