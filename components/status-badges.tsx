@@ -1,4 +1,5 @@
-import type { DeliveryStatus, PaymentStatus } from "@/db/enums";
+import type { DeliveryStatus, PaymentStatus, RefundStatus } from "@/db/enums";
+import { refundMark } from "@/lib/refunds/refund-mark";
 import { StatusBadge } from "./ui/status-badge";
 
 const PAYMENT_TONE = { pending: "yellow", completed: "green", failed: "red" } as const satisfies Record<
@@ -12,6 +13,32 @@ const DELIVERY_TONE = { pending: "yellow", succeeded: "green", failed: "red" } a
 
 export function PaymentStatusBadge({ status }: { status: PaymentStatus }) {
   return <StatusBadge tone={PAYMENT_TONE[status]}>{status}</StatusBadge>;
+}
+
+const REFUND_TONE = { pending: "yellow", succeeded: "green", failed: "red" } as const satisfies Record<
+  RefundStatus,
+  string
+>;
+
+export function RefundStatusBadge({ status }: { status: RefundStatus }) {
+  return <StatusBadge tone={REFUND_TONE[status]}>{status}</StatusBadge>;
+}
+
+/** The payment's status, then "Refunded" or "Partially refunded" once refunds have succeeded. */
+export function PaymentStatusWithRefunds({
+  payment,
+}: {
+  payment: { status: PaymentStatus; amount: string; amount_refunded: string };
+}) {
+  const mark = refundMark(payment.amount, payment.amount_refunded);
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1">
+      <PaymentStatusBadge status={payment.status} />
+      {mark ? (
+        <StatusBadge tone="gray">{mark === "refunded" ? "Refunded" : "Partially refunded"}</StatusBadge>
+      ) : null}
+    </span>
+  );
 }
 
 export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {

@@ -39,6 +39,30 @@ for (const view of VIEWS) {
       external_id: `a11y_${view.name}`,
       customer_id: "cus_a11y",
     });
+    // A completed payment with a pending refund: the Refunds table, its buttons and the marks.
+    const refundedPath = await createPaymentViaApi(page.request, seedData.tokens.api, { amount: 30 });
+    const refundedId = refundedPath.split("/").at(-1);
+    const headers = { Authorization: `Bearer ${seedData.tokens.api}` };
+    const settled = await page.request.post(`/api/test-helpers/payments/${refundedId}/settle`, {
+      headers,
+      data: { outcome: "completed" },
+    });
+    expect(settled.status()).toBe(200);
+    for (const amount of ["5.00", "7.00"]) {
+      const refund = await page.request.post(`/api/payments/${refundedId}/refunds`, {
+        headers,
+        data: { amount },
+      });
+      expect(refund.status()).toBe(201);
+      if (amount === "5.00") {
+        const refundId = ((await refund.json()) as { data: { id: number } }).data.id;
+        const done = await page.request.post(`/api/test-helpers/refunds/${refundId}/settle`, {
+          headers,
+          data: { outcome: "succeeded" },
+        });
+        expect(done.status()).toBe(200);
+      }
+    }
     await logInAs(page, seed);
     await page.goto("/dashboard/webhooks");
     await page.getByLabel("Endpoint URL").fill(`https://example.com/a11y-${view.name}-${Date.now()}`);
@@ -51,6 +75,7 @@ for (const view of VIEWS) {
       "/dashboard/payments?from=2026-02-30",
       "/dashboard/payments?q=a11y&status=failed",
       paymentPath,
+      refundedPath,
       "/dashboard/api-keys",
       "/dashboard/webhooks",
       endpointPath,
@@ -71,6 +96,13 @@ for (const view of VIEWS) {
     await page.goto(paymentPath);
     await page.getByText("Event body").first().click();
     expect(await seriousViolations(page), "event body").toEqual([]);
+    // The refund dialog, with a refusal beside its amount.
+    await page.goto(refundedPath);
+    await page.getByRole("button", { name: "Refund", exact: true }).click();
+    await page.getByRole("dialog").getByLabel("Amount").fill("99.00");
+    await page.getByRole("dialog").getByRole("button", { name: "Refund", exact: true }).click();
+    await expect(page.getByRole("dialog").getByText(/must not be greater than 18\.00/)).toBeVisible();
+    expect(await seriousViolations(page), "refund dialog").toEqual([]);
     await page.goto(endpointPath);
     await page.getByText("Edit URL, description and events").click();
     expect(await seriousViolations(page), "edit endpoint").toEqual([]);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import type { SeedData, SeedMerchant } from "../tests/support/test-server";
 
 export { expect };
@@ -102,4 +102,24 @@ export async function createTestPaymentInDashboard(page: Page, amount: string) {
   await dialog.getByLabel("Amount").fill(amount);
   await dialog.getByRole("button", { name: "Create payment" }).click();
   await dialog.getByRole("button", { name: "Done" }).click();
+}
+
+/**
+ * Invites a member with `role` from the owner's page and accepts in a browser of their own; returns the
+ * member's page, on the dashboard (close its context when done).
+ */
+export async function joinTeam(owner: Page, browser: Browser, role: "developer" | "viewer"): Promise<Page> {
+  await owner.goto("/dashboard/team");
+  await owner.getByLabel("Email").fill(uniqueEmail(role));
+  await owner.getByLabel("Role").selectOption(role);
+  await owner.getByRole("button", { name: "Invite" }).click();
+  const link = (await owner.getByTestId("invitation-link").textContent())!;
+  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.251" } });
+  const member = await context.newPage();
+  await member.goto(new URL(link).pathname);
+  await member.getByLabel("Your name").fill(`Quinn ${role}`);
+  await member.getByLabel("Password").fill(`${role} passphrase`);
+  await member.getByRole("button", { name: "Join the team" }).click();
+  await expect(member).toHaveURL(/\/dashboard$/);
+  return member;
 }

@@ -52,8 +52,12 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   await expect(page.getByText("1 payment · page 1 of 1")).toBeVisible();
 
   await row.getByRole("link").click();
-  await expect(page.getByRole("heading", { name: /^Payment \d+$/ })).toBeVisible();
-  await expect(page.getByText('{"customer_id":"cus_qa"}')).toBeVisible();
+  // Headed by its amount and status; metadata as key and value, not JSON text.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("42.50");
+  await expect(page.getByTestId("payment-status")).toContainText("pending");
+  const metadata = page.getByRole("region", { name: "Metadata" });
+  await expect(metadata.getByRole("term")).toHaveText(["customer_id"]);
+  await expect(metadata.getByRole("definition")).toHaveText(["cus_qa"]);
   await expect(page.getByTestId("timeline-event")).toHaveCount(1);
   await settleInDashboard(page, "Mark as paid");
   await expect(page.getByText("Marked as paid.")).toBeVisible();
@@ -74,9 +78,9 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   const csv = readFileSync(await (await download).path(), "utf8")
     .trim()
     .split("\n");
-  expect(csv[0]).toBe("id,external_id,customer_id,status,amount,created_at,settled_at");
+  expect(csv[0]).toBe("id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at");
   expect(csv).toHaveLength(2);
-  expect(csv[1]).toContain(`,${externalId},cus_qa,completed,42.50,`);
+  expect(csv[1]).toContain(`,${externalId},cus_qa,completed,42.50,0.00,`);
 
   // Another merchant gets a not-found page for this payment's URL.
   await page.context().clearCookies();
@@ -90,6 +94,8 @@ test("mark a pending payment as failed", async ({ page, request, seed, seedData 
   const path = await createPaymentViaApi(request, seedData.tokens.api, { amount: 7 });
   await logInAs(page, seed);
   await page.goto(path);
+  // No metadata reads as a dash, never as "null".
+  await expect(page.getByRole("region", { name: "Metadata" })).toHaveText("Metadata—");
   await settleInDashboard(page, "Mark as failed");
   await expect(page.getByText("Marked as failed.")).toBeVisible();
   await expect(page.getByText("Marked as failed by hand.")).toBeVisible();

@@ -10,15 +10,15 @@ export type PaymentPage = { items: PaymentListItem[]; total: number };
 
 /**
  * The list statement, exported so the benchmark's bare baseline runs exactly the same SQL. The dashboard
- * also asks for the customer, which the API's list item does not carry.
+ * also asks for the customer and the refunded sum, which the API's list item does not carry.
  */
 export function listPaymentsQuery(
   merchantId: number,
   offset: number,
   perPage: number,
-  withCustomer = false,
+  forDashboard = false,
 ): SQL {
-  const customer = withCustomer ? sql`, customer_id` : sql``;
+  const customer = forDashboard ? sql`, customer_id, amount_refunded` : sql``;
   return sql`
       select p.*, m.payments_count as total
       from merchants m
@@ -88,6 +88,9 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
 }
 
 export type PaymentDetail = PaymentResource & {
+  /** Succeeded refunds, and what is left to refund (0 unless completed); decimal strings. */
+  amountRefunded: string;
+  amountRefundable: string;
   customerId: string | null;
   source: string;
   settledAt: Date | null;
@@ -114,11 +117,22 @@ export async function getMerchantPayment(
       settledAt: payments.settledAt,
       failureReason: payments.failureReason,
       updatedAt: payments.updatedAt,
+      amountRefunded: refundSums.amount_refunded,
+      amountRefundable: refundSums.amount_refundable,
     })
     .from(payments)
     .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)))
     .limit(1);
   if (!row) return undefined;
-  const { customerId, source, settledAt, failureReason, updatedAt } = row;
-  return { ...toPaymentResource(row), customerId, source, settledAt, failureReason, updatedAt };
+  const { customerId, source, settledAt, failureReason, updatedAt, amountRefunded, amountRefundable } = row;
+  return {
+    ...toPaymentResource(row),
+    amountRefunded,
+    amountRefundable,
+    customerId,
+    source,
+    settledAt,
+    failureReason,
+    updatedAt,
+  };
 }

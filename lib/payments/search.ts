@@ -36,8 +36,8 @@ function filterConditions(merchantId: number, filters: PaymentFilters): SQL {
   return sql.join(conditions, sql` and `);
 }
 
-/** A row of the dashboard's list: the API's list item plus the customer. */
-export type DashboardPayment = PaymentListItem & { customer_id: string | null };
+/** A row of the dashboard's list: the API's list item plus the customer and the refunded sum. */
+export type DashboardPayment = PaymentListItem & { customer_id: string | null; amount_refunded: string };
 
 /** `total` is exact, except for a search that matches more than SEARCH_COUNT_LIMIT (then `totalIsCapped`). */
 export type DashboardPaymentPage = { items: DashboardPayment[]; total: number; totalIsCapped: boolean };
@@ -48,6 +48,7 @@ export const SEARCH_COUNT_LIMIT = 10_000;
 type DashboardRow = PaymentRow & {
   id: number | string | null;
   customer_id: string | null;
+  amount_refunded: string;
   total: number | string;
 };
 
@@ -55,7 +56,11 @@ function toPage(rows: DashboardRow[], countLimit?: number): DashboardPaymentPage
   const total = Number(rows[0]?.total ?? 0);
   const items = rows
     .filter((row) => row.id !== null)
-    .map((row) => ({ ...toPaymentListItem({ ...row, id: row.id }), customer_id: row.customer_id }));
+    .map((row) => ({
+      ...toPaymentListItem({ ...row, id: row.id }),
+      customer_id: row.customer_id,
+      amount_refunded: row.amount_refunded,
+    }));
   const totalIsCapped = countLimit !== undefined && total > countLimit;
   return { items, total: totalIsCapped ? countLimit : total, totalIsCapped };
 }
@@ -86,10 +91,10 @@ export async function searchPayments(
     db,
     sql`
       with matching as (select count(*) as total from ${counted})
-      select p.id, p.external_id, p.customer_id, p.status, p.amount, p.created_at, matching.total
+      select p.id, p.external_id, p.customer_id, p.status, p.amount, p.amount_refunded, p.created_at, matching.total
       from matching
       left join lateral (
-        select id, external_id, customer_id, status, amount, created_at from payments
+        select id, external_id, customer_id, status, amount, amount_refunded, created_at from payments
         where ${where}
         order by created_at desc, id desc
         limit ${filters.pageSize} offset ${offset}
@@ -104,6 +109,7 @@ export type CsvBatch = Array<{
   customer_id: string | null;
   status: string;
   amount: string;
+  amount_refunded: string;
   created_at: Date | string;
   settled_at: Date | string | null;
 }>;
@@ -126,7 +132,7 @@ export async function* exportPayments(
       : sql``;
     const rows = await selectRows<CsvBatch[number]>(
       db,
-      sql`select id, external_id, customer_id, status, amount, created_at, settled_at from payments
+      sql`select id, external_id, customer_id, status, amount, amount_refunded, created_at, settled_at from payments
           where ${where} ${after}
           order by created_at desc, id desc
           limit ${batchSize}`,

@@ -6,16 +6,18 @@ import type { ChartRange } from "./filters";
 
 export type StatusTotals = Record<PaymentStatus, { count: number; volume: string }>;
 export type DailyTotals = Array<{ day: string; count: number; volume: string }>;
+/** Gross: completed payments' volume; refunded: succeeded refunds; net: the one less the other. */
+export type NetVolume = { gross: string; refunded: string; net: string };
 
 /** Count and volume per status, and per day for the last `days` days (UTC), for the Overview page. */
 export async function getPaymentStats(
   db: Executor,
   merchantId: number,
   days: ChartRange = 30,
-): Promise<{ byStatus: StatusTotals; daily: DailyTotals }> {
-  // Both read payment_daily_totals (kept by the create and settle statements): a few rows per day, not
-  // one per payment.
-  const [byStatusRows, dailyRows] = await Promise.all([
+): Promise<{ byStatus: StatusTotals; daily: DailyTotals; volume: NetVolume }> {
+  // The first two read payment_daily_totals (kept by the create and settle statements): a few rows per
+  // day, not one per payment. Refunds are summed from their own table: a merchant has far fewer of them.
+  const [byStatusRows, dailyRows, [volume]] = await Promise.all([
     selectRows<{ status: PaymentStatus; count: number | string; volume: string | null }>(
       db,
       sql`select status, sum(count) as count, sum(volume)::numeric(20,2)::text as volume
@@ -29,6 +31,16 @@ export async function getPaymentStats(
           left join payment_daily_totals t on t.merchant_id = ${merchantId} and t.day = d.day::date
           group by d.day order by d.day`,
     ),
+    selectRows<NetVolume>(
+      db,
+      sql`select gross::numeric(20,2)::text as gross, refunded::numeric(20,2)::text as refunded,
+                 (gross - refunded)::numeric(20,2)::text as net
+          from (select
+            coalesce((select sum(volume) from payment_daily_totals
+                      where merchant_id = ${merchantId} and status = 'completed'), 0) as gross,
+            coalesce((select sum(amount) from refunds
+                      where merchant_id = ${merchantId} and status = 'succeeded'), 0) as refunded) sums`,
+    ),
   ]);
   const byStatus = Object.fromEntries(
     PAYMENT_STATUSES.map((status) => [status, { count: 0, volume: "0.00" }]),
@@ -37,6 +49,7 @@ export async function getPaymentStats(
     byStatus[row.status] = { count: Number(row.count), volume: row.volume ?? "0.00" };
   return {
     byStatus,
+    volume: volume ?? { gross: "0.00", refunded: "0.00", net: "0.00" },
     daily: dailyRows.map((row) => ({ day: row.day, count: Number(row.count), volume: row.volume ?? "0.00" })),
   };
 }

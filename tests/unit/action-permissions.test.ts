@@ -47,7 +47,13 @@ const OWNERS: UserRole[] = ["owner"];
 
 const expected: Record<string, Record<string, UserRole[]>> = {
   apiKeys: { generateApiToken: WRITERS, revokeToken: WRITERS, rollToken: WRITERS },
-  payments: { createTestPayment: WRITERS, settle: WRITERS },
+  payments: {
+    createTestPayment: WRITERS,
+    settle: WRITERS,
+    refundPayment: WRITERS,
+    cancelPendingPayment: WRITERS,
+    settleTestRefund: WRITERS,
+  },
   webhooks: {
     addEndpoint: WRITERS,
     editEndpoint: WRITERS,

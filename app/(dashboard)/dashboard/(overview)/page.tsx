@@ -54,6 +54,23 @@ export default async function OverviewPage({
           </div>
         ))}
       </dl>
+      <dl className={`${card} flex flex-wrap gap-x-10 gap-y-3`} aria-label="Volume">
+        {(
+          [
+            ["Gross volume", stats.volume.gross, "completed payments"],
+            ["Refunded", stats.volume.refunded, "succeeded refunds"],
+            ["Net volume", stats.volume.net, "gross less refunds"],
+          ] as const
+        ).map(([label, amount, note]) => (
+          <div key={label}>
+            <dt className="text-sm text-zinc-500 dark:text-zinc-400">{label}</dt>
+            <dd className="mt-1 text-xl font-semibold tabular-nums">
+              {formatMoney(amount, merchant.displayCurrency)}
+            </dd>
+            <dd className="text-xs text-zinc-600 dark:text-zinc-400">{note}</dd>
+          </div>
+        ))}
+      </dl>
       <GetStarted progress={progress} />
       <div className={card}>
         <DailyChart daily={stats.daily} days={days} currency={merchant.displayCurrency} />

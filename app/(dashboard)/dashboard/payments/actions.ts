@@ -6,8 +6,10 @@ import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { createPayment } from "@/lib/payments/create-payment";
-import { settlePayment } from "@/lib/payments/settlement";
+import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { getEnv } from "@/lib/platform/env";
+import { createRefund } from "@/lib/refunds/create-refund";
+import { settleRefund } from "@/lib/refunds/settlement";
 
 /** Blank optional fields are absent, as an API client would leave them out. */
 function text(formData: FormData, name: string): string | undefined {
@@ -54,6 +56,54 @@ export async function settle(_previous: FormState, formData: FormData): Promise<
       await settlePayment(getDb(), paymentId, { outcome }, merchantId);
       revalidatePath(`/dashboard/payments/${paymentId}`);
       return { ok: true, message: outcome === "completed" ? "Marked as paid." : "Marked as failed." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+/** The dashboard's refund: the same domain function and schema as POST /api/payments/{id}/refunds. */
+export async function refundPayment(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("payments:write", async ({ merchantId }) => {
+    const values = { amount: formText(formData, "amount"), reason: formText(formData, "reason") };
+    try {
+      const paymentId = formId(formData, "payment_id");
+      const { refundId } = await createRefund(
+        getDb(),
+        merchantId,
+        paymentId,
+        { amount: text(formData, "amount"), reason: text(formData, "reason") },
+        { autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS },
+      );
+      revalidatePath(`/dashboard/payments/${paymentId}`);
+      return { ok: true, message: `Refund ${refundId} created.` };
+    } catch (error) {
+      return formStateFromError(error, values);
+    }
+  });
+}
+
+export async function cancelPendingPayment(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("payments:write", async ({ merchantId }) => {
+    try {
+      const paymentId = formId(formData, "payment_id");
+      await cancelPayment(getDb(), paymentId, merchantId);
+      revalidatePath(`/dashboard/payments/${paymentId}`);
+      return { ok: true, message: "Payment canceled." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+/** Settles a test refund by hand, as a test payment is. */
+export async function settleTestRefund(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("payments:write", async ({ merchantId }) => {
+    const outcome = text(formData, "outcome");
+    try {
+      const refund = await settleRefund(getDb(), formId(formData, "refund_id"), { outcome }, merchantId);
+      revalidatePath(`/dashboard/payments/${refund.payment_id}`);
+      return { ok: true, message: `Refund ${refund.id} ${refund.status}.` };
     } catch (error) {
       return formStateFromError(error);
     }

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
-import { PaymentStatusBadge } from "@/components/status-badges";
+import { PaymentStatusWithRefunds } from "@/components/status-badges";
 import type { DashboardPayment } from "@/lib/payments/search";
 
 const features = tableFeatures({ rowPaginationFeature });
@@ -45,7 +45,7 @@ const columnsFor = (currency: string | null): Array<ColumnDef<typeof features, D
   {
     accessorKey: "status",
     header: "Status",
-    cell: (info) => <PaymentStatusBadge status={info.row.original.status} />,
+    cell: (info) => <PaymentStatusWithRefunds payment={info.row.original} />,
   },
   {
     accessorKey: "created_at",
@@ -73,7 +73,7 @@ function PaymentCards({ rows, currency }: { rows: DashboardPayment[]; currency: 
               {payment.customer_id ? ` · ${payment.customer_id}` : ""}
             </span>
             <span className="text-right">
-              <PaymentStatusBadge status={payment.status} />
+              <PaymentStatusWithRefunds payment={payment} />
             </span>
             <span className="col-span-2 text-xs text-zinc-600 dark:text-zinc-400">
               <RelativeTime value={payment.created_at} />

@@ -1,85 +1,137 @@
 import type { Metadata } from "next";
 import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { formatMoney } from "@/components/format";
-import { JsonViewer } from "@/components/json-viewer";
 import { LiveRefresh } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
-import { DeliveryStatusBadge, PaymentStatusBadge } from "@/components/status-badges";
+import { PaymentStatusWithRefunds } from "@/components/status-badges";
 import { CopyButton } from "@/components/ui/copy-button";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
+import { metadataEntries } from "@/lib/payments/metadata";
 import { getPaymentTimeline } from "@/lib/payments/timeline";
+import { listPaymentRefunds } from "@/lib/refunds/queries";
+import { cancelPendingPayment, settle } from "../actions";
 import { loadPayment } from "./load-payment";
+import { PaymentTimeline } from "./payment-timeline";
+import { RefundDialog } from "./refund-dialog";
+import { RefundsSection } from "./refunds-section";
 import { SettleButtons } from "./settle-buttons";
 
 type Props = { params: Promise<{ id: string }> };
+
+/** A payment has few refunds (each takes part of its amount); the page lists this many, newest first. */
+const REFUNDS_SHOWN = 100;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { record: payment } = await loadPayment(params);
   return { title: `Payment ${payment.id}` };
 }
 
+function IdWithCopy({ value, label }: { value: string; label: string }) {
+  return (
+    <span className="flex items-center gap-2">
+      <span className="break-all font-mono">{value}</span>
+      <CopyButton value={value} label={label} />
+    </span>
+  );
+}
+
 export default async function PaymentPage({ params }: Props) {
   const { merchantId, role, record: payment } = await loadPayment(params);
-  const [timeline, currency] = await Promise.all([
-    getPaymentTimeline(getDb(), merchantId, payment.id),
+  const db = getDb();
+  const [timeline, currency, refundPage] = await Promise.all([
+    getPaymentTimeline(db, merchantId, payment.id),
     getDisplayCurrency(merchantId),
+    listPaymentRefunds(db, payment.id, 1, REFUNDS_SHOWN),
   ]);
+  const refunds = refundPage?.merchantId === merchantId ? refundPage.items : [];
+  const canWrite = can(role, "payments:write");
+  const completed = payment.status === "completed";
+  const metadata = metadataEntries(payment.metadata);
   const fields: Array<[string, React.ReactNode]> = [
-    [
-      "ID",
-      <span key="id" className="flex items-center gap-2">
-        <span className="font-mono">{payment.id}</span>
-        <CopyButton value={String(payment.id)} label="Copy ID" />
-      </span>,
-    ],
+    ["ID", <IdWithCopy key="id" value={String(payment.id)} label="Copy ID" />],
     [
       "External ID",
       payment.external_id ? (
-        <span key="ext" className="flex items-center gap-2">
-          <span className="font-mono">{payment.external_id}</span>
-          <CopyButton value={payment.external_id} label="Copy external ID" />
-        </span>
+        <IdWithCopy key="ext" value={payment.external_id} label="Copy external ID" />
       ) : (
         "—"
       ),
     ],
     ["Customer ID", payment.customerId ?? "—"],
     ["Type", payment.type],
-    [
-      "Amount",
-      <span key="amount" className="tabular-nums">
-        {formatMoney(payment.amount, currency)}
-      </span>,
-    ],
-    ["Status", <PaymentStatusBadge key="status" status={payment.status} />],
-    [
-      "Metadata",
-      <code key="meta" className="break-all font-mono text-xs">
-        {payment.metadata ?? "null"}
-      </code>,
-    ],
+    ["Refunded", formatMoney(payment.amountRefunded, currency)],
+    ...(completed
+      ? [["Refundable", formatMoney(payment.amountRefundable, currency)] as [string, string]]
+      : []),
     ["Created", <RelativeTime key="created" value={payment.created_at} />],
     ["Settled", payment.settledAt ? <RelativeTime key="settled" value={payment.settledAt} /> : "—"],
-    ...(payment.failureReason ? [["Why it failed", payment.failureReason] as [string, React.ReactNode]] : []),
+    ...(payment.failureReason ? [["Why it failed", payment.failureReason] as [string, string]] : []),
     ["Source", payment.source],
   ];
   const pendingWork =
     payment.status === "pending" ||
+    refunds.some((refund) => refund.status === "pending") ||
     timeline.some((event) => event.deliveries.some((delivery) => delivery.status === "pending"));
   return (
     <div className="max-w-4xl space-y-6">
       <LiveRefresh active={pendingWork} />
       <div>
         <BackLink href="/dashboard/payments">Payments</BackLink>
-        <div className="mt-2 flex flex-wrap items-center gap-3">
-          <h1 className="text-2xl font-semibold">Payment {payment.id}</h1>
-          <PaymentStatusBadge status={payment.status} />
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">Payment {payment.id}</p>
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-3xl font-semibold tabular-nums">{formatMoney(payment.amount, currency)}</h1>
+          <span data-testid="payment-status">
+            <PaymentStatusWithRefunds
+              payment={{
+                status: payment.status,
+                amount: payment.amount,
+                amount_refunded: payment.amountRefunded,
+              }}
+            />
+          </span>
         </div>
       </div>
-      {can(role, "payments:write") ? (
-        <SettleButtons paymentId={payment.id} pending={payment.status === "pending"} />
+      {canWrite ? (
+        <div className="flex flex-wrap items-start gap-2">
+          <SettleButtons
+            action={settle}
+            fields={{ payment_id: payment.id }}
+            open={payment.status === "pending"}
+            description="This is final: a completed or failed payment never changes again, and its event is sent to your webhook endpoints."
+            choices={[
+              { outcome: "completed", label: "Mark as paid", title: `Mark payment ${payment.id} as paid?` },
+              {
+                outcome: "failed",
+                label: "Mark as failed",
+                title: `Mark payment ${payment.id} as failed?`,
+                danger: true,
+              },
+            ]}
+          />
+          <SettleButtons
+            action={cancelPendingPayment}
+            fields={{ payment_id: payment.id }}
+            open={payment.status === "pending"}
+            description="The payment fails with the reason “Canceled by the merchant.”, and payment.failed is sent to your webhook endpoints. This cannot be undone."
+            choices={[
+              {
+                outcome: "cancel",
+                label: "Cancel payment",
+                title: `Cancel payment ${payment.id}?`,
+                danger: true,
+              },
+            ]}
+          />
+          {completed && payment.amountRefundable !== "0.00" ? (
+            <RefundDialog
+              paymentId={payment.id}
+              refundable={payment.amountRefundable}
+              refundableLabel={formatMoney(payment.amountRefundable, currency)}
+            />
+          ) : null}
+        </div>
       ) : null}
       <dl className="grid gap-x-6 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-2 dark:bg-zinc-900 dark:ring-zinc-800">
         {fields.map(([label, value]) => (
@@ -89,45 +141,25 @@ export default async function PaymentPage({ params }: Props) {
           </div>
         ))}
       </dl>
-      <section aria-labelledby="timeline-heading" className="space-y-3">
-        <h2 id="timeline-heading" className="text-base font-semibold">
-          Events
+      <section aria-labelledby="metadata-heading" className="space-y-3">
+        <h2 id="metadata-heading" className="text-base font-semibold">
+          Metadata
         </h2>
-        <ol className="space-y-3 border-l border-zinc-200 pl-4 dark:border-zinc-800">
-          {timeline.map((event) => (
-            <li key={event.id} id={event.id} data-testid="timeline-event" className="space-y-1">
-              <p className="text-sm">
-                <span className="font-medium">{event.type}</span>{" "}
-                <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{event.id}</span>{" "}
-                <span className="text-xs text-zinc-600 dark:text-zinc-400">
-                  <RelativeTime value={event.createdAt} />
-                </span>
-              </p>
-              <JsonViewer body={event.body} summary="Event body" />
-              {event.deliveries.length === 0 ? (
-                <p className="text-xs text-zinc-600 dark:text-zinc-400">No webhook endpoint subscribed.</p>
-              ) : (
-                <ul className="space-y-1 text-xs">
-                  {event.deliveries.map((delivery) => (
-                    <li key={delivery.id} className="flex flex-wrap items-center gap-2">
-                      <DeliveryStatusBadge status={delivery.status} />
-                      <span className="break-all">{delivery.endpointUrl}</span>
-                      <span className="text-zinc-600 dark:text-zinc-400">
-                        {delivery.attempts
-                          .map(
-                            (attempt) =>
-                              `${attempt.responseStatus ?? attempt.error ?? "no answer"} in ${attempt.latencyMs} ms`,
-                          )
-                          .join(" → ") || "not attempted yet"}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          ))}
-        </ol>
+        {metadata ? (
+          <dl className="divide-y divide-zinc-100 rounded-lg bg-white text-sm shadow-sm ring-1 ring-zinc-200 dark:divide-zinc-800 dark:bg-zinc-900 dark:ring-zinc-800">
+            {metadata.map(([key, value]) => (
+              <div key={key} className="grid gap-1 px-4 py-2 sm:grid-cols-[12rem_1fr] sm:gap-4">
+                <dt className="break-all font-mono text-xs text-zinc-600 dark:text-zinc-400">{key}</dt>
+                <dd className="break-all font-mono text-xs">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">—</p>
+        )}
       </section>
+      <RefundsSection refunds={refunds} currency={currency} canSettle={canWrite} />
+      <PaymentTimeline timeline={timeline} />
     </div>
   );
 }

@@ -1,60 +1,76 @@
 "use client";
 
 import { useActionState, useState } from "react";
+import type { FormState } from "@/components/form-state";
 import { useSuccessToast } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import type { SettlementOutcome } from "@/lib/payments/processor";
-import { settle } from "../actions";
 
-const LABELS: Record<SettlementOutcome, string> = { completed: "Mark as paid", failed: "Mark as failed" };
+export type SettleChoice = {
+  /** The value posted as `outcome`. */
+  outcome: string;
+  label: string;
+  /** The confirmation's title, e.g. "Mark payment 4 as paid?". */
+  title: string;
+  danger?: boolean;
+};
 
 /**
- * Settles a test payment by hand, after a confirmation (completed and failed are final). Stays mounted when
- * the payment settles, so its confirmation outlives the buttons.
+ * Final steps taken by hand on a test payment or refund (settle, cancel), each behind a confirmation: they
+ * never change again and send their event. Stays mounted once done, so its confirmation outlives the
+ * buttons (`open` false hides them).
  */
-export function SettleButtons({ paymentId, pending }: { paymentId: number; pending: boolean }) {
-  const [state, formAction, busy] = useActionState(settle, {});
-  const [confirming, setConfirming] = useState<SettlementOutcome | null>(null);
+export function SettleButtons({
+  action,
+  fields,
+  choices,
+  open,
+  description,
+}: {
+  action: (previous: FormState, formData: FormData) => Promise<FormState>;
+  fields: Record<string, string | number>;
+  choices: SettleChoice[];
+  open: boolean;
+  description: string;
+}) {
+  const [state, formAction, busy] = useActionState(action, {});
+  const [confirming, setConfirming] = useState<SettleChoice | null>(null);
   useSuccessToast(state);
   return (
-    <div className="space-y-2">
-      {pending ? (
+    // Empty when done (the dialog is portalled), so it takes no room in a row of actions.
+    <div className="space-y-2 empty:hidden">
+      {open ? (
         <div className="flex flex-wrap gap-2">
-          <Button onClick={() => setConfirming("completed")}>{LABELS.completed}</Button>
-          <Button variant="danger" onClick={() => setConfirming("failed")}>
-            {LABELS.failed}
-          </Button>
+          {choices.map((choice) => (
+            <Button
+              key={choice.outcome}
+              variant={choice.danger ? "danger" : "primary"}
+              onClick={() => setConfirming(choice)}
+            >
+              {choice.label}
+            </Button>
+          ))}
         </div>
       ) : null}
-      <Dialog
-        open={confirming !== null}
-        onClose={() => setConfirming(null)}
-        title={
-          confirming === "failed"
-            ? `Mark payment ${paymentId} as failed?`
-            : `Mark payment ${paymentId} as paid?`
-        }
-      >
+      <Dialog open={confirming !== null} onClose={() => setConfirming(null)} title={confirming?.title ?? ""}>
         <form action={formAction} onSubmit={() => setConfirming(null)} className="space-y-4">
-          <input type="hidden" name="payment_id" value={paymentId} />
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            This is final: a completed or failed payment never changes again, and its event is sent to your
-            webhook endpoints.
-          </p>
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => setConfirming(null)}>
-              Cancel
+              Go back
             </Button>
             <Button
               type="submit"
               name="outcome"
-              value={confirming ?? "completed"}
-              variant={confirming === "failed" ? "danger" : "primary"}
+              value={confirming?.outcome ?? ""}
+              variant={confirming?.danger ? "danger" : "primary"}
               disabled={busy}
             >
-              {LABELS[confirming ?? "completed"]}
+              {confirming?.label}
             </Button>
           </div>
         </form>

@@ -10,7 +10,16 @@ function csvField(value: string | number | Date | null): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-const HEADER = ["id", "external_id", "customer_id", "status", "amount", "created_at", "settled_at"] as const;
+const HEADER = [
+  "id",
+  "external_id",
+  "customer_id",
+  "status",
+  "amount",
+  "amount_refunded",
+  "created_at",
+  "settled_at",
+] as const;
 
 /** Streams every payment matching the dashboard's filters as CSV, a keyset batch at a time. */
 export async function GET(request: Request): Promise<Response> {
@@ -40,6 +49,7 @@ export async function GET(request: Request): Promise<Response> {
                 row.customer_id,
                 row.status,
                 row.amount,
+                row.amount_refunded,
                 new Date(row.created_at),
                 row.settled_at ? new Date(row.settled_at) : null,
               ]

@@ -1,0 +1,49 @@
+import { JsonViewer } from "@/components/json-viewer";
+import { RelativeTime } from "@/components/relative-time";
+import { DeliveryStatusBadge } from "@/components/status-badges";
+import type { TimelineEvent } from "@/lib/payments/timeline";
+
+/** The payment's and its refunds' events, oldest first, each with its body and its deliveries' attempts. */
+export function PaymentTimeline({ timeline }: { timeline: TimelineEvent[] }) {
+  return (
+    <section aria-labelledby="timeline-heading" className="space-y-3">
+      <h2 id="timeline-heading" className="text-base font-semibold">
+        Events
+      </h2>
+      <ol className="space-y-3 border-l border-zinc-200 pl-4 dark:border-zinc-800">
+        {timeline.map((event) => (
+          <li key={event.id} id={event.id} data-testid="timeline-event" className="space-y-1">
+            <p className="text-sm">
+              <span className="font-medium">{event.type}</span>{" "}
+              <span className="break-all font-mono text-xs text-zinc-600 dark:text-zinc-400">{event.id}</span>{" "}
+              <span className="text-xs text-zinc-600 dark:text-zinc-400">
+                <RelativeTime value={event.createdAt} />
+              </span>
+            </p>
+            <JsonViewer body={event.body} summary="Event body" />
+            {event.deliveries.length === 0 ? (
+              <p className="text-xs text-zinc-600 dark:text-zinc-400">No webhook endpoint subscribed.</p>
+            ) : (
+              <ul className="space-y-1 text-xs">
+                {event.deliveries.map((delivery) => (
+                  <li key={delivery.id} className="flex flex-wrap items-center gap-2">
+                    <DeliveryStatusBadge status={delivery.status} />
+                    <span className="break-all">{delivery.endpointUrl}</span>
+                    <span className="text-zinc-600 dark:text-zinc-400">
+                      {delivery.attempts
+                        .map(
+                          (attempt) =>
+                            `${attempt.responseStatus ?? attempt.error ?? "no answer"} in ${attempt.latencyMs} ms`,
+                        )
+                        .join(" → ") || "not attempted yet"}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
