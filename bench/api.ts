@@ -48,9 +48,25 @@ const baseEnv = {
   NEXT_TELEMETRY_DISABLED: "1",
 };
 let externalId = 0;
-type Scenario = { key: string; name: string; path: string; method?: "POST"; body?: () => string };
-/** BENCH_SCENARIOS=list,deep,create (the default: all three) picks the scenarios to run. */
-const chosen = (process.env.BENCH_SCENARIOS ?? "list,deep,create").split(",");
+type Scenario = {
+  key: string;
+  name: string;
+  path: string;
+  method?: "POST";
+  body?: () => string;
+  pathFor?: () => string;
+  /** Compared with payment creation on the app, not with the baseline (which serves no refunds). */
+  appOnly?: boolean;
+};
+/** BENCH_SCENARIOS=list,deep,create,refund (the default: all four) picks the scenarios to run. */
+const chosen = (process.env.BENCH_SCENARIOS ?? "list,deep,create,refund").split(",");
+// The seed's completed payments are those whose sequence number is 0, 1 or 2 modulo 5 (bench/seed.ts), ids
+// in sequence order; each refund of 0.01 goes to the next one, so refunds queue on no one payment's lock.
+let refundSeq = 0;
+const nextCompletedPaymentId = () => {
+  refundSeq += refundSeq % 5 === 2 ? 3 : 1;
+  return seed.firstPaymentId + refundSeq - 1;
+};
 const ALL_SCENARIOS: Scenario[] = [
   { key: "list", name: "GET /api/payments", path: "/api/payments" },
   { key: "deep", name: "GET page 10,000 (perPage=100)", path: "/api/payments?page=10000&perPage=100" },
@@ -60,6 +76,15 @@ const ALL_SCENARIOS: Scenario[] = [
     path: "/api/payments",
     method: "POST",
     body: () => JSON.stringify({ amount: 12.5, external_id: `bench_post_${externalId++}` }),
+  },
+  {
+    key: "refund",
+    name: "POST /api/payments/{id}/refunds",
+    path: "/api/payments",
+    method: "POST",
+    pathFor: () => `/api/payments/${nextCompletedPaymentId()}/refunds`,
+    body: () => JSON.stringify({ amount: "0.01" }),
+    appOnly: true,
   },
 ];
 const SCENARIOS = ALL_SCENARIOS.filter((scenario) => chosen.includes(scenario.key));
@@ -79,6 +104,7 @@ async function runScenario(scenario: Scenario, server: RunningServer): Promise<L
     name: scenario.name,
     method: scenario.method,
     body: scenario.body,
+    path: scenario.pathFor,
     url: `${server.baseUrl}${scenario.path}`,
     tokens: seed.tokens,
     connections,
@@ -139,6 +165,7 @@ try {
   for (let round = 1; round <= (dashboardOnly ? 0 : rounds); round++)
     for (const [index, scenario] of SCENARIOS.entries())
       for (const { label, server } of servers) {
+        if (scenario.appOnly && label !== "app") continue;
         const result = await runScenario(scenario, server);
         results.get(label)![index]!.push(result);
         console.log(`round ${round} ${label}: ${JSON.stringify(result)}`);
@@ -155,9 +182,14 @@ const medianOf = (label: string, index: number, field: MedianField) =>
   median((results.get(label)?.[index] ?? []).map((result) => result[field]));
 const peakRss = (label: string) => Math.max(0, ...(results.get(label)?.flat() ?? []).map((r) => r.memoryMb));
 
-const rows = SCENARIOS.map(({ name }, index) => {
+const createIndex = SCENARIOS.findIndex((scenario) => scenario.key === "create");
+const rows = SCENARIOS.map(({ name, appOnly }, index) => {
+  // A refund is measured against payment creation on the app, in the same rounds; the rest against the
+  // bare baseline.
+  const against = appOnly ? { label: "app", index: createIndex } : { label: "baseline", index };
+  if (against.index < 0) throw new Error("BENCH_SCENARIOS: refund is compared with create; choose both.");
   const app = (field: MedianField) => medianOf("app", index, field);
-  const baseline = (field: MedianField) => medianOf("baseline", index, field);
+  const baseline = (field: MedianField) => medianOf(against.label, against.index, field);
   const withoutLog = results.has("app without request log")
     ? medianOf("app without request log", index, "requestsPerSecond")
     : undefined;
@@ -165,10 +197,11 @@ const rows = SCENARIOS.map(({ name }, index) => {
     .get("app")!
     [index]!.map(
       (result, round) =>
-        result.requestsPerSecond / results.get("baseline")![index]![round]!.requestsPerSecond,
+        result.requestsPerSecond / results.get(against.label)![against.index]![round]!.requestsPerSecond,
     );
   return {
     Scenario: name,
+    "compared with": appOnly ? "POST /api/payments on the app" : "baseline",
     "req/s": app("requestsPerSecond"),
     "p50 ms": app("p50"),
     "p99 ms": app("p99"),

@@ -171,6 +171,8 @@ export async function runLoad(options: {
   durationSeconds: number;
   method?: "GET" | "POST";
   body?: () => string;
+  /** A path per request (the url's own path otherwise), e.g. a different payment's refunds each time. */
+  path?: () => string;
   server: RunningServer;
 }): Promise<LoadResult> {
   let next = 0;
@@ -192,6 +194,7 @@ export async function runLoad(options: {
             authorization: `Bearer ${options.tokens[next++ % options.tokens.length]}`,
           },
           ...(options.body ? { body: options.body() } : {}),
+          ...(options.path ? { path: options.path() } : {}),
         }),
       },
     ],

@@ -43,16 +43,17 @@ export const createRefundRoute = apiRoute<{ id: string }>(
     const paymentId = pathId(params.id);
     const input = parseJsonBody(body);
     const idempotencyKey = readIdempotencyKey(request);
-    const { refundId, replayed } = await asApiAnswer(
+    const { refundId, replayed, refund } = await asApiAnswer(
       createRefund(db, merchantId, paymentId, input, {
         autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
         idempotencyKey,
       }),
     );
-    const found = await findRefund(db, refundId);
+    // A replay answers with the refund as it is now (it may have settled since).
+    const data = refund ?? (await findRefund(db, refundId))!.refund;
     return jsonResponse(
       201,
-      { message: "Refund created successfully", data: found!.refund },
+      { message: "Refund created successfully", data },
       { Location: `/api/refunds/${refundId}`, ...(replayed ? { "Idempotent-Replayed": "true" } : {}) },
     );
   },

@@ -6,8 +6,8 @@ import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { eventStatement } from "@/lib/webhooks/outbox";
-import { refundResourceJson } from "./resource";
-import { createRefundSchema, type CreateRefundInput } from "./schemas";
+import { refundResourceJson, toRefundResource, type RefundRow } from "./resource";
+import { createRefundSchema, type CreateRefundInput, type RefundResource } from "./schemas";
 
 /** The 422 on `payment` for a payment that is not completed (DESIGN.md). */
 export const NOT_REFUNDABLE = "Only a completed payment can be refunded.";
@@ -57,7 +57,10 @@ function createRefundStatement(
         returning *
       )`,
       from: sql`inserted`,
-      returning: sql`inserted.id`,
+      returning: sql`${sql.raw(
+        "inserted.id, inserted.payment_id, inserted.amount, inserted.status, inserted.reason, " +
+          "inserted.external_id, inserted.failure_reason, inserted.created_at, inserted.settled_at",
+      )}`,
     },
   });
 }
@@ -75,7 +78,8 @@ async function explainRefusal(db: Executor, merchantId: number, paymentId: numbe
   return validationError({ amount: [messages.max("amount", payment.refundable)] });
 }
 
-export type CreateRefundResult = { refundId: number; replayed: boolean };
+/** The refund as made now, or the id a replayed key made earlier (read it when needed). */
+export type CreateRefundResult = { refundId: number; replayed: boolean; refund?: RefundResource };
 
 /**
  * Refunds part or all of a completed payment. The one creation path behind the API, the dashboard and the
@@ -89,15 +93,20 @@ export async function createRefund(
   options: CreateRefundOptions,
 ): Promise<CreateRefundResult> {
   const input = parseInput(createRefundSchema, body);
+  let refund: RefundResource | undefined;
   const create = async (executor: Executor) => {
-    const [refund] = await selectRows<{ id: number | string }>(
+    const [row] = await selectRows<RefundRow>(
       executor,
       createRefundStatement(merchantId, paymentId, input, options.autoSettleMs),
     );
-    if (!refund) throw await explainRefusal(executor, merchantId, paymentId);
-    return Number(refund.id);
+    if (!row) throw await explainRefusal(executor, merchantId, paymentId);
+    refund = toRefundResource(row);
+    return refund.id;
   };
-  if (options.idempotencyKey === undefined) return { refundId: await create(db), replayed: false };
+  if (options.idempotencyKey === undefined) {
+    const refundId = await create(db);
+    return { refundId, replayed: false, refund };
+  }
   const { id, replayed } = await runOnceForKey(
     db,
     merchantId,
@@ -105,5 +114,5 @@ export async function createRefund(
     { target: "refund", hash: requestHash({ refund_of: paymentId, ...input }) },
     create,
   );
-  return { refundId: id, replayed };
+  return { refundId: id, replayed, refund: replayed ? undefined : refund };
 }
