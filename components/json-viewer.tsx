@@ -13,9 +13,18 @@ function pretty(body: string): string {
  * A JSON body behind a disclosure: indented to read, and "Copy" copies the exact bytes (what was signed),
  * not the indented text, so a pasted body still verifies.
  */
-export function JsonViewer({ body, summary = "View body" }: { body: string; summary?: string }) {
+export function JsonViewer({
+  body,
+  summary = "View body",
+  open = false,
+}: {
+  body: string;
+  summary?: string;
+  /** Shown unfolded, where the body is what the page is about. */
+  open?: boolean;
+}) {
   return (
-    <details className="group">
+    <details className="group" open={open}>
       <summary className="cursor-pointer text-xs font-medium text-indigo-700 hover:underline dark:text-indigo-300">
         {summary}
       </summary>

@@ -85,6 +85,8 @@ for (const view of VIEWS) {
       "/dashboard/team",
       "/dashboard/logs",
       "/dashboard/logs?status=4xx&method=POST",
+      "/dashboard/events",
+      "/dashboard/events?type=refund.created",
       "/dashboard/payments/999999999",
     ];
     for (const path of pages) {
@@ -96,6 +98,11 @@ for (const view of VIEWS) {
     await page.goto(paymentPath);
     await page.getByText("Event body").first().click();
     expect(await seriousViolations(page), "event body").toEqual([]);
+    // One event's page: its body and deliveries.
+    await page.goto("/dashboard/events");
+    await page.getByRole("table", { name: "Events" }).getByRole("link").first().click();
+    await expect(page.getByRole("region", { name: "Body" })).toBeVisible();
+    expect(await seriousViolations(page), "event page").toEqual([]);
     // The refund dialog, with a refusal beside its amount.
     await page.goto(refundedPath);
     await page.getByRole("button", { name: "Refund", exact: true }).click();

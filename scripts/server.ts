@@ -82,6 +82,7 @@ const {
 } = await import("@/lib/api/node-bridge");
 const { authRouteAnswer } = await import("@/lib/api/auth-routes");
 const { screenServerAction } = await import("@/lib/platform/server-action-origin");
+const { screenMalformedPath } = await import("@/lib/platform/malformed-path");
 const trustedProxies = getEnv().TRUSTED_PROXIES;
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -107,7 +108,8 @@ function serveFront(request: http.IncomingMessage, response: http.ServerResponse
     serveSafely(async () => sendApiResponse(response, await operator, request.method), request, response);
   else if (auth) sendApiResponse(response, auth, request.method);
   else if (isMerchantApiPath(pathname)) serveSafely(dev ? serveDashboard : serveApi, request, response);
-  else if (screenServerAction(request, response)) serveSafely(serveDashboard, request, response);
+  else if (screenMalformedPath(pathname, response) && screenServerAction(request, response))
+    serveSafely(serveDashboard, request, response);
 }
 
 let stopping = false;

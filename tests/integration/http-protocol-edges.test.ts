@@ -201,3 +201,17 @@ describe("server actions posted from another origin", () => {
     expect(response.status).toBe(400);
   });
 });
+
+describe("dashboard paths that are not valid URL encoding", () => {
+  it.each(["/dashboard/%ZZ", "/dashboard/events/evt_%E0%A4%A", "/login%"])(
+    "%s: a 400 before Next.js (which answered a 500 and logged an error)",
+    async (path) => {
+      const log = await logDuring(async () => {
+        const response = await fetch(`${baseUrl}${path}`, { redirect: "manual" });
+        expect(response.status).toBe(400);
+        expect(await response.text()).toContain("not valid URL encoding");
+      });
+      expect(log).not.toContain('"level":50');
+    },
+  );
+});

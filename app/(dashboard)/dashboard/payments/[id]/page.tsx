@@ -159,7 +159,7 @@ export default async function PaymentPage({ params }: Props) {
         )}
       </section>
       <RefundsSection refunds={refunds} currency={currency} canSettle={canWrite} />
-      <PaymentTimeline timeline={timeline} />
+      <PaymentTimeline paymentId={payment.id} timeline={timeline} />
     </div>
   );
 }

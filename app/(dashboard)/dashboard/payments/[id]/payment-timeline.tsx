@@ -1,21 +1,35 @@
+import Link from "next/link";
 import { JsonViewer } from "@/components/json-viewer";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
 import type { TimelineEvent } from "@/lib/payments/timeline";
 
 /** The payment's and its refunds' events, oldest first, each with its body and its deliveries' attempts. */
-export function PaymentTimeline({ timeline }: { timeline: TimelineEvent[] }) {
+export function PaymentTimeline({ paymentId, timeline }: { paymentId: number; timeline: TimelineEvent[] }) {
   return (
     <section aria-labelledby="timeline-heading" className="space-y-3">
-      <h2 id="timeline-heading" className="text-base font-semibold">
-        Events
-      </h2>
+      <div className="flex items-baseline justify-between gap-3">
+        <h2 id="timeline-heading" className="text-base font-semibold">
+          Events
+        </h2>
+        <Link
+          href={`/dashboard/events?payment_id=${paymentId}`}
+          className="text-sm text-indigo-700 hover:underline dark:text-indigo-300"
+        >
+          Open in Events →
+        </Link>
+      </div>
       <ol className="space-y-3 border-l border-zinc-200 pl-4 dark:border-zinc-800">
         {timeline.map((event) => (
           <li key={event.id} id={event.id} data-testid="timeline-event" className="space-y-1">
             <p className="text-sm">
               <span className="font-medium">{event.type}</span>{" "}
-              <span className="break-all font-mono text-xs text-zinc-600 dark:text-zinc-400">{event.id}</span>{" "}
+              <Link
+                href={`/dashboard/events/${event.id}`}
+                className="break-all font-mono text-xs text-indigo-700 hover:underline dark:text-indigo-300"
+              >
+                {event.id}
+              </Link>{" "}
               <span className="text-xs text-zinc-600 dark:text-zinc-400">
                 <RelativeTime value={event.createdAt} />
               </span>

@@ -117,6 +117,12 @@ export function DeliveriesLog({
                       </Link>
                     )}
                     <span>webhook-id {delivery.eventId}</span>
+                    <Link
+                      href={`/dashboard/events/${delivery.eventId}`}
+                      className="text-indigo-700 hover:underline dark:text-indigo-300"
+                    >
+                      View event
+                    </Link>
                   </p>
                   <JsonViewer body={delivery.body} summary="Signed body" />
                   <table className="min-w-full text-xs">

@@ -1,0 +1,26 @@
+import type http from "node:http";
+
+/** True when a path's percent-encoding cannot be decoded (`/dashboard/%ZZ`): it names no page. */
+function isMalformed(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Answers a dashboard path that is not valid percent-encoding with a 400 before Next.js, which throws on it
+ * and answers a 500 in plain text with an error logged. True when the request may go on.
+ */
+export function screenMalformedPath(pathname: string, response: http.ServerResponse): boolean {
+  if (!isMalformed(pathname)) return true;
+  const body = "Bad Request: the address is not valid URL encoding.\n";
+  response.writeHead(400, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+  });
+  response.end(body);
+  return false;
+}
