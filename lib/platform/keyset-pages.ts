@@ -88,6 +88,21 @@ export async function readKeysetPage<Row extends { id: number }>(
   };
 }
 
+/** The pager's four links for a page: none where there is nothing further that way. */
+export function keysetPageLinks(
+  page: Pick<KeysetPage<unknown>, "newerAfter" | "olderBefore">,
+  href: (cursor: KeysetCursor) => string,
+): { first?: string; previous?: string; next?: string; last?: string } {
+  const newer = page.newerAfter !== null;
+  const older = page.olderBefore !== null;
+  return {
+    first: newer ? href({}) : undefined,
+    previous: newer ? href({ after: page.newerAfter! }) : undefined,
+    next: older ? href({ before: page.olderBefore! }) : undefined,
+    last: older ? href({ last: "1" }) : undefined,
+  };
+}
+
 /** A list's other parameters (its filters), without the cursor: a new filter starts from the newest. */
 export function withoutCursor<Params extends KeysetCursor>(params: Params): Omit<Params, keyof KeysetCursor> {
   const rest: Partial<Params> = { ...params };

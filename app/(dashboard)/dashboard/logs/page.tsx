@@ -10,8 +10,13 @@ import { SelectField } from "@/components/ui/select-field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
-import { listRequestLogs, requestLogFiltersSchema, type RequestLogRow } from "@/lib/logs/queries";
-import { keysetQuery, withoutCursor, type KeysetCursor } from "@/lib/platform/keyset-pages";
+import {
+  listRequestLogs,
+  REQUEST_LOG_PAGE_SIZE,
+  requestLogFiltersSchema,
+  type RequestLogRow,
+} from "@/lib/logs/queries";
+import { keysetPageLinks, keysetQuery, withoutCursor, type KeysetCursor } from "@/lib/platform/keyset-pages";
 import { listApiTokens, tokenState, type ApiTokenSummary } from "@/lib/tokens/tokens";
 
 export const metadata: Metadata = { title: "Logs" };
@@ -166,19 +171,16 @@ export default async function LogsPage({
           ))}
         </ul>
       )}
-      <Pagination
-        label="Log pages"
-        page={logPage.page}
-        pageCount={logPage.pageCount}
-        capped={logPage.pageCountIsCapped}
-        links={{
-          first: logPage.newerAfter === null ? undefined : pageLink({}),
-          previous: logPage.newerAfter === null ? undefined : pageLink({ after: logPage.newerAfter }),
-          next: logPage.olderBefore === null ? undefined : pageLink({ before: logPage.olderBefore }),
-          last: logPage.olderBefore === null ? undefined : pageLink({ last: "1" }),
-        }}
-        summary="50 per page, newest first"
-      />
+      {rows.length === 0 ? null : (
+        <Pagination
+          label="Log pages"
+          page={logPage.page}
+          pageCount={logPage.pageCount}
+          capped={logPage.pageCountIsCapped}
+          links={keysetPageLinks(logPage, pageLink)}
+          summary={`${REQUEST_LOG_PAGE_SIZE} per page, newest first`}
+        />
+      )}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { DeliveryStatusBadge } from "@/components/status-badges";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { DELIVERY_STATUSES } from "@/db/enums";
-import { keysetQuery, type KeysetCursor } from "@/lib/platform/keyset-pages";
+import { keysetPageLinks, keysetQuery, type KeysetCursor } from "@/lib/platform/keyset-pages";
 import {
   DELIVERY_LOG_PAGE_SIZE,
   type DeliveryAttempt,
@@ -183,12 +183,7 @@ export function DeliveriesLog({
           page={page.page}
           pageCount={page.pageCount}
           capped={page.pageCountIsCapped}
-          links={{
-            first: page.newerAfter === null ? undefined : pageLink({}),
-            previous: page.newerAfter === null ? undefined : pageLink({ after: page.newerAfter }),
-            next: page.olderBefore === null ? undefined : pageLink({ before: page.olderBefore }),
-            last: page.olderBefore === null ? undefined : pageLink({ last: "1" }),
-          }}
+          links={keysetPageLinks(page, pageLink)}
           summary={`${DELIVERY_LOG_PAGE_SIZE} per page, newest first`}
         />
       ) : null}
