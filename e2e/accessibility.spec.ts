@@ -71,6 +71,7 @@ for (const view of VIEWS) {
     const endpointPath = new URL(page.url()).pathname;
     const pages = [
       "/dashboard",
+      "/dashboard?range=90",
       "/dashboard/payments",
       "/dashboard/payments?from=2026-02-30",
       "/dashboard/payments?q=a11y&status=failed",
@@ -87,6 +88,9 @@ for (const view of VIEWS) {
       "/dashboard/logs?status=4xx&method=POST",
       "/dashboard/events",
       "/dashboard/events?type=refund.created",
+      // The pager's far end (a cursor page) and a payments page with dimmed First and Previous.
+      "/dashboard/logs?last=1",
+      "/dashboard/payments?pageSize=10&from=2026-01-01",
       "/dashboard/payments/999999999",
     ];
     for (const path of pages) {

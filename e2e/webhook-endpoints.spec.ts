@@ -42,6 +42,7 @@ test("endpoint health, signed bodies, payment links and test labels; edit an end
   const testDelivery = page.getByTestId("delivery").filter({ hasText: "test" });
   await testDelivery.locator("summary").first().click();
   await expect(testDelivery.getByText("Test event sent from the dashboard; no payment.")).toBeVisible();
+  await expect(fromPayment.locator("summary").first()).toContainText(/HTTP 2\d\d · \d+ ms/);
   await fromPayment.getByRole("link", { name: `Payment ${paymentId}` }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${paymentId}#evt_`));
 
@@ -95,6 +96,23 @@ test("a failing endpoint shows as failing, its delivery as retrying with the nex
   // The page refreshes itself while a delivery is pending.
   const delivery = page.getByTestId("delivery");
   await expect(delivery).toContainText(/retrying\s*attempt 2, next (in \d+ sec|in a moment|just now)/);
+  // The latest attempt's outcome and latency, on the row itself.
+  await expect(delivery).toContainText(/no response · \d+ ms/);
+
+  // "Failed since" takes a UTC time as the dashboard writes it; anything else is refused, saying how.
+  const recover = page.locator("form").filter({ has: page.getByRole("button", { name: "Recover failed" }) });
+  for (const [since, message] of [
+    ["yesterday", "Enter the since time as YYYY-MM-DD HH:MM in UTC, such as 2026-11-25 09:30."],
+    ["2026-02-30 10:00", "Enter the since time as YYYY-MM-DD HH:MM in UTC, such as 2026-11-25 09:30."],
+    ["2999-01-01 00:00", "The since field must be a time in the past."],
+  ]) {
+    await recover.getByLabel("Failed since (UTC)").fill(since!);
+    await recover.getByRole("button", { name: "Recover failed" }).click();
+    await expect(recover.getByText(message!)).toBeVisible();
+  }
+  await recover.getByLabel("Failed since (UTC)").fill("2020-01-01 00:00");
+  await recover.getByRole("button", { name: "Recover failed" }).click();
+  await expect(page.getByText("0 failed deliveries queued again.")).toBeVisible();
   await expect(page.getByText("failing", { exact: true })).toBeVisible();
   await page.goto("/dashboard/webhooks");
   const row = page.getByRole("row").filter({ hasText: url });

@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { Button } from "./button";
 
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+/** `label` may carry screen-reader-only words ("Copy<sr-only> List payments</sr-only>") to keep the button short. */
+export function CopyButton({ value, label = "Copy" }: { value: string; label?: React.ReactNode }) {
   const [copied, setCopied] = useState(false);
   return (
     <Button

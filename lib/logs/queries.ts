@@ -4,6 +4,7 @@ import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
 import { getEnv } from "@/lib/platform/env";
 import { timeOfOrderedId } from "@/lib/platform/ids";
+import { keysetCursorSchema, readKeysetPage, type KeysetPage } from "@/lib/platform/keyset-pages";
 import { idParam } from "@/lib/platform/validation";
 import type { RequestLogEntry } from "./request-log";
 
@@ -26,7 +27,7 @@ export const requestLogFiltersSchema = z.object({
     .regex(/^req_[\w-]{1,64}$/)
     .optional()
     .catch(undefined),
-  before: idParam.optional().catch(undefined),
+  ...keysetCursorSchema.shape,
 });
 export type RequestLogFilters = z.infer<typeof requestLogFiltersSchema>;
 
@@ -55,12 +56,42 @@ function requestIdCondition(requestId: string): SQL {
     and l.created_at < to_timestamp(${at + 3000}::float8 / 1000)`;
 }
 
-/** Newest first, 50 a page, older pages by the id cursor `before`. */
+type RequestLogRecord = {
+  id: number | string;
+  request_id: string;
+  token_id: number | string;
+  token_name: string | null;
+  method: string;
+  path: string;
+  status: number;
+  latency_ms: number;
+  client_ip: string;
+  idempotency_key: string | null;
+  response_body: string | null;
+  created_at: Date | string;
+};
+
+const toRequestLogRow = (row: RequestLogRecord): RequestLogRow => ({
+  id: Number(row.id),
+  requestId: row.request_id,
+  tokenId: Number(row.token_id),
+  tokenName: row.token_name,
+  method: row.method,
+  path: row.path,
+  status: row.status,
+  latencyMs: Number(row.latency_ms),
+  clientIp: row.client_ip,
+  idempotencyKey: row.idempotency_key,
+  responseBody: row.response_body,
+  createdAt: new Date(row.created_at),
+});
+
+/** Newest first, 50 a page, paged by id (lib/platform/keyset-pages.ts). */
 export async function listRequestLogs(
   db: Executor,
   merchantId: number,
   filters: RequestLogFilters,
-): Promise<{ rows: RequestLogRow[]; olderBefore: number | null }> {
+): Promise<KeysetPage<RequestLogRow>> {
   const conditions: SQL[] = [sql`l.merchant_id = ${merchantId}`];
   if (filters.status) {
     const floor = Number(filters.status[0]) * 100;
@@ -71,45 +102,38 @@ export async function listRequestLogs(
   if (filters.path) conditions.push(sql`starts_with(l.path, ${filters.path})`);
   if (filters.token !== undefined) conditions.push(sql`l.token_id = ${filters.token}`);
   if (filters.request_id) conditions.push(requestIdCondition(filters.request_id));
-  if (filters.before !== undefined) conditions.push(sql`l.id < ${filters.before}`);
-  const rows = await selectRows<{
-    id: number | string;
-    request_id: string;
-    token_id: number | string;
-    token_name: string | null;
-    method: string;
-    path: string;
-    status: number;
-    latency_ms: number;
-    client_ip: string;
-    idempotency_key: string | null;
-    response_body: string | null;
-    created_at: Date | string;
-  }>(
-    db,
-    sql`select l.id, l.request_id, l.token_id, t.name as token_name, l.method, l.path, l.status, l.latency_ms,
-               l.client_ip, l.idempotency_key, l.response_body, l.created_at
-        from api_request_logs l
-        left join api_tokens t on t.id = l.token_id and t.merchant_id = l.merchant_id
-        where ${sql.join(conditions, sql` and `)}
-        order by l.created_at desc, l.id desc
-        limit ${REQUEST_LOG_PAGE_SIZE + 1}`,
+  const where = sql.join(conditions, sql` and `);
+  return readKeysetPage(
+    filters,
+    REQUEST_LOG_PAGE_SIZE,
+    async ({ before, after, order, limit }) => {
+      const range = [
+        before === undefined ? sql`` : sql` and l.id < ${before}`,
+        after === undefined ? sql`` : sql` and l.id > ${after}`,
+      ];
+      const direction = order === "asc" ? sql`asc` : sql`desc`;
+      const rows = await selectRows<RequestLogRecord>(
+        db,
+        sql`select l.id, l.request_id, l.token_id, t.name as token_name, l.method, l.path, l.status,
+                   l.latency_ms, l.client_ip, l.idempotency_key, l.response_body, l.created_at
+            from api_request_logs l
+            left join api_tokens t on t.id = l.token_id and t.merchant_id = l.merchant_id
+            where ${where}${range[0]}${range[1]}
+            order by l.created_at ${direction}, l.id ${direction}
+            limit ${limit}`,
+      );
+      return rows.map(toRequestLogRow);
+    },
+    async (cap, newerThan) => {
+      const [row] = await selectRows<{ total: number | string; newer: number | string }>(
+        db,
+        sql`select count(*) as total, count(*) filter (where id > ${newerThan ?? Number.MAX_SAFE_INTEGER}) as newer
+            from (select l.id from api_request_logs l where ${where}
+                  order by l.created_at desc, l.id desc limit ${cap}) newest`,
+      );
+      return { total: Number(row!.total), newer: Number(row!.newer) };
+    },
   );
-  const page = rows.slice(0, REQUEST_LOG_PAGE_SIZE).map((row) => ({
-    id: Number(row.id),
-    requestId: row.request_id,
-    tokenId: Number(row.token_id),
-    tokenName: row.token_name,
-    method: row.method,
-    path: row.path,
-    status: row.status,
-    latencyMs: Number(row.latency_ms),
-    clientIp: row.client_ip,
-    idempotencyKey: row.idempotency_key,
-    responseBody: row.response_body,
-    createdAt: new Date(row.created_at),
-  }));
-  return { rows: page, olderBefore: rows.length > REQUEST_LOG_PAGE_SIZE ? page.at(-1)!.id : null };
 }
 
 export type TokenUsage = { requests: number; lastStatus: number; lastAt: Date };

@@ -1,11 +1,12 @@
 import "server-only";
-import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/db/enums";
 import { events, webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
-import { idParam, messages, parseInput } from "@/lib/platform/validation";
+import { keysetCursorSchema, readKeysetPage, type KeysetPage } from "@/lib/platform/keyset-pages";
+import { messages, parseInput } from "@/lib/platform/validation";
 import { getWebhookEndpoint } from "./endpoints";
 import { wakeWebhookWorkers } from "./outbox";
 import { webhookBody } from "./send";
@@ -16,15 +17,11 @@ export const DELIVERY_LOG_PAGE_SIZE = 50;
 /** The log's URL query: a status filter and a keyset cursor; a bad value is ignored. */
 export const deliveryLogQuerySchema = z.object({
   status: z.enum(DELIVERY_STATUSES).optional().catch(undefined),
-  before: idParam.optional().catch(undefined),
+  ...keysetCursorSchema.shape,
 });
 export type DeliveryLogQuery = z.infer<typeof deliveryLogQuerySchema>;
 
-export type DeliveryLogPage = {
-  entries: DeliveryLogEntry[];
-  /** The cursor of the next (older) page, or null on the last page. */
-  olderBefore: number | null;
-};
+export type DeliveryLogPage = KeysetPage<DeliveryLogEntry>;
 
 export type DeliveryLogEntry = {
   id: number;
@@ -73,7 +70,7 @@ export async function listDeliveryAttempts(
     .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
 }
 
-/** An endpoint's deliveries, newest first, each with its attempts (two queries whatever the page size). */
+/** An endpoint's deliveries, newest first, each with its attempts (three queries whatever the page size). */
 export async function listEndpointDeliveries(
   db: Executor,
   merchantId: number,
@@ -85,40 +82,62 @@ export async function listEndpointDeliveries(
     eq(webhookDeliveries.endpointId, endpointId),
   ];
   if (query.status) conditions.push(eq(webhookDeliveries.status, query.status));
-  if (query.before) conditions.push(lt(webhookDeliveries.id, query.before));
-  const deliveries = await db
-    .select({
-      id: webhookDeliveries.id,
-      eventId: webhookDeliveries.eventId,
-      eventType: events.type,
-      paymentId: events.paymentId,
-      data: events.data,
-      status: webhookDeliveries.status,
-      attemptCount: webhookDeliveries.attemptCount,
-      nextAttemptAt: webhookDeliveries.nextAttemptAt,
-      createdAt: webhookDeliveries.createdAt,
-    })
-    .from(webhookDeliveries)
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(and(...conditions))
-    .orderBy(desc(webhookDeliveries.id))
-    .limit(DELIVERY_LOG_PAGE_SIZE + 1);
-  // One row past the page tells whether an older page exists.
-  const olderBefore =
-    deliveries.length > DELIVERY_LOG_PAGE_SIZE ? deliveries[DELIVERY_LOG_PAGE_SIZE - 1]!.id : null;
-  deliveries.splice(DELIVERY_LOG_PAGE_SIZE);
-  if (deliveries.length === 0) return { entries: [], olderBefore };
+  const page = await readKeysetPage(
+    query,
+    DELIVERY_LOG_PAGE_SIZE,
+    ({ before, after, order, limit }) =>
+      db
+        .select({
+          id: webhookDeliveries.id,
+          eventId: webhookDeliveries.eventId,
+          eventType: events.type,
+          paymentId: events.paymentId,
+          data: events.data,
+          status: webhookDeliveries.status,
+          attemptCount: webhookDeliveries.attemptCount,
+          nextAttemptAt: webhookDeliveries.nextAttemptAt,
+          createdAt: webhookDeliveries.createdAt,
+        })
+        .from(webhookDeliveries)
+        .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+        .where(
+          and(
+            ...conditions,
+            before === undefined ? undefined : lt(webhookDeliveries.id, before),
+            after === undefined ? undefined : gt(webhookDeliveries.id, after),
+          ),
+        )
+        .orderBy(order === "asc" ? asc(webhookDeliveries.id) : desc(webhookDeliveries.id))
+        .limit(limit),
+    async (cap, newerThan) => {
+      const newest = db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(and(...conditions))
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(cap)
+        .as("newest");
+      const [counted] = await db
+        .select({
+          total: sql<number>`count(*)::int`,
+          newer: sql<number>`(count(*) filter (where ${newest.id} > ${newerThan ?? Number.MAX_SAFE_INTEGER}))::int`,
+        })
+        .from(newest);
+      return counted!;
+    },
+  );
+  if (page.rows.length === 0) return { ...page, rows: [] };
   const attempts = await listDeliveryAttempts(
     db,
     merchantId,
-    deliveries.map((delivery) => delivery.id),
+    page.rows.map((delivery) => delivery.id),
   );
-  const entries = deliveries.map(({ data, ...delivery }) => ({
+  const rows = page.rows.map(({ data, ...delivery }) => ({
     ...delivery,
     body: webhookBody(delivery.eventType, data),
     attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
   }));
-  return { entries, olderBefore };
+  return { ...page, rows };
 }
 
 /** A delivery queued again: due now, with a fresh retry schedule. */
@@ -149,9 +168,27 @@ export async function resendDelivery(db: Executor, merchantId: number, deliveryI
   });
 }
 
+/** "2026-11-25 14:30" (a "T" for the space is taken too), read as UTC: the dashboard shows times that way. */
+const UTC_MINUTE = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})$/;
+
 const recoverSchema = z.object({
-  since: z.coerce
-    .date({ error: messages.required("since") })
+  since: z
+    .string({ error: messages.required("since") })
+    .trim()
+    .min(1, messages.required("since"))
+    .transform((value, context) => {
+      const [, day, time] = UTC_MINUTE.exec(value) ?? [];
+      const date = new Date(`${day}T${time}:00Z`);
+      // The round trip refuses what Date would roll over (2026-02-30, 24:00).
+      if (!day || Number.isNaN(date.getTime()) || !date.toISOString().startsWith(`${day}T${time}`)) {
+        context.addIssue({
+          code: "custom",
+          message: "Enter the since time as YYYY-MM-DD HH:MM in UTC, such as 2026-11-25 09:30.",
+        });
+        return z.NEVER;
+      }
+      return date;
+    })
     .refine((date) => date.getTime() <= Date.now(), "The since field must be a time in the past."),
 });
 

@@ -15,20 +15,26 @@ export default async function DashboardLayout({ children }: { children: React.Re
       >
         Skip to content
       </a>
-      <aside className="border-b border-zinc-200 bg-white px-4 py-3 md:w-56 md:shrink-0 md:border-b-0 md:border-r md:py-6 dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="mb-2 flex items-center justify-between md:mb-6">
-          <Link
-            href="/dashboard"
-            className="block px-3 text-lg font-bold tracking-tight text-indigo-600 dark:text-indigo-400"
-          >
-            Payments
-          </Link>
-          {/* On a phone the account menu shares the logo's row; the header bar below is for wider screens. */}
-          <div className="md:hidden">
-            <AccountMenu name={session.name} email={session.email} />
+      {/*
+        The navigation stays in view on long pages: a sticky bar on a phone; from 768 px a column stretched to
+        the page's full height (so its white runs to the bottom) whose contents stick to the top.
+      */}
+      <aside className="sticky top-0 z-30 border-b border-zinc-200 bg-white px-4 pt-3 pb-2 md:static md:w-56 md:shrink-0 md:border-b-0 md:border-r md:py-6 dark:border-zinc-800 dark:bg-zinc-900">
+        <div className="md:sticky md:top-6">
+          <div className="mb-2 flex items-center justify-between md:mb-6">
+            <Link
+              href="/dashboard"
+              className="block px-3 text-lg font-bold tracking-tight text-indigo-600 dark:text-indigo-400"
+            >
+              Payments
+            </Link>
+            {/* On a phone the account menu shares the logo's row; the header bar below is for wider screens. */}
+            <div className="md:hidden">
+              <AccountMenu name={session.name} email={session.email} />
+            </div>
           </div>
+          <NavLinks />
         </div>
-        <NavLinks />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="hidden h-14 items-center justify-end border-b border-zinc-200 bg-white px-4 dark:border-zinc-800 md:flex dark:bg-zinc-900">

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 
 // A page joins the navigation when it works; there are no placeholders.
 const links = [
@@ -18,8 +19,20 @@ const links = [
 
 export function NavLinks() {
   const pathname = usePathname();
+  // On a phone the links are one row that scrolls sideways (the bar stays short), fading at the right edge to
+  // say there is more; bring the current one into view. scrollLeft, not scrollIntoView: the page stays put.
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const current = nav.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (nav.current && current && nav.current.scrollWidth > nav.current.clientWidth)
+      nav.current.scrollLeft = current.offsetLeft - nav.current.clientWidth / 2 + current.offsetWidth / 2;
+  }, [pathname]);
   return (
-    <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col">
+    <nav
+      ref={nav}
+      aria-label="Main"
+      className="-mx-4 flex gap-1 overflow-x-auto pr-10 pl-4 [mask-image:linear-gradient(to_right,black_calc(100%-2.5rem),transparent)] [scrollbar-width:none] md:mx-0 md:flex-col md:overflow-visible md:px-0 md:[mask-image:none]"
+    >
       {links.map((link) => {
         const active = link.href === "/dashboard" ? pathname === link.href : pathname.startsWith(link.href);
         return (

@@ -30,13 +30,21 @@ app.post("/webhooks", express.raw({ type: "application/json" }), (req, res) => {
 function CodeBlock({ label, code }: { label: string; code: string }) {
   return (
     <figure className="space-y-2">
-      <figcaption className="flex items-center justify-between text-sm font-medium">
+      <figcaption className="flex items-center justify-between gap-3 text-sm font-medium">
         {label}
-        <CopyButton value={code} label={`Copy ${label}`} />
+        <CopyButton
+          value={code}
+          label={
+            <>
+              Copy<span className="sr-only"> {label}</span>
+            </>
+          }
+        />
       </figcaption>
+      {/* Below 640 px long lines wrap (anywhere in a URL): a phone hides the sideways scroll, so it read as cut off. */}
       <pre
         tabIndex={0}
-        className="overflow-x-auto rounded-md bg-zinc-900 p-4 font-mono text-xs leading-relaxed text-zinc-100 dark:bg-black"
+        className="overflow-x-auto whitespace-pre-wrap rounded-md bg-zinc-900 p-4 font-mono text-xs leading-relaxed text-zinc-100 [overflow-wrap:anywhere] sm:whitespace-pre sm:[overflow-wrap:normal] dark:bg-black"
       >
         {code}
       </pre>

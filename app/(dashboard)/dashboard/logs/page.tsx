@@ -1,36 +1,44 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Fragment } from "react";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { formatDate } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { buttonClassName } from "@/components/ui/button";
+import { Pagination } from "@/components/ui/pagination";
 import { SelectField } from "@/components/ui/select-field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
 import {
   listRequestLogs,
+  REQUEST_LOG_PAGE_SIZE,
   requestLogFiltersSchema,
-  type RequestLogFilters,
   type RequestLogRow,
 } from "@/lib/logs/queries";
+import { keysetPageLinks, keysetQuery, withoutCursor, type KeysetCursor } from "@/lib/platform/keyset-pages";
 import { listApiTokens, tokenState, type ApiTokenSummary } from "@/lib/tokens/tokens";
 
 export const metadata: Metadata = { title: "Logs" };
 
 const statusTone = (status: number) => (status >= 500 ? "red" : status >= 400 ? "yellow" : "green");
 
-/** The filters as a query string, without `before` (a new filter starts from the newest). */
-function filterQuery(filters: RequestLogFilters, before?: number): string {
-  const entries = Object.entries({ ...filters, before }).filter(
-    ([key, value]) => value !== undefined && (key !== "before" || before !== undefined),
-  );
-  return new URLSearchParams(entries.map(([key, value]) => [key, String(value)])).toString();
-}
-
 /** A rolled key and its replacement share a name: the hint, the day it was made and its state tell them apart. */
 const keyOptionLabel = (token: ApiTokenSummary) =>
   `${token.name} · ${token.displayHint} · created ${formatDate(token.createdAt)} · ${tokenState(token)}`;
+
+/**
+ * A request path that wraps after its `/`, `?` and `&` on a narrow screen, never mid-word (a segment longer
+ * than the line still breaks, rather than push the page sideways).
+ */
+function PathWithBreaks({ path }: { path: string }) {
+  return path.split(/(?<=[/?&])/).map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
 
 function LogEntry({ row }: { row: RequestLogRow }) {
   return (
@@ -39,7 +47,10 @@ function LogEntry({ row }: { row: RequestLogRow }) {
         <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm">
           <StatusBadge tone={statusTone(row.status)}>{row.status}</StatusBadge>
           <span className="font-mono font-medium">{row.method}</span>
-          <span className="min-w-0 flex-1 break-all font-mono">{row.path}</span>
+          {/* On a phone the path takes a line of its own, below the status, latency and time. */}
+          <span className="order-last min-w-0 basis-full font-mono [overflow-wrap:anywhere] sm:order-none sm:basis-0 sm:flex-1">
+            <PathWithBreaks path={row.path} />
+          </span>
           <span className="text-zinc-600 dark:text-zinc-400">{row.latencyMs} ms</span>
           <span className="text-zinc-600 dark:text-zinc-400">
             <RelativeTime value={row.createdAt} />
@@ -84,12 +95,14 @@ export default async function LogsPage({
 }) {
   const { merchantId } = await requireMerchantSession();
   const filters = requestLogFiltersSchema.parse(await searchParams);
-  const [{ rows, olderBefore }, tokens] = await Promise.all([
+  const [logPage, tokens] = await Promise.all([
     listRequestLogs(getDb(), merchantId, filters),
     listApiTokens(getDb(), merchantId),
   ]);
   const option = (value: string, label = value) => ({ value, label });
-  const { before, ...activeFilters } = filters;
+  const activeFilters = withoutCursor(filters);
+  const { rows } = logPage;
+  const pageLink = (cursor: KeysetCursor) => `/dashboard/logs${keysetQuery(activeFilters, cursor)}`;
   return (
     <div className="max-w-5xl space-y-6">
       <div>
@@ -158,26 +171,16 @@ export default async function LogsPage({
           ))}
         </ul>
       )}
-      <nav aria-label="Log pages" className="flex justify-between text-sm">
-        {before !== undefined ? (
-          <Link
-            className="text-indigo-700 hover:underline dark:text-indigo-300"
-            href={`/dashboard/logs?${filterQuery(activeFilters)}`}
-          >
-            Newest
-          </Link>
-        ) : (
-          <span />
-        )}
-        {olderBefore !== null ? (
-          <Link
-            className="text-indigo-700 hover:underline dark:text-indigo-300"
-            href={`/dashboard/logs?${filterQuery(activeFilters, olderBefore)}`}
-          >
-            Older requests
-          </Link>
-        ) : null}
-      </nav>
+      {rows.length === 0 ? null : (
+        <Pagination
+          label="Log pages"
+          page={logPage.page}
+          pageCount={logPage.pageCount}
+          capped={logPage.pageCountIsCapped}
+          links={keysetPageLinks(logPage, pageLink)}
+          summary={`${REQUEST_LOG_PAGE_SIZE} per page, newest first`}
+        />
+      )}
     </div>
   );
 }

@@ -154,10 +154,8 @@ export async function resend(_previous: FormState, formData: FormData): Promise<
 
 export async function recoverFailed(_previous: FormState, formData: FormData): Promise<FormState> {
   return endpointAction(formData, async (merchantId) => {
-    // datetime-local has no zone; the dashboard shows and takes UTC.
-    const since = formText(formData, "since");
     const count = await recoverFailedDeliveries(getDb(), merchantId, endpointId(formData), {
-      since: since ? `${since}Z` : undefined,
+      since: formText(formData, "since"),
     });
     return `${count} failed ${count === 1 ? "delivery" : "deliveries"} queued again.`;
   });

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { RelativeTime } from "@/components/relative-time";
 import { buttonClassName } from "@/components/ui/button";
+import { Pagination } from "@/components/ui/pagination";
 import { SelectField } from "@/components/ui/select-field";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
@@ -122,34 +123,18 @@ export default async function EventsPage({
           );
         })}
       </SimpleTable>
-      <nav aria-label="Event pages" className="flex flex-wrap items-center justify-between gap-3 text-sm">
-        <span className="text-zinc-600 dark:text-zinc-400">
-          {total.toLocaleString("en-US")} {total === 1 ? "event" : "events"} · page {filters.page} of{" "}
-          {lastPage}
-        </span>
-        <span className="flex gap-4">
-          {filters.page > 1 ? (
-            <>
-              <Link className={linkClass} href={eventsHref(filters, 1)}>
-                First
-              </Link>
-              <Link className={linkClass} href={eventsHref(filters, filters.page - 1)}>
-                Previous
-              </Link>
-            </>
-          ) : null}
-          {filters.page < lastPage ? (
-            <>
-              <Link className={linkClass} href={eventsHref(filters, filters.page + 1)}>
-                Next
-              </Link>
-              <Link className={linkClass} href={eventsHref(filters, lastPage)}>
-                Last
-              </Link>
-            </>
-          ) : null}
-        </span>
-      </nav>
+      <Pagination
+        label="Event pages"
+        page={filters.page}
+        pageCount={lastPage}
+        links={{
+          first: filters.page > 1 ? eventsHref(filters, 1) : undefined,
+          previous: filters.page > 1 ? eventsHref(filters, filters.page - 1) : undefined,
+          next: filters.page < lastPage ? eventsHref(filters, filters.page + 1) : undefined,
+          last: filters.page < lastPage ? eventsHref(filters, lastPage) : undefined,
+        }}
+        summary={`${total.toLocaleString("en-US")} ${total === 1 ? "event" : "events"}`}
+      />
     </div>
   );
 }

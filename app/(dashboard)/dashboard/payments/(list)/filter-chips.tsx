@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { filtersToQuery, type PaymentFilters } from "@/lib/payments/filters";
 
-const CHIP_LABELS = { q: "Search", status: "Status", from: "From", to: "To" } as const;
+const CHIP_LABELS = { q: "Search", status: "Status", from: "From (UTC)", to: "To (UTC)" } as const;
 
 /** The filters in force, each removable on its own; "Clear all" when there are two or more. */
 export function FilterChips({ filters }: { filters: PaymentFilters }) {

@@ -11,7 +11,11 @@ import type { FieldErrors } from "@/lib/platform/errors";
 const control =
   "block h-9 w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 focus:ring-2 focus:ring-indigo-600 dark:bg-zinc-900 dark:text-zinc-100 dark:ring-zinc-700";
 
-/** A date filter, with its field error (an impossible day, a reversed range) beside it. */
+/**
+ * A date filter, with its field error (an impossible day, a reversed range) beside it. Text, not
+ * `type="date"`: that shows the browser's locale (11/25/2026) while the chips and URL say 2026-11-25, and
+ * the days are UTC, which the label says.
+ */
 function DateFilter({
   name,
   label,
@@ -26,14 +30,18 @@ function DateFilter({
   const errorId = `${name}-error`;
   return (
     <label className="space-y-1 text-sm">
-      <span className="font-medium">{label}</span>
+      <span className="font-medium">{label} (UTC)</span>
       <input
-        type="date"
+        type="text"
         name={name}
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="YYYY-MM-DD"
+        maxLength={10}
         defaultValue={value ?? ""}
         aria-invalid={errors ? true : undefined}
         aria-describedby={errors ? errorId : undefined}
-        className={control}
+        className={`${control} tabular-nums placeholder:text-zinc-500 dark:placeholder:text-zinc-400`}
       />
       {errors ? (
         <span id={errorId} className="block text-xs text-red-700 dark:text-red-400">
@@ -75,7 +83,7 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
       role="search"
       aria-label="Filter payments"
       onSubmit={onSubmit}
-      className="grid grid-cols-2 gap-3 lg:grid-cols-[2fr_1.3fr_1fr_1fr_0.8fr_auto] lg:items-end"
+      className="grid grid-cols-2 gap-3 lg:grid-cols-[2.4fr_1.2fr_1fr_1fr_0.8fr_auto] lg:items-end"
     >
       <label className="col-span-2 space-y-1 text-sm lg:col-span-1">
         <span className="font-medium">Search</span>
@@ -85,7 +93,7 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
           name="q"
           aria-keyshortcuts="/"
           defaultValue={filters.q ?? ""}
-          placeholder="Payment ID, external ID or customer ID"
+          placeholder="Payment, external or customer ID"
           className={`${control} placeholder:text-zinc-500 dark:placeholder:text-zinc-400`}
         />
       </label>

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { LiveRefresh } from "@/components/live-refresh";
 import { SlashToSearch } from "@/components/slash-to-search";
 import { buttonClassName } from "@/components/ui/button";
+import { Pagination } from "@/components/ui/pagination";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { filtersToQuery, hasFilters, readPaymentFilters } from "@/lib/payments/filters";
@@ -32,10 +32,6 @@ export default async function PaymentsPage({
   const pageLink = (page: number) => `/dashboard/payments${filtersToQuery({ ...filters, page })}`;
   // A page past the end (an old link, a hand-edited URL) shows the last page instead of an empty one.
   if (filters.page > lastPage) redirect(pageLink(lastPage));
-  const linkClass = buttonClassName(
-    "secondary",
-    "aria-disabled:pointer-events-none aria-disabled:opacity-50",
-  );
   return (
     <div className="max-w-6xl space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -73,26 +69,19 @@ export default async function PaymentsPage({
           </p>
         )}
       </div>
-      <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 text-sm">
-        <p className="text-zinc-600 dark:text-zinc-400">
-          {total.toLocaleString("en-US")}
-          {totalIsCapped ? "+" : ""} payment{total === 1 ? "" : "s"} · page{" "}
-          {filters.page.toLocaleString("en-US")} of {lastPage.toLocaleString("en-US")}
-          {totalIsCapped ? "+" : ""}
-        </p>
-        <div className="flex gap-2">
-          <Link href={pageLink(filters.page - 1)} aria-disabled={filters.page <= 1} className={linkClass}>
-            Previous
-          </Link>
-          <Link
-            href={pageLink(filters.page + 1)}
-            aria-disabled={filters.page >= lastPage}
-            className={linkClass}
-          >
-            Next
-          </Link>
-        </div>
-      </nav>
+      <Pagination
+        label="Pagination"
+        page={filters.page}
+        pageCount={lastPage}
+        capped={totalIsCapped}
+        links={{
+          first: filters.page > 1 ? pageLink(1) : undefined,
+          previous: filters.page > 1 ? pageLink(filters.page - 1) : undefined,
+          next: filters.page < lastPage ? pageLink(filters.page + 1) : undefined,
+          last: filters.page < lastPage ? pageLink(lastPage) : undefined,
+        }}
+        summary={`${total.toLocaleString("en-US")}${totalIsCapped ? "+" : ""} payment${total === 1 ? "" : "s"}`}
+      />
     </div>
   );
 }

@@ -4,41 +4,53 @@ import { JsonViewer } from "@/components/json-viewer";
 import { LiveRefresh } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
-import { buttonClassName } from "@/components/ui/button";
+import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { DELIVERY_STATUSES } from "@/db/enums";
+import { keysetPageLinks, keysetQuery, type KeysetCursor } from "@/lib/platform/keyset-pages";
 import {
   DELIVERY_LOG_PAGE_SIZE,
+  type DeliveryAttempt,
   type DeliveryLogEntry,
   type DeliveryLogPage,
   type DeliveryLogQuery,
 } from "@/lib/webhooks/delivery-log";
 import { resend } from "../actions";
 
-/**
- * A delivery's state: "retrying (attempt 3, next in 28 min)" while a failed delivery waits for its next try,
- * otherwise its status and how many attempts it took.
- */
 /** Sent by the platform about the merchant's endpoints (`webhook_endpoint.disabled`), not about a payment. */
 const isOperational = (delivery: DeliveryLogEntry) => delivery.eventType.startsWith("webhook_endpoint.");
 
+/** What an attempt got back and how long it took: "HTTP 500 · 41 ms", or "no response · 10000 ms". */
+const attemptOutcome = (attempt: DeliveryAttempt) =>
+  `${attempt.responseStatus === null ? "no response" : `HTTP ${attempt.responseStatus}`} · ${attempt.latencyMs.toLocaleString("en-US")} ms`;
+
+/**
+ * A delivery's state: "retrying (attempt 3, next in 28 min)" while a failed delivery waits for its next try,
+ * otherwise its status and how many attempts it took; then the latest attempt's outcome.
+ */
 function DeliveryState({ delivery }: { delivery: DeliveryLogEntry }) {
   const attempts = delivery.attempts.length;
+  const latest = delivery.attempts.at(-1);
+  const outcome = latest ? (
+    <span className="font-mono text-xs text-zinc-700 dark:text-zinc-300">{attemptOutcome(latest)}</span>
+  ) : null;
   if (delivery.status === "pending" && attempts > 0)
     return (
-      <span className="flex items-center gap-2">
+      <span className="flex flex-wrap items-center gap-2">
         <StatusBadge tone="yellow">retrying</StatusBadge>
         <span className="text-zinc-600 dark:text-zinc-400">
           attempt {attempts + 1}, next <RelativeTime value={delivery.nextAttemptAt} />
         </span>
+        {outcome}
       </span>
     );
   return (
-    <span className="flex items-center gap-2">
+    <span className="flex flex-wrap items-center gap-2">
       <DeliveryStatusBadge status={delivery.status} />
       <span className="text-zinc-600 dark:text-zinc-400">
         {attempts} attempt{attempts === 1 ? "" : "s"}
       </span>
+      {outcome}
     </span>
   );
 }
@@ -56,10 +68,8 @@ export function DeliveriesLog({
 }) {
   const base = `/dashboard/webhooks/${endpointId}`;
   const { status } = query;
-  const deliveries = page.entries;
-  const statusQuery = status ? `status=${status}` : "";
-  const pageLink = (before?: number) =>
-    `${base}?${[statusQuery, before ? `before=${before}` : ""].filter(Boolean).join("&")}`.replace(/\?$/, "");
+  const deliveries = page.rows;
+  const pageLink = (cursor: KeysetCursor) => `${base}${keysetQuery({ status }, cursor)}`;
   return (
     <section aria-labelledby="deliveries-heading" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -132,10 +142,7 @@ export function DeliveriesLog({
                           Attempted
                         </th>
                         <th scope="col" className="py-1 pr-4 font-medium">
-                          Status code
-                        </th>
-                        <th scope="col" className="py-1 pr-4 font-medium">
-                          Latency
+                          Result
                         </th>
                         <th scope="col" className="py-1 pr-4 font-medium">
                           Error
@@ -151,8 +158,7 @@ export function DeliveriesLog({
                           <td className="whitespace-nowrap py-1 pr-4">
                             <RelativeTime value={attempt.attemptedAt} />
                           </td>
-                          <td className="py-1 pr-4 font-mono">{attempt.responseStatus ?? "—"}</td>
-                          <td className="py-1 pr-4">{attempt.latencyMs} ms</td>
+                          <td className="whitespace-nowrap py-1 pr-4 font-mono">{attemptOutcome(attempt)}</td>
                           <td className="py-1 pr-4">{attempt.error ?? "—"}</td>
                           <td
                             className="max-w-xs truncate py-1 font-mono"
@@ -177,24 +183,15 @@ export function DeliveriesLog({
           ))}
         </ul>
       )}
-      {query.before || page.olderBefore ? (
-        <nav aria-label="Deliveries pages" className="flex items-center justify-between gap-3 text-sm">
-          <span className="text-zinc-600 dark:text-zinc-400">
-            {DELIVERY_LOG_PAGE_SIZE} per page, newest first
-          </span>
-          <span className="flex gap-2">
-            {query.before ? (
-              <Link href={pageLink()} className={buttonClassName("secondary")}>
-                Newest
-              </Link>
-            ) : null}
-            {page.olderBefore ? (
-              <Link href={pageLink(page.olderBefore)} className={buttonClassName("secondary")}>
-                Older deliveries
-              </Link>
-            ) : null}
-          </span>
-        </nav>
+      {page.pageCount > 1 ? (
+        <Pagination
+          label="Deliveries pages"
+          page={page.page}
+          pageCount={page.pageCount}
+          capped={page.pageCountIsCapped}
+          links={keysetPageLinks(page, pageLink)}
+          summary={`${DELIVERY_LOG_PAGE_SIZE} per page, newest first`}
+        />
       ) : null}
     </section>
   );

@@ -4,6 +4,7 @@ import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { RelativeTime } from "@/components/relative-time";
 import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
+import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { deliveryLogQuerySchema, listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
@@ -89,15 +90,15 @@ export default async function EndpointPage({ params, searchParams }: Props) {
           <div className={card}>
             <h2 className="text-base font-semibold">Recover failed deliveries</h2>
             <ActionForm action={recoverFailed} fields={fields} submitLabel="Recover failed">
-              <label className="space-y-1 text-sm">
-                <span className="block font-medium">Failed since (UTC)</span>
-                <input
-                  type="datetime-local"
-                  name="since"
-                  required
-                  className="block rounded-md border-0 bg-white px-3 py-2 text-sm ring-1 ring-inset ring-zinc-300 dark:bg-zinc-900 dark:ring-zinc-700"
-                />
-              </label>
+              {/* Text, not datetime-local (the browser's format and zone): UTC, as the dashboard shows times. */}
+              <TextField
+                label="Failed since (UTC)"
+                name="since"
+                required
+                autoComplete="off"
+                placeholder="YYYY-MM-DD HH:MM"
+                className="block w-44 rounded-md border-0 bg-white px-3 py-2 font-mono text-sm text-zinc-900 shadow-sm ring-1 ring-inset ring-zinc-300 placeholder:text-zinc-500 focus:ring-2 focus:ring-inset focus:ring-indigo-600 dark:bg-zinc-900 dark:text-zinc-100 dark:ring-zinc-700 dark:placeholder:text-zinc-400"
+              />
             </ActionForm>
           </div>
           <div className={card}>
