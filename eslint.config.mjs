@@ -13,6 +13,7 @@ const eslintConfig = [
       "next-env.d.ts",
       "playwright-report/**",
       "test-results/**",
+      "packages/*/dist/**",
     ],
   },
   ...nextVitals,

@@ -477,3 +477,21 @@ export const signupAttempts = pgTable(
     index("signup_attempts_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * One row per open event stream (`GET /api/events/stream`), whichever process serves it: the per-token cap is
+ * counted here under the token's row lock. A live stream pushes `expires_at` ahead every 15 s; a process that
+ * died leaves rows that stop counting once they expire.
+ */
+export const eventStreamLeases = pgTable(
+  "event_stream_leases",
+  {
+    id: id(),
+    tokenId: bigint("token_id", { mode: "number" })
+      .notNull()
+      .references(() => apiTokens.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("event_stream_leases_token_idx").on(t.tokenId, t.expiresAt)],
+);

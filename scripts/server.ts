@@ -157,11 +157,14 @@ if (role === "dashboard") {
 /** How long a stopping server waits for requests under way before it closes the database anyway. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
+const { closeEventStreams } = await import("@/lib/events/event-stream");
 stopPlatformOnSignals(
   () =>
     new Promise<void>((resolve) => {
       // Stop accepting connections; idle keep-alive ones close now, busy ones once their response is sent.
+      // Event streams end now: their clients reconnect (to another process) with Last-Event-ID.
       stopping = true;
+      closeEventStreams();
       server.close(() => resolve());
       server.closeIdleConnections();
       setTimeout(resolve, DRAIN_TIMEOUT_MS).unref();

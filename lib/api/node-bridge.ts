@@ -94,9 +94,27 @@ export function sendApiResponse(
   response: ApiResponse,
   method: string | undefined,
 ): void {
+  if (response.stream) return sendStream(outgoing, response, method);
   if (response.body !== null) response.headers["Content-Length"] = String(Buffer.byteLength(response.body));
   outgoing.writeHead(response.status, response.headers);
   outgoing.end(method === "HEAD" ? undefined : (response.body ?? undefined));
+}
+
+/** A streamed body (Server-Sent Events): headers at once, then chunks as the stream writes them. */
+function sendStream(outgoing: ServerResponse, response: ApiResponse, method: string | undefined): void {
+  outgoing.writeHead(response.status, response.headers);
+  if (method === "HEAD") {
+    outgoing.end();
+    return;
+  }
+  // No Nagle delay between an event and the packet that carries it.
+  outgoing.socket?.setNoDelay(true);
+  response.stream!({
+    write: (chunk) => void outgoing.write(chunk),
+    end: () => outgoing.end(),
+    onClose: (listener) => void outgoing.once("close", listener),
+    bufferedBytes: () => outgoing.writableLength,
+  });
 }
 
 /** The methods this server takes, as `OPTIONS *` and a refused CONNECT list them. */

@@ -17,7 +17,36 @@ export function jsonResponse(
 }
 
 export function toWebResponse(response: ApiResponse): Response {
-  return new Response(response.body, { status: response.status, headers: response.headers });
+  const { stream } = response;
+  if (!stream) return new Response(response.body, { status: response.status, headers: response.headers });
+  const encoder = new TextEncoder();
+  const listeners: Array<() => void> = [];
+  let buffered = 0;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      stream({
+        write: (chunk) => {
+          const bytes = encoder.encode(chunk);
+          buffered = Math.max(0, -(controller.desiredSize ?? 0)) + bytes.length;
+          controller.enqueue(bytes);
+        },
+        end: () => {
+          try {
+            controller.close();
+          } catch {
+            // Already cancelled by the client.
+          }
+          for (const listener of listeners.splice(0)) listener();
+        },
+        onClose: (listener) => void listeners.push(listener),
+        bufferedBytes: () => buffered,
+      });
+    },
+    cancel() {
+      for (const listener of listeners.splice(0)) listener();
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {

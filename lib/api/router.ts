@@ -7,6 +7,7 @@ import { logger } from "@/lib/platform/logger";
 import { httpRequestDuration } from "@/lib/platform/metrics";
 import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
 import { listEventsRoute, showEventRoute } from "./event-routes";
+import { eventStreamRoute } from "./event-stream-route";
 import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
@@ -78,6 +79,7 @@ const routes: Route[] = [
     methods: { POST: settleRefundHelperRoute },
   },
   { pattern: /^\/api\/events$/, name: "api/events", methods: { GET: listEventsRoute } },
+  { pattern: /^\/api\/events\/stream$/, name: "api/events/stream", methods: { GET: eventStreamRoute } },
   { pattern: /^\/api\/events\/(?<id>[^/]+)$/, name: "api/events/{id}", methods: { GET: showEventRoute } },
   {
     pattern: /^\/api\/webhook-endpoints$/,

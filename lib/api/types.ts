@@ -19,8 +19,20 @@ export type ApiResponse = {
   status: number;
   headers: Record<string, string>;
   body: string | null;
+  /** A body written over time (Server-Sent Events) instead of `body`: started once the headers are sent. */
+  stream?: (sink: StreamSink) => void;
   /** An unexpected error behind a 500, logged with the request's id once it is answered; never sent. */
   error?: unknown;
   /** Who asked, once a token was recognised: the request goes to that merchant's request log. Never sent. */
   caller?: { merchantId: number; tokenId: number };
+};
+
+/** Where a streamed body is written: the node:http response, or a web `ReadableStream` under Next.js. */
+export type StreamSink = {
+  write(chunk: string): void;
+  end(): void;
+  /** Called once when the client goes or the body ends. */
+  onClose(listener: () => void): void;
+  /** Bytes written but not yet taken by the client. */
+  bufferedBytes(): number;
 };

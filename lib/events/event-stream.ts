@@ -1,0 +1,225 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { getDb, selectRows, type Executor } from "@/db/client";
+import { logger } from "@/lib/platform/logger";
+import { messages } from "@/lib/platform/validation";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
+import { webhookBody } from "@/lib/webhooks/send";
+import { eventStreamHub, type StreamEvent } from "./stream-hub";
+
+/** A comment line this often keeps proxies from closing an idle stream, and renews the stream's lease. */
+export const STREAM_HEARTBEAT_MS = 15_000;
+/** A lease not renewed for this long (a process that died) stops counting against the token's cap. */
+const LEASE_SECONDS = 45;
+/** Replay reads this many events at a time. */
+const REPLAY_BATCH = 500;
+/** A client this far behind (bytes buffered) is cut off; it reconnects with Last-Event-ID and loses nothing. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** Sent ids kept to drop the overlap between replay and live events. */
+const SENT_MEMORY_MS = 60_000;
+
+const EVENT_ID = /^evt_[\w-]{1,64}$/;
+
+/** A timestamp as ISO text with milliseconds (the column's precision), which JavaScript and PostgreSQL both read. */
+const iso = (column: ReturnType<typeof sql.raw>) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** `types=a,b` and `after` (or the Last-Event-ID header): 422 in Laravel's words for a bad value. */
+export const eventStreamQuerySchema = z.object({
+  types: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return null;
+      const types = value.split(",").map((type) => type.trim());
+      if (!types.every((type) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type))) {
+        ctx.addIssue({ code: "custom", message: messages.in("types") });
+        return z.NEVER;
+      }
+      return new Set(types);
+    }),
+  after: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === "" || EVENT_ID.test(value), {
+      error: "The last event id must be an event id (evt_…).",
+    })
+    .transform((value) => value || null),
+});
+export type EventStreamQuery = z.output<typeof eventStreamQuerySchema>;
+
+/** Where a replay starts: the event named by Last-Event-ID. */
+type Cursor = { createdAt: string; id: string };
+
+export type OpenedStream =
+  | { kind: "open"; leaseId: number; openedAt: string; cursor: Cursor | null }
+  | { kind: "unknown_cursor" }
+  | { kind: "busy"; cap: number };
+
+/**
+ * Checks a stream may open: the Last-Event-ID is one of this merchant's retained events, and the token has
+ * fewer than `cap` streams open on any process (counted under the token's row lock, so concurrent opens
+ * cannot pass it). Takes the lease the stream renews while open.
+ */
+export async function openEventStream(
+  db: Executor,
+  options: { merchantId: number; tokenId: number; after: string | null; cap: number },
+): Promise<OpenedStream> {
+  let cursor: Cursor | null = null;
+  if (options.after !== null) {
+    const [row] = await selectRows<{ created_at: string }>(
+      db,
+      sql`select ${iso(sql.raw("created_at"))} as created_at from events
+          where id = ${options.after} and merchant_id = ${options.merchantId}`,
+    );
+    if (!row) return { kind: "unknown_cursor" };
+    cursor = { createdAt: row.created_at, id: options.after };
+  }
+  return db.transaction(async (tx) => {
+    await selectRows(tx, sql`select id from api_tokens where id = ${options.tokenId} for update`);
+    const [open] = await selectRows<{ count: number | string }>(
+      tx,
+      sql`select count(*) as count from event_stream_leases
+          where token_id = ${options.tokenId} and expires_at > now()`,
+    );
+    if (Number(open!.count) >= options.cap) return { kind: "busy" as const, cap: options.cap };
+    await selectRows(
+      tx,
+      sql`delete from event_stream_leases where token_id = ${options.tokenId} and expires_at <= now()`,
+    );
+    const [lease] = await selectRows<{ id: number | string; opened_at: string }>(
+      tx,
+      sql`insert into event_stream_leases (token_id, expires_at)
+          values (${options.tokenId}, now() + ${LEASE_SECONDS}::int * interval '1 second')
+          returning id, ${iso(sql.raw("now()"))} as opened_at`,
+    );
+    return { kind: "open" as const, leaseId: Number(lease!.id), openedAt: lease!.opened_at, cursor };
+  });
+}
+
+/** Where a stream writes: the HTTP response, whichever server carries it. */
+export type EventStreamSink = {
+  write(chunk: string): void;
+  end(): void;
+  onClose(listener: () => void): void;
+  bufferedBytes(): number;
+};
+
+/** Ends every stream this process serves: a stopping server, so its connections can close. */
+const openStreams = new Set<() => void>();
+export function closeEventStreams(): void {
+  for (const close of [...openStreams]) close();
+}
+
+function frame(event: { id: string; type: string; body: string }): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${event.body}\n\n`;
+}
+
+type ReplayRow = { id: string; type: string; data: unknown; created_at: string };
+
+/**
+ * Runs an opened stream until the client goes: every retained event after the cursor in order (when there is
+ * one), then live events as the process's reader finds them, each once; a heartbeat comment and a lease
+ * renewal every STREAM_HEARTBEAT_MS.
+ */
+export function runEventStream(
+  stream: Extract<OpenedStream, { kind: "open" }>,
+  options: { merchantId: number; types: Set<string> | null },
+  sink: EventStreamSink,
+): void {
+  const db = getDb();
+  const openedAtMs = new Date(stream.openedAt).getTime();
+  const cursorMs = stream.cursor ? new Date(stream.cursor.createdAt).getTime() : null;
+  /** Live events the client already has (at or before its cursor) or from before the stream opened. */
+  const isOld = (event: StreamEvent) =>
+    cursorMs === null
+      ? event.createdAtMs < openedAtMs
+      : event.createdAtMs < cursorMs || (event.createdAtMs === cursorMs && event.id <= stream.cursor!.id);
+  const sent = new Map<string, number>();
+  const pending: StreamEvent[] = [];
+  let replaying = stream.cursor !== null;
+  let closed = false;
+
+  const send = (event: StreamEvent) => {
+    if (closed || sent.has(event.id)) return;
+    if (options.types && !options.types.has(event.type)) return;
+    sent.set(event.id, Date.now());
+    sink.write(frame(event));
+    if (sink.bufferedBytes() > MAX_BUFFERED_BYTES) close();
+  };
+  const unsubscribe = eventStreamHub.subscribe({
+    merchantId: options.merchantId,
+    deliver: (event) => {
+      // The reader looks a few seconds back: what this client already has, or what came before it asked, stays out.
+      if (isOld(event)) return;
+      if (replaying) pending.push(event);
+      else send(event);
+    },
+  });
+  const heartbeat = setInterval(() => {
+    sink.write(": heartbeat\n\n");
+    const cutoff = Date.now() - SENT_MEMORY_MS;
+    for (const [id, at] of sent) if (at < cutoff) sent.delete(id);
+    void selectRows(
+      db,
+      sql`update event_stream_leases set expires_at = now() + ${LEASE_SECONDS}::int * interval '1 second'
+          where id = ${stream.leaseId}`,
+    ).catch((error: unknown) => logger.warn({ err: error }, "Event stream lease renewal failed"));
+  }, STREAM_HEARTBEAT_MS);
+
+  function close() {
+    if (closed) return;
+    closed = true;
+    openStreams.delete(close);
+    clearInterval(heartbeat);
+    unsubscribe();
+    sink.end();
+    void selectRows(db, sql`delete from event_stream_leases where id = ${stream.leaseId}`).catch(
+      (error: unknown) => logger.warn({ err: error }, "Event stream lease release failed"),
+    );
+  }
+  openStreams.add(close);
+  sink.onClose(close);
+  // The client retries after 2 s, and the headers go out at once.
+  sink.write("retry: 2000\n: stream open\n\n");
+
+  async function replay(cursor: Cursor) {
+    const ofTypes = options.types
+      ? sql`and type = any(string_to_array(${[...options.types].join(",")}, ','))`
+      : sql``;
+    let after = cursor;
+    for (;;) {
+      const rows = await selectRows<ReplayRow>(
+        db,
+        sql`select id, type, data, ${iso(sql.raw("created_at"))} as created_at from events
+            where merchant_id = ${options.merchantId} ${ofTypes}
+              and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})
+            order by created_at, id limit ${REPLAY_BATCH}`,
+      );
+      for (const row of rows)
+        send({
+          id: row.id,
+          merchantId: options.merchantId,
+          type: row.type,
+          createdAtMs: new Date(row.created_at).getTime(),
+          body: webhookBody(row.type, typeof row.data === "string" ? JSON.parse(row.data) : row.data),
+        });
+      if (closed || rows.length < REPLAY_BATCH) return;
+      after = { createdAt: rows.at(-1)!.created_at, id: rows.at(-1)!.id };
+    }
+  }
+  if (stream.cursor) {
+    replay(stream.cursor)
+      .then(() => {
+        replaying = false;
+        pending.sort((a, b) => a.createdAtMs - b.createdAtMs || (a.id < b.id ? -1 : 1));
+        for (const event of pending.splice(0)) send(event);
+      })
+      .catch((error: unknown) => {
+        // The client reconnects with the last id it got and the replay resumes from there.
+        logger.warn({ err: error }, "Event stream replay failed");
+        close();
+      });
+  }
+}

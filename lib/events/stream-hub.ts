@@ -1,0 +1,102 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, selectRows } from "@/db/client";
+import { logger } from "@/lib/platform/logger";
+import { webhookBody } from "@/lib/webhooks/send";
+
+/** An event as a stream sends it: `body` is the exact webhook body. */
+export type StreamEvent = { id: string; merchantId: number; type: string; createdAtMs: number; body: string };
+
+export type StreamSubscriber = { merchantId: number; deliver: (event: StreamEvent) => void };
+
+/**
+ * How often each process reads new events, and how far back each read looks again: `created_at` is the
+ * transaction's start, so an event can commit after a later-stamped one. Reads re-cover the last 5 s (minus
+ * what was already seen), which catches any event whose transaction commits within 5 s of starting; every
+ * event-writing statement is one short transaction.
+ */
+const POLL_MS = 100;
+const LOOK_BACK_MS = 5000;
+/** More than this per read is taken over the next reads (100 ms apart). */
+const BATCH = 1000;
+
+type EventRow = {
+  id: string;
+  merchant_id: number | string;
+  type: string;
+  data: unknown;
+  created_at: Date | string;
+};
+
+/**
+ * One reader per process for every open stream: each read is one indexed range over the last seconds of
+ * `events` for the merchants with a stream here, so the cost does not grow with the number of streams, and an
+ * event committed by any process (or behind PgBouncer, where LISTEN is unavailable) reaches every process's
+ * streams within about POLL_MS.
+ */
+class EventStreamHub {
+  private readonly subscribers = new Set<StreamSubscriber>();
+  /** Events already dispatched, by id, with their time: the look-back skips them. */
+  private readonly seen = new Map<string, number>();
+  private newestMs: number | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private reading = false;
+
+  subscribe(subscriber: StreamSubscriber): () => void {
+    this.subscribers.add(subscriber);
+    if (!this.timer) this.timer = setInterval(() => void this.read(), POLL_MS);
+    return () => {
+      this.subscribers.delete(subscriber);
+      if (this.subscribers.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+        this.seen.clear();
+        this.newestMs = null;
+      }
+    };
+  }
+
+  private async read(): Promise<void> {
+    if (this.reading || this.subscribers.size === 0) return;
+    this.reading = true;
+    try {
+      const merchants = [...new Set([...this.subscribers].map((subscriber) => subscriber.merchantId))];
+      const since =
+        this.newestMs === null
+          ? sql`now() - ${LOOK_BACK_MS}::int * interval '1 millisecond'`
+          : sql`${new Date(this.newestMs - LOOK_BACK_MS).toISOString()}::timestamptz`;
+      const seenIds = [...this.seen.keys()];
+      const rows = await selectRows<EventRow>(
+        getDb(),
+        sql`select id, merchant_id, type, data, created_at from events
+            where created_at > ${since}
+              and merchant_id = any(string_to_array(${merchants.join(",")}, ',')::bigint[])
+              and not (id = any(string_to_array(${seenIds.join(",")}, ',')))
+            order by created_at, id limit ${BATCH}`,
+      );
+      for (const row of rows) {
+        const event: StreamEvent = {
+          id: row.id,
+          merchantId: Number(row.merchant_id),
+          type: row.type,
+          createdAtMs: new Date(row.created_at).getTime(),
+          body: webhookBody(row.type, typeof row.data === "string" ? JSON.parse(row.data) : row.data),
+        };
+        this.seen.set(event.id, event.createdAtMs);
+        this.newestMs = Math.max(this.newestMs ?? 0, event.createdAtMs);
+        for (const subscriber of this.subscribers)
+          if (subscriber.merchantId === event.merchantId) subscriber.deliver(event);
+      }
+      if (this.newestMs === null) return;
+      const horizon = this.newestMs - LOOK_BACK_MS;
+      for (const [id, createdAtMs] of this.seen) if (createdAtMs <= horizon) this.seen.delete(id);
+    } catch (error) {
+      // The next read tries again; a stream loses nothing (the look-back covers the gap).
+      logger.warn({ err: error }, "Event stream read failed");
+    } finally {
+      this.reading = false;
+    }
+  }
+}
+
+export const eventStreamHub = new EventStreamHub();

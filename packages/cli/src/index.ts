@@ -1,0 +1,94 @@
+import { Payments, PaymentsApiError, PaymentsConnectionError } from "@payments-platform/sdk";
+import { Command, CommanderError, Option } from "commander";
+import { keyHint, loadCredentials, parseApiUrl, storeCredentials, type Credentials } from "./config.js";
+import { listen } from "./listen.js";
+import { CliError, emit, EXIT } from "./output.js";
+import { trigger, TRIGGERS } from "./trigger.js";
+
+const client = (credentials: Credentials) =>
+  new Payments({ apiKey: credentials.apiKey, baseUrl: credentials.apiUrl, maxRetries: 1 });
+
+/** An SDK or CLI failure as one line and its exit code; anything else is a bug and keeps its stack. */
+function exitCodeFor(error: unknown): { message: string; code: number } | null {
+  if (error instanceof CliError) return { message: error.message, code: error.exitCode };
+  if (error instanceof PaymentsApiError) {
+    if (error.status === 401)
+      return {
+        message: "The API refused the key (401): check it, or log in again.",
+        code: EXIT.unauthenticated,
+      };
+    const fields = Object.values(error.errors).flat();
+    return {
+      message: `The API refused (${error.status}): ${[error.message, ...fields].join(" ")}`,
+      code: EXIT.refused,
+    };
+  }
+  if (error instanceof PaymentsConnectionError) return { message: error.message, code: EXIT.unreachable };
+  return null;
+}
+
+const EXIT_HELP = `
+Exit codes:
+  0  success
+  1  the API refused the request
+  2  bad command line (unknown option, malformed URL)
+  3  not logged in, or the key was refused (401)
+  4  the API could not be reached
+
+Environment: PAYMENTS_API_URL and PAYMENTS_API_KEY override the stored login; NO_COLOR turns colour off.`;
+
+const program = new Command()
+  .name("payments")
+  .description("Develop against the payments platform from your laptop.")
+  .version("0.1.0")
+  .addHelpText("after", EXIT_HELP)
+  .exitOverride()
+  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+program
+  .command("login")
+  .description("Check an API URL and key against the API, then store them (0600) in your config directory.")
+  .requiredOption("--api-url <url>", "the platform's address, e.g. http://localhost:3000")
+  .requiredOption("--api-key <key>", "an API key from the dashboard (pay_…)")
+  .option("--json", "one JSON object on stdout")
+  .action(async (options: { apiUrl: string; apiKey: string; json?: boolean }) => {
+    const credentials = { apiUrl: parseApiUrl(options.apiUrl), apiKey: options.apiKey.trim() };
+    await client(credentials).payments.list({ perPage: 1 }).next();
+    const file = storeCredentials(credentials);
+    emit(
+      options.json === true,
+      { type: "logged_in", api_url: credentials.apiUrl, key: keyHint(credentials.apiKey), config: file },
+      `Logged in to ${credentials.apiUrl} with ${keyHint(credentials.apiKey)} (saved in ${file}).`,
+    );
+  });
+
+program
+  .command("listen")
+  .description("Forward live events to a local URL, signed per Standard Webhooks; resumes after any drop.")
+  .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:4242/webhooks")
+  .option("--events <types>", "comma-separated event types (default: all)")
+  .option("--print-secret", "print the signing secret and exit")
+  .option("--json", "one JSON object per line")
+  .action(async (options: { forwardTo: string; events?: string; printSecret?: boolean; json?: boolean }) => {
+    await listen(loadCredentials(), options);
+  });
+
+program
+  .command("trigger")
+  .description("Create a test payment (and refund) and drive it to the event named.")
+  .addArgument(new Command().createArgument("<event>", "the event to cause").choices(TRIGGERS))
+  .addOption(new Option("--amount <amount>", "the payment's amount").default("10.00"))
+  .option("--json", "one JSON object on stdout")
+  .action(async (event: string, options: { amount: string; json?: boolean }) => {
+    await trigger(client(loadCredentials()), event, options);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
+  const known = exitCodeFor(error);
+  if (!known) throw error;
+  process.stderr.write(`Error: ${known.message}\n`);
+  process.exit(known.code);
+}

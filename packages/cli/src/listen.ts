@@ -1,0 +1,127 @@
+import { createHmac } from "node:crypto";
+import { Webhook } from "standardwebhooks";
+import type { Credentials } from "./config.js";
+import { followEventStream } from "./event-stream.js";
+import { CliError, color, emit, EXIT, timestamp } from "./output.js";
+
+export type ListenOptions = { forwardTo: string; events?: string; printSecret?: boolean; json?: boolean };
+
+/** How long the local app has to answer a forwarded event. */
+const FORWARD_TIMEOUT_MS = 10_000;
+
+/**
+ * The signing secret for forwarded events: derived from the API key, so it is the same on every run with
+ * that key (the local app keeps one secret in its config) and never leaves this machine.
+ */
+export function listenSecret(apiKey: string): string {
+  return `whsec_${createHmac("sha256", apiKey).update("payments listen: local signing secret").digest("base64")}`;
+}
+
+function parseForwardUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(
+      `--forward-to is not a URL: ${value}. Example: http://localhost:4242/webhooks`,
+      EXIT.usage,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new CliError(`--forward-to must be an http:// or https:// URL (got ${url.protocol}).`, EXIT.usage);
+  return url;
+}
+
+/** POSTs one event to the local app, signed per Standard Webhooks; the answer's status and time, or why none. */
+async function forward(url: URL, signer: Webhook, event: { id: string; body: string }) {
+  const sentAt = new Date();
+  const started = performance.now();
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": "payments-cli",
+        "webhook-id": event.id,
+        "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+        "webhook-signature": signer.sign(event.id, sentAt, event.body),
+      },
+      body: event.body,
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    return { status: response.status, ms: Math.round(performance.now() - started), error: null };
+  } catch (error) {
+    const cause =
+      error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    return { status: null, ms: Math.round(performance.now() - started), error: cause };
+  }
+}
+
+/** `payments listen`: forwards every event to a local URL as it happens, until Ctrl-C. */
+export async function listen(credentials: Credentials, options: ListenOptions): Promise<void> {
+  const secret = listenSecret(credentials.apiKey);
+  if (options.printSecret) {
+    process.stdout.write(`${secret}\n`);
+    return;
+  }
+  const url = parseForwardUrl(options.forwardTo);
+  const types = options.events
+    ? options.events
+        .split(",")
+        .map((type) => type.trim())
+        .filter(Boolean)
+    : null;
+  const signer = new Webhook(secret);
+  const json = options.json === true;
+  const stop = new AbortController();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+  emit(
+    json,
+    { type: "ready", secret, forward_to: url.href, events: types ?? "all" },
+    `${color.bold("Ready!")} Your webhook signing secret is ${color.bold(secret)} (^C to quit)\nForwarding ${types ? types.join(", ") : "all events"} to ${url.href}`,
+  );
+  await followEventStream(
+    credentials,
+    { types, signal: stop.signal },
+    {
+      onConnected: (resumedAfter) =>
+        emit(
+          json,
+          { type: "connected", resumed_after: resumedAfter },
+          color.dim(
+            `${timestamp()}   connected${resumedAfter ? `, replaying events after ${resumedAfter}` : ""}`,
+          ),
+        ),
+      onDisconnected: (reason, delayMs) =>
+        emit(
+          json,
+          { type: "disconnected", reason, retry_in_ms: delayMs },
+          color.yellow(
+            `${timestamp()}   disconnected (${reason}); reconnecting in ${(delayMs / 1000).toFixed(1)} s`,
+          ),
+        ),
+      onEvent: async (event) => {
+        emit(
+          json,
+          { type: "event", id: event.id, event: event.type },
+          `${timestamp()}   --> ${event.type} [${event.id}]`,
+        );
+        const answer = await forward(url, signer, event);
+        const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+        const status = answer.status === null ? `error: ${answer.error}` : String(answer.status);
+        emit(
+          json,
+          {
+            type: "forwarded",
+            id: event.id,
+            status: answer.status,
+            error: answer.error,
+            latency_ms: answer.ms,
+          },
+          `${timestamp()}   <-- [${(ok ? color.green : color.red)(status)}] POST ${url.href} [${event.id}] ${answer.ms} ms`,
+        );
+      },
+    },
+  );
+}

@@ -1,0 +1,38 @@
+/** Exit codes, documented in the README and in `payments --help`. */
+export const EXIT = {
+  ok: 0,
+  /** The API refused the request (4xx other than 401), or a local app could not be reached where required. */
+  refused: 1,
+  /** A bad command line: an unknown option, a malformed URL, a missing value. */
+  usage: 2,
+  /** No key, or the API did not accept it (401). */
+  unauthenticated: 3,
+  /** The API could not be reached. */
+  unreachable: 4,
+} as const;
+
+/** A failure the user can act on: printed as one line, never as a stack trace. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Colour only on a terminal, and never with NO_COLOR set (https://no-color.org). */
+const useColor = process.stdout.isTTY === true && !process.env.NO_COLOR;
+const paint = (code: number) => (text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
+export const color = { green: paint(32), red: paint(31), yellow: paint(33), dim: paint(2), bold: paint(1) };
+
+/** `2026-11-25 21:00:00`, the local time a line happened. */
+export function timestamp(date = new Date()): string {
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/** One line for people, or one JSON object per line with --json. */
+export function emit(json: boolean, record: Record<string, unknown>, human: string): void {
+  process.stdout.write(`${json ? JSON.stringify(record) : human}\n`);
+}

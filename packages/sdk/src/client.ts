@@ -1,0 +1,155 @@
+import type { components } from "./api-types.js";
+import { createTransport, type Transport, type TransportOptions } from "./transport.js";
+import { WebhookVerifier } from "./webhooks.js";
+
+type Schemas = components["schemas"];
+export type PaymentListItem = Schemas["PaymentListItem"];
+export type Payment = Schemas["Payment"];
+export type RetrievedPayment = Schemas["RetrievedPayment"];
+export type CreatePaymentInput = Schemas["CreatePayment"];
+export type Refund = Schemas["Refund"];
+export type CreateRefundInput = Schemas["CreateRefund"];
+export type Event = Schemas["Event"];
+export type EventWithDeliveries = Schemas["EventWithDeliveries"];
+export type WebhookEndpoint = Schemas["WebhookEndpoint"];
+export type WebhookEndpointInput = Schemas["WebhookEndpointInput"];
+
+export type PaymentsOptions = TransportOptions;
+export type CreateOptions = { idempotencyKey?: string };
+type Paged<T> = { data?: T[]; meta?: { last_page?: number | null } };
+
+/** The data a call resolved to: a refusal never gets here (the transport throws PaymentsApiError). */
+function dataOf<T>(result: { data?: unknown }): T {
+  return (result.data as { data: T }).data;
+}
+
+/** Every page in turn, one request ahead of the reader at most; yields the items. */
+async function* everyPage<T>(fetchPage: (page: number) => Promise<{ data?: Paged<T> }>): AsyncGenerator<T> {
+  for (let page = 1; ; page++) {
+    const body = (await fetchPage(page)).data!;
+    for (const item of body.data ?? []) yield item;
+    if (page >= (body.meta?.last_page ?? page)) return;
+  }
+}
+
+/** A fresh key per create, so a retried create (timeout, 5xx) is made once. */
+const newIdempotencyKey = () => `sdk_${crypto.randomUUID()}`;
+
+/**
+ * The platform's API, typed from its OpenAPI document: methods resolve to the resource itself (the
+ * response's `data`); list methods are async iterators over every page; a refusal rejects with
+ * PaymentsApiError (status, message, Laravel's `errors`).
+ */
+export class Payments {
+  private readonly api: Transport;
+  readonly webhooks = new WebhookVerifier();
+
+  constructor(options: PaymentsOptions) {
+    if (!options.apiKey) throw new TypeError("Payments: apiKey is required.");
+    if (!options.baseUrl) throw new TypeError("Payments: baseUrl is required, e.g. http://localhost:3000.");
+    this.api = createTransport(options);
+  }
+
+  readonly payments = {
+    list: (options: { perPage?: number } = {}): AsyncGenerator<PaymentListItem> =>
+      everyPage((page) =>
+        this.api.GET("/api/payments", { params: { query: { page, perPage: options.perPage } } }),
+      ),
+    /**
+     * Creates a payment and resolves to it. The API answers a create with its Location only (the contract's
+     * `{"message"}`), so the payment is read from there: two requests.
+     */
+    create: async (input: CreatePaymentInput, options: CreateOptions = {}): Promise<RetrievedPayment> => {
+      const created = await this.api.POST("/api/payments", {
+        body: input,
+        headers: { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() },
+      });
+      const id = Number(created.response.headers.get("location")?.split("/").at(-1));
+      return this.payments.retrieve(id);
+    },
+    retrieve: async (id: number): Promise<RetrievedPayment> =>
+      dataOf<RetrievedPayment>(await this.api.GET("/api/payments/{id}", { params: { path: { id } } })),
+    cancel: async (id: number): Promise<Payment> =>
+      dataOf<Payment>(await this.api.POST("/api/payments/{id}/cancel", { params: { path: { id } } })),
+  };
+
+  readonly refunds = {
+    create: async (
+      paymentId: number,
+      input: CreateRefundInput = {},
+      options: CreateOptions = {},
+    ): Promise<Refund> =>
+      dataOf<Refund>(
+        await this.api.POST("/api/payments/{id}/refunds", {
+          params: { path: { id: paymentId } },
+          body: input,
+          headers: { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() },
+        }),
+      ),
+    list: (paymentId: number, options: { perPage?: number } = {}): AsyncGenerator<Refund> =>
+      everyPage((page) =>
+        this.api.GET("/api/payments/{id}/refunds", {
+          params: { path: { id: paymentId }, query: { page, perPage: options.perPage } },
+        }),
+      ),
+    retrieve: async (id: number): Promise<Refund> =>
+      dataOf<Refund>(await this.api.GET("/api/refunds/{id}", { params: { path: { id } } })),
+  };
+
+  readonly events = {
+    list: (
+      options: { type?: Event["event"]; paymentId?: number; perPage?: number } = {},
+    ): AsyncGenerator<Event> =>
+      everyPage((page) =>
+        this.api.GET("/api/events", {
+          params: {
+            query: { page, perPage: options.perPage, type: options.type, payment_id: options.paymentId },
+          },
+        }),
+      ),
+    retrieve: async (id: string): Promise<EventWithDeliveries> =>
+      dataOf<EventWithDeliveries>(await this.api.GET("/api/events/{id}", { params: { path: { id } } })),
+  };
+
+  readonly webhookEndpoints = {
+    list: async (): Promise<WebhookEndpoint[]> =>
+      dataOf<WebhookEndpoint[]>(await this.api.GET("/api/webhook-endpoints")),
+    create: async (input: WebhookEndpointInput): Promise<WebhookEndpoint & { secret: string }> =>
+      dataOf<WebhookEndpoint & { secret: string }>(
+        await this.api.POST("/api/webhook-endpoints", { body: input }),
+      ),
+    retrieve: async (id: number): Promise<WebhookEndpoint> =>
+      dataOf<WebhookEndpoint>(
+        await this.api.GET("/api/webhook-endpoints/{id}", { params: { path: { id } } }),
+      ),
+    update: async (id: number, input: Partial<WebhookEndpointInput>): Promise<WebhookEndpoint> =>
+      dataOf<WebhookEndpoint>(
+        await this.api.PATCH("/api/webhook-endpoints/{id}", { params: { path: { id } }, body: input }),
+      ),
+    delete: async (id: number): Promise<void> => {
+      await this.api.DELETE("/api/webhook-endpoints/{id}", { params: { path: { id } } });
+    },
+    rotateSecret: async (id: number): Promise<WebhookEndpoint & { secret: string }> =>
+      dataOf<WebhookEndpoint & { secret: string }>(
+        await this.api.POST("/api/webhook-endpoints/{id}/rotate-secret", { params: { path: { id } } }),
+      ),
+  };
+
+  /** What the simulated processor would do now; these routes exist only while it is the processor. */
+  readonly testHelpers = {
+    settlePayment: async (id: number, outcome: "completed" | "failed"): Promise<RetrievedPayment> =>
+      dataOf<RetrievedPayment>(
+        await this.api.POST("/api/test-helpers/payments/{id}/settle", {
+          params: { path: { id } },
+          body: { outcome },
+        }),
+      ),
+    settleRefund: async (id: number, outcome: "succeeded" | "failed"): Promise<Refund> =>
+      dataOf<Refund>(
+        await this.api.POST("/api/test-helpers/refunds/{id}/settle", {
+          params: { path: { id } },
+          body: { outcome },
+        }),
+      ),
+  };
+}

@@ -1,0 +1,18 @@
+export { Payments } from "./client.js";
+export type {
+  CreateOptions,
+  CreatePaymentInput,
+  CreateRefundInput,
+  Event,
+  EventWithDeliveries,
+  Payment,
+  PaymentListItem,
+  PaymentsOptions,
+  Refund,
+  RetrievedPayment,
+  WebhookEndpoint,
+  WebhookEndpointInput,
+} from "./client.js";
+export { PaymentsApiError, PaymentsConnectionError, type FieldErrors } from "./errors.js";
+export { WebhookVerificationError, type WebhookEvent } from "./webhooks.js";
+export type { components, paths, webhooks } from "./api-types.js";

@@ -1,0 +1,178 @@
+// The `payments` CLI as a child process against a real server of this file's own (on PostgreSQL with two API
+// processes, its own database): listen forwards every event signed, resumes after a cut without losing or
+// repeating one, trigger drives each state, and a bad key or URL is a clear exit.
+import { statSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { callApi } from "../support/api-client";
+import { runCli, startCli, type RunningCli } from "../support/cli-process";
+import { CuttableProxy } from "../support/cuttable-proxy";
+import { separateDatabase } from "../support/test-database";
+import { startTestServer, type SeedData, type TestServer } from "../support/test-server";
+import { WebhookReceiver } from "../support/webhook-receiver";
+
+let server: TestServer;
+let data: SeedData;
+let database: Awaited<ReturnType<typeof separateDatabase>> | undefined;
+const receiver = new WebhookReceiver();
+let proxy: CuttableProxy;
+let proxyUrl: string;
+let listening: RunningCli | undefined;
+
+beforeAll(async () => {
+  const port = Number(new URL(inject("baseUrl")).port) + 23;
+  database = await separateDatabase("cli");
+  server = await startTestServer("cli", port, {
+    PAYMENTS_AUTO_SETTLE_MS: "0",
+    WORKER_MODE: "inline",
+    // Two API processes on PostgreSQL: an event committed by one reaches a stream held by the other.
+    ...(database.url ? { DATABASE_URL: database.url, WEB_CONCURRENCY: "2" } : {}),
+  });
+  data = server.data;
+  await receiver.listen(Number(server.env.TEST_RECEIVER_PORT));
+  proxy = new CuttableProxy({ host: "127.0.0.1", port });
+  await proxy.listen(port + 29);
+  proxyUrl = `http://127.0.0.1:${port + 29}`;
+});
+afterAll(async () => {
+  await listening?.stop();
+  await proxy?.close();
+  await server?.stop();
+  await receiver.close();
+  await database?.drop();
+});
+
+const api = (urlPath: string, request: Parameters<typeof callApi>[2] = {}) =>
+  callApi(server.baseUrl, urlPath, { ...request, token: request.token ?? data.tokens.api });
+const forwardUrl = (name: string) => `http://127.0.0.1:${server.env.TEST_RECEIVER_PORT}/${name}`;
+
+/** Creates a payment straight on the server (not through the proxy); settles it when asked. */
+async function payment(outcome?: "completed" | "failed"): Promise<number> {
+  const created = await api("/api/payments", { json: { amount: "3.00" } });
+  expect(created.status).toBe(201);
+  const id = Number(created.headers.get("location")!.split("/").at(-1));
+  if (outcome)
+    expect((await api(`/api/test-helpers/payments/${id}/settle`, { json: { outcome } })).status).toBe(200);
+  return id;
+}
+
+/** `payments listen --json` through the proxy, once it says it is connected. */
+async function listen(name: string): Promise<RunningCli> {
+  const secret = runCli(["listen", "--forward-to", forwardUrl(name), "--print-secret"], {
+    apiUrl: proxyUrl,
+    apiKey: data.tokens.api,
+  }).stdout.trim();
+  expect(secret).toMatch(/^whsec_/);
+  receiver.expectSecret(`/${name}`, secret);
+  const cli = startCli(["listen", "--forward-to", forwardUrl(name), "--json"], {
+    apiUrl: proxyUrl,
+    apiKey: data.tokens.api,
+  });
+  await cli.waitForLine((line) => line.type === "connected");
+  return cli;
+}
+
+describe("payments listen", () => {
+  it("forwards 50 events, each signed with the printed secret, in order, once", async () => {
+    listening = await listen("fifty");
+    const ids: number[] = [];
+    for (let index = 0; index < 25; index++) ids.push(await payment("completed"));
+    const hooks = await receiver.waitFor("/fifty", (received) => received.length >= 50, 30_000);
+    expect(hooks).toHaveLength(50);
+    expect(hooks.every((hook) => hook.verified)).toBe(true);
+    expect(new Set(hooks.map((hook) => hook.id)).size).toBe(50);
+    for (const id of ids) {
+      const mine = hooks.filter((hook) => hook.payload.data.id === id).map((hook) => hook.payload.event);
+      expect(mine).toEqual(["payment.pending", "payment.completed"]);
+    }
+    const forwarded = listening.lines().filter((line) => line.type === "forwarded");
+    expect(forwarded).toHaveLength(50);
+    expect(forwarded.every((line) => line.status === 200 && typeof line.latency_ms === "number")).toBe(true);
+    await listening.stop();
+  });
+
+  it("after the connection is cut, the 20 events made meanwhile all arrive once it is back, none twice", async () => {
+    listening = await listen("cut");
+    await payment();
+    await receiver.waitFor("/cut", (received) => received.length === 1);
+    proxy.cut();
+    await listening.waitForLine((line) => line.type === "disconnected");
+    const whileAway: number[] = [];
+    for (let index = 0; index < 20; index++) whileAway.push(await payment());
+    proxy.restore();
+    const hooks = await receiver.waitFor("/cut", (received) => received.length >= 21, 40_000);
+    // A little longer: a duplicate would arrive now.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.on("/cut")).toHaveLength(21);
+    expect(hooks.slice(1).map((hook) => hook.payload.data.id)).toEqual(whileAway);
+    expect(hooks.every((hook) => hook.verified)).toBe(true);
+    expect(listening.lines().some((line) => line.type === "connected" && line.resumed_after !== null)).toBe(
+      true,
+    );
+    await listening.stop();
+  });
+});
+
+describe("payments trigger", () => {
+  it.each([
+    ["payment.pending", ["payment.pending"]],
+    ["payment.completed", ["payment.pending", "payment.completed"]],
+    ["payment.failed", ["payment.pending", "payment.failed"]],
+    ["refund.succeeded", ["payment.pending", "payment.completed", "refund.created", "refund.succeeded"]],
+    ["refund.failed", ["payment.pending", "payment.completed", "refund.created", "refund.failed"]],
+  ])("%s: real objects driven to that state, with their events", async (event, expected) => {
+    const result = runCli(["trigger", event, "--json"], { apiUrl: server.baseUrl, apiKey: data.tokens.api });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const line = JSON.parse(result.stdout) as { payment_id: number };
+    const events = await api(`/api/events?payment_id=${line.payment_id}&perPage=100`);
+    const types = (events.body as { data: Array<{ event: string }> }).data
+      .map((item) => item.event)
+      .reverse();
+    expect(types).toEqual(expected);
+  });
+});
+
+describe("refusals", () => {
+  it("a bad key: exit 3 and one line, no stack trace, for listen, trigger and login", () => {
+    const env = { apiUrl: server.baseUrl, apiKey: "pay_notarealkey" };
+    for (const args of [
+      ["listen", "--forward-to", forwardUrl("never")],
+      ["trigger", "payment.pending"],
+    ]) {
+      const result = runCli(args, env);
+      expect(result.code, args.join(" ")).toBe(3);
+      expect(result.stderr).toMatch(/^Error: The API refused the key \(401\)/);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    const login = runCli(["login", "--api-url", server.baseUrl, "--api-key", "pay_notarealkey"]);
+    expect(login.code).toBe(3);
+  });
+
+  it("a malformed URL, an unknown event or no login: exit 2 or 3 with what to do", () => {
+    const env = { apiUrl: server.baseUrl, apiKey: data.tokens.api };
+    expect(runCli(["listen", "--forward-to", "localhost:4242"], env)).toMatchObject({ code: 2 });
+    expect(runCli(["trigger", "payment.nope"], env).code).toBe(2);
+    expect(runCli(["login", "--api-url", "ftp://x", "--api-key", "k"]).code).toBe(2);
+    const none = runCli(["trigger", "payment.pending"]);
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain("payments login");
+    expect(runCli(["--help"]).stdout).toContain("Exit codes:");
+  });
+
+  it("login checks the key, then stores it readable by the user only", () => {
+    const configDir = mkdtempSync(path.join(tmpdir(), "payments-login-"));
+    const login = runCli(["login", "--api-url", server.baseUrl, "--api-key", data.tokens.read, "--json"], {
+      configDir,
+    });
+    expect(login.code).toBe(0);
+    const file = path.join(configDir, "payments", "config.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(login.stdout)).toMatchObject({ type: "logged_in", config: file });
+    expect(login.stdout).not.toContain(data.tokens.read);
+    // The stored login is used when no variable overrides it.
+    expect(runCli(["listen", "--forward-to", forwardUrl("x"), "--print-secret"], { configDir }).code).toBe(0);
+  });
+});
