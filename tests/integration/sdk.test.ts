@@ -1,0 +1,150 @@
+// The SDK (packages/sdk, as built) against the running server: every method, the page iterators, typed
+// errors, a retried 429 with Retry-After, webhooks.verify on a real delivery, and its generated types
+// matching the document the server serves.
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { Payments, PaymentsApiError, WebhookVerificationError } from "@payments-platform/sdk";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { sdkTypesFromDocument } from "../../scripts/sdk-types";
+import { findFreePort } from "../support/free-port";
+
+const baseUrl = inject("baseUrl");
+const { tokens } = inject("data");
+const sdk = new Payments({ apiKey: tokens.api, baseUrl });
+const servers: http.Server[] = [];
+afterAll(() => servers.forEach((server) => server.close()));
+
+/** A local HTTP server for the test; resolves to its URL. */
+async function localServer(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  const port = findFreePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe("the SDK", () => {
+  it("has the types of the document the server serves (npm run sdk:types after an API change)", async () => {
+    const served = (await (await fetch(`${baseUrl}/api/openapi.json`)).json()) as object;
+    const committed = readFileSync(
+      path.resolve(import.meta.dirname, "../../packages/sdk/src/api-types.ts"),
+      "utf8",
+    );
+    expect(await sdkTypesFromDocument(served)).toBe(committed);
+  });
+
+  it("creates, retrieves, cancels and lists payments across pages", async () => {
+    const created = await sdk.payments.create({ amount: "12.34", external_id: `sdk_${Date.now()}` });
+    expect(created).toMatchObject({ amount: "12.34", status: "pending", amount_refunded: "0.00" });
+    expect(await sdk.payments.retrieve(created.id)).toEqual(created);
+    expect(await sdk.payments.cancel(created.id)).toMatchObject({ id: created.id, status: "failed" });
+    const firstFive = [];
+    for await (const payment of sdk.payments.list({ perPage: 2 })) {
+      firstFive.push(payment.id);
+      if (firstFive.length === 5) break;
+    }
+    const pages = await Promise.all(
+      [1, 2, 3].map(async (page) => {
+        const response = await fetch(`${baseUrl}/api/payments?perPage=2&page=${page}`, {
+          headers: { Authorization: `Bearer ${tokens.api}` },
+        });
+        return ((await response.json()) as { data: Array<{ id: number }> }).data.map((item) => item.id);
+      }),
+    );
+    expect(firstFive).toEqual(pages.flat().slice(0, 5));
+  });
+
+  it("refunds in parts, lists refunds page by page, reads events", async () => {
+    const payment = await sdk.payments.create({ amount: "9.00" });
+    await sdk.testHelpers.settlePayment(payment.id, "completed");
+    const refunds = [];
+    for (const amount of ["1.00", "2.00", "3.00"])
+      refunds.push(await sdk.refunds.create(payment.id, { amount }));
+    const settled = await sdk.testHelpers.settleRefund(refunds[0]!.id, "succeeded");
+    expect(settled.status).toBe("succeeded");
+    expect(await sdk.refunds.retrieve(refunds[1]!.id)).toEqual(refunds[1]);
+    const listed = [];
+    for await (const refund of sdk.refunds.list(payment.id, { perPage: 1 })) listed.push(refund.amount);
+    expect(listed).toEqual(["3.00", "2.00", "1.00"]);
+    const events = [];
+    for await (const event of sdk.events.list({ paymentId: payment.id, perPage: 2 })) events.push(event);
+    expect(events.map((event) => event.event)).toContain("refund.succeeded");
+    expect(events).toHaveLength(6);
+    expect((await sdk.events.retrieve(events[0]!.id)).id).toBe(events[0]!.id);
+  });
+
+  it("rejects with typed errors carrying Laravel's errors", async () => {
+    const invalid = await sdk.payments.create({ amount: "abc" }).catch((error: unknown) => error);
+    expect(invalid).toBeInstanceOf(PaymentsApiError);
+    expect(invalid).toMatchObject({ status: 422, errors: { amount: [expect.stringContaining("amount")] } });
+    expect((invalid as PaymentsApiError).requestId).toMatch(/^req_/);
+    await expect(sdk.payments.retrieve(999_999_999)).rejects.toMatchObject({ status: 404 });
+    const stranger = new Payments({ apiKey: "pay_nope", baseUrl });
+    await expect(stranger.payments.retrieve(1)).rejects.toMatchObject({
+      status: 401,
+      message: "Unauthenticated.",
+    });
+  });
+
+  it("retries a 429 after its Retry-After, with the same Idempotency-Key", async () => {
+    const seen: Array<{ method: string; key: string | undefined }> = [];
+    const url = await localServer((request, response) => {
+      seen.push({ method: request.method!, key: request.headers["idempotency-key"] as string | undefined });
+      if (seen.length === 1) {
+        response.writeHead(429, { "Content-Type": "application/json", "Retry-After": "1" });
+        return response.end(JSON.stringify({ message: "Too Many Attempts." }));
+      }
+      if (request.method === "POST") {
+        response.writeHead(201, { "Content-Type": "application/json", Location: "/api/payments/7" });
+        return response.end(JSON.stringify({ message: "Payment created successfully" }));
+      }
+      response.writeHead(200, { "Content-Type": "application/json" });
+      response.end(JSON.stringify({ data: { id: 7, status: "pending" } }));
+    });
+    const payment = await new Payments({ apiKey: "pay_x", baseUrl: url }).payments.create({ amount: "1.00" });
+    expect(payment).toEqual({ id: 7, status: "pending" });
+    expect(seen.map((request) => request.method)).toEqual(["POST", "POST", "GET"]);
+    expect(seen[0]!.key).toMatch(/^sdk_/);
+    expect(seen[1]!.key).toBe(seen[0]!.key);
+  });
+
+  it("manages webhook endpoints, and verifies a real delivery (a tampered one is refused)", async () => {
+    const deliveries: Array<{ body: string; headers: http.IncomingHttpHeaders }> = [];
+    const receiver = await localServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        deliveries.push({ body, headers: request.headers });
+        response.end("ok");
+      });
+    });
+    const endpoint = await sdk.webhookEndpoints.create({
+      url: `${receiver}/hooks`,
+      event_types: ["payment.pending"],
+    });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    expect((await sdk.webhookEndpoints.list()).some((item) => item.id === endpoint.id)).toBe(true);
+    expect(await sdk.webhookEndpoints.update(endpoint.id, { description: "SDK test" })).toMatchObject({
+      description: "SDK test",
+    });
+    expect((await sdk.webhookEndpoints.retrieve(endpoint.id)).description).toBe("SDK test");
+    const payment = await sdk.payments.create({ amount: "2.00" });
+    await expect.poll(() => deliveries.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const [delivery] = deliveries;
+    const event = sdk.webhooks.verify(delivery!.body, delivery!.headers, endpoint.secret);
+    expect(event.event).toBe("payment.pending");
+    if (event.event === "payment.pending") expect(event.data.id).toBe(payment.id);
+    expect(() =>
+      sdk.webhooks.verify(
+        delivery!.body.replace("2.00", "9.00"),
+        delivery!.headers as Record<string, string>,
+        endpoint.secret,
+      ),
+    ).toThrow(WebhookVerificationError);
+    const rotated = await sdk.webhookEndpoints.rotateSecret(endpoint.id);
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    await sdk.webhookEndpoints.delete(endpoint.id);
+    await expect(sdk.webhookEndpoints.retrieve(endpoint.id)).rejects.toMatchObject({ status: 404 });
+  });
+});
