@@ -30,7 +30,7 @@ export type RunningServer = {
   stop: () => Promise<void>;
 };
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
