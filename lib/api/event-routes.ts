@@ -1,5 +1,6 @@
 import { findEvent, listEvents, listEventsQuerySchema } from "@/lib/events/queries";
 import { parseInput } from "@/lib/platform/validation";
+import { resendEvent } from "@/lib/webhooks/delivery-log";
 import { HttpError } from "./api-errors";
 import { apiRoute } from "./api-route";
 import { paginationEnvelope, queryValue } from "./pagination";
@@ -30,3 +31,18 @@ export const showEventRoute = apiRoute<{ id: string }>(async ({ db, merchantId, 
   if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
   return jsonResponse(200, { data: found.event });
 });
+
+/** POST /api/events/{id}/resend: every finished delivery of the event queued again (202); 409 when none. */
+export const resendEventRoute = apiRoute<{ id: string }>(
+  async ({ db, merchantId, params }) => {
+    const found = await findEvent(db, params.id);
+    if (!found) throw HttpError.of("notFound");
+    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+    const queued = await resendEvent(db, merchantId, params.id);
+    return jsonResponse(202, {
+      message: `Event queued again for ${queued} ${queued === 1 ? "endpoint" : "endpoints"}.`,
+      data: { id: params.id, deliveries_queued: queued },
+    });
+  },
+  { requiresWrite: true },
+);

@@ -155,49 +155,6 @@ export const platformPaths = {
       },
     },
   },
-  "/api/events/stream": {
-    get: {
-      summary: "Stream events live, as Server-Sent Events (read scope is enough)",
-      description:
-        "`text/event-stream`: each message has `id:` the event id, `event:` its type and `data:` the exact webhook body, one line of JSON. With `Last-Event-ID` (or `after`), every retained event after that one is sent first, in order, then new ones as they happen, on whichever server process committed them (within about 0.1 s). A `: heartbeat` comment comes every 15 s. Opening counts once against the rate limit; a token holds at most EVENT_STREAMS_PER_TOKEN streams (5 by default) at once.",
-      parameters: [
-        {
-          name: "types",
-          in: "query",
-          description: "Comma-separated event types to receive; all of them when left out.",
-          schema: { type: "string", examples: ["payment.completed,refund.succeeded"] },
-        },
-        {
-          name: "after",
-          in: "query",
-          description: "Replay from after this event id (as the Last-Event-ID header does; the header wins).",
-          schema: { type: "string" },
-        },
-        {
-          name: "Last-Event-ID",
-          in: "header",
-          description: "The id of the last event received: replay what came after it.",
-          schema: { type: "string" },
-        },
-      ],
-      responses: {
-        "200": {
-          description: "The stream; it stays open until the client closes it or the server stops.",
-          content: { "text/event-stream": { schema: { type: "string" } } },
-        },
-        "410": {
-          description: "The Last-Event-ID is not one of the merchant's retained events (unknown or pruned).",
-          content: {
-            "application/json": {
-              schema: message("The last event id evt_… is not one of your retained events …"),
-            },
-          },
-        },
-        "422": validationErrorResponse("A bad types list or event id."),
-        ...common,
-      },
-    },
-  },
   "/api/events/{id}": {
     get: {
       summary: "Retrieve an event and its deliveries",

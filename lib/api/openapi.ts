@@ -1,5 +1,6 @@
 import { createPaymentSchema, paymentListItemSchema, paymentSchema } from "@/lib/payments/schemas";
 import { API_ERRORS, MAX_BODY_BYTES } from "./api-errors";
+import { eventStreamPaths, requestLogSchemas } from "./openapi-events";
 import {
   bodyRefusals,
   common,
@@ -44,6 +45,7 @@ export function buildOpenApiDocument(serverUrl: string) {
           required: ["message", "errors"],
         },
         ...platformSchemas,
+        ...requestLogSchemas,
         ...refundSchemas,
       },
     },
@@ -113,6 +115,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       },
       ...refundPaths,
       ...platformPaths,
+      ...eventStreamPaths,
     },
   };
 }

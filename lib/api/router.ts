@@ -6,7 +6,7 @@ import { timeOrderedId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
 import { httpRequestDuration } from "@/lib/platform/metrics";
 import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
-import { listEventsRoute, showEventRoute } from "./event-routes";
+import { listEventsRoute, resendEventRoute, showEventRoute } from "./event-routes";
 import { eventStreamRoute } from "./event-stream-route";
 import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
@@ -20,6 +20,7 @@ import {
   showRefundRoute,
 } from "./refund-routes";
 import { readRequestBody, type RequestBody } from "./request-body";
+import { listRequestLogsRoute } from "./request-log-routes";
 import { errorResponse, jsonResponse, serviceUnavailableResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
 import {
@@ -82,6 +83,11 @@ const routes: Route[] = [
   { pattern: /^\/api\/events\/stream$/, name: "api/events/stream", methods: { GET: eventStreamRoute } },
   { pattern: /^\/api\/events\/(?<id>[^/]+)$/, name: "api/events/{id}", methods: { GET: showEventRoute } },
   {
+    pattern: /^\/api\/events\/(?<id>[^/]+)\/resend$/,
+    name: "api/events/{id}/resend",
+    methods: { POST: resendEventRoute },
+  },
+  {
     pattern: /^\/api\/webhook-endpoints$/,
     name: "api/webhook-endpoints",
     methods: { GET: listEndpointsRoute, POST: createEndpointRoute },
@@ -106,6 +112,7 @@ const routes: Route[] = [
     name: "api/webhook-deliveries/{id}/resend",
     methods: { POST: resendDeliveryRoute },
   },
+  { pattern: /^\/api\/request-logs$/, name: "api/request-logs", methods: { GET: listRequestLogsRoute } },
   { pattern: /^\/api\/openapi\.json$/, name: "api/openapi.json", methods: { GET: openApiRoute } },
 ];
 

@@ -5,7 +5,7 @@ import { selectRows, type Executor } from "@/db/client";
 import { getEnv } from "@/lib/platform/env";
 import { timeOfOrderedId } from "@/lib/platform/ids";
 import { keysetCursorSchema, readKeysetPage, type KeysetPage } from "@/lib/platform/keyset-pages";
-import { idParam } from "@/lib/platform/validation";
+import { idParam, messages } from "@/lib/platform/validation";
 import type { RequestLogEntry } from "./request-log";
 
 /** The Logs page's filters, from its URL: a value that is not one of these is ignored, never an error page. */
@@ -134,6 +134,51 @@ export async function listRequestLogs(
       return { total: Number(row!.total), newer: Number(row!.newer) };
     },
   );
+}
+
+/** `GET /api/request-logs`' query: refused in Laravel's words when malformed (the API is strict, the page lenient). */
+export const requestLogApiQuerySchema = z.object({
+  status: z.enum(["2xx", "4xx", "5xx"], { error: messages.in("status") }).optional(),
+  after: z
+    .string()
+    .regex(/^(?:0|[1-9]\d{0,15})$/, { error: messages.integer("after") })
+    .transform(Number)
+    .optional(),
+  limit: z.coerce
+    .number({ error: messages.integer("limit") })
+    .int({ error: messages.integer("limit") })
+    .min(1, { error: messages.min("limit", 1) })
+    .max(100, { error: messages.max("limit", 100) })
+    .default(50),
+});
+export type RequestLogApiQuery = z.infer<typeof requestLogApiQuerySchema>;
+
+/**
+ * The newest entries (newest first), or with `after` the ones logged after that entry, oldest of them
+ * first, so `payments logs tail` prints them in order and moves its cursor to the last. No count: a tail
+ * polls this every few seconds.
+ */
+export async function readRequestLogs(
+  db: Executor,
+  merchantId: number,
+  query: RequestLogApiQuery,
+): Promise<RequestLogRow[]> {
+  const status = query.status
+    ? sql`and l.status >= ${Number(query.status[0]) * 100} and l.status < ${Number(query.status[0]) * 100 + 100}`
+    : sql``;
+  const newer = query.after === undefined ? sql`` : sql`and l.id > ${query.after}`;
+  const direction = query.after === undefined ? sql`desc` : sql`asc`;
+  const rows = await selectRows<RequestLogRecord>(
+    db,
+    sql`select l.id, l.request_id, l.token_id, t.name as token_name, l.method, l.path, l.status,
+               l.latency_ms, l.client_ip, l.idempotency_key, l.response_body, l.created_at
+        from api_request_logs l
+        left join api_tokens t on t.id = l.token_id and t.merchant_id = l.merchant_id
+        where l.merchant_id = ${merchantId} ${status} ${newer}
+        order by l.id ${direction}
+        limit ${query.limit}`,
+  );
+  return rows.map(toRequestLogRow);
 }
 
 export type TokenUsage = { requests: number; lastStatus: number; lastAt: Date };

@@ -168,6 +168,33 @@ export async function resendDelivery(db: Executor, merchantId: number, deliveryI
   });
 }
 
+/**
+ * Queues again every finished delivery of one of the merchant's events (`payments events resend`), to every
+ * endpoint it went to. Returns how many; a conflict when all are still queued or there were none.
+ */
+export async function resendEvent(db: Executor, merchantId: number, eventId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(webhookDeliveries)
+      .set(REQUEUED)
+      .where(
+        and(
+          eq(webhookDeliveries.eventId, eventId),
+          eq(webhookDeliveries.merchantId, merchantId),
+          sql`${webhookDeliveries.status} <> 'pending'`,
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    if (rows.length === 0)
+      throw new DomainError(
+        "conflict",
+        `Event ${eventId} has nothing to resend: its deliveries are still queued, or no endpoint was subscribed to its type when it happened.`,
+      );
+    await wakeWebhookWorkers(tx);
+    return rows.length;
+  });
+}
+
 /** "2026-11-25 14:30" (a "T" for the space is taken too), read as UTC: the dashboard shows times that way. */
 const UTC_MINUTE = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})$/;
 

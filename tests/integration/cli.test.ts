@@ -135,6 +135,60 @@ describe("payments trigger", () => {
   });
 });
 
+describe("payments events resend and logs tail", () => {
+  it("resends an event to the endpoint it went to; an unknown or another merchant's event is refused", async () => {
+    receiver.expectSecret("/hooks", data.hooks.secret);
+    const created = await api("/api/payments", { json: { amount: "6.00" }, token: data.tokens.hooks });
+    const id = Number(created.headers.get("location")!.split("/").at(-1));
+    const [first] = await receiver.waitFor("/hooks", (hooks) =>
+      hooks.some((hook) => hook.payload.data.id === id),
+    );
+    const delivered = receiver.on("/hooks").find((hook) => hook.payload.data.id === id)!;
+    expect(first).toBeDefined();
+    const env = { apiUrl: server.baseUrl, apiKey: data.tokens.hooks };
+    const resent = runCli(["events", "resend", delivered.id, "--json"], env);
+    expect(resent.code).toBe(0);
+    expect(JSON.parse(resent.stdout)).toEqual({ type: "resent", id: delivered.id, deliveries_queued: 1 });
+    const again = await receiver.waitFor(
+      "/hooks",
+      (hooks) => hooks.filter((hook) => hook.id === delivered.id).length === 2,
+    );
+    expect(again.filter((hook) => hook.id === delivered.id).every((hook) => hook.verified)).toBe(true);
+    const unknown = runCli(["events", "resend", "evt_nope"], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("(404)");
+    const others = runCli(["events", "resend", delivered.id], {
+      apiUrl: server.baseUrl,
+      apiKey: data.tokens.api,
+    });
+    expect(others.code).toBe(1);
+    expect(others.stderr).toContain("(403)");
+  });
+
+  it("tails the request log, filtered by status class, and stops on Ctrl-C", async () => {
+    const tail = startCli(["logs", "tail", "--status", "4xx", "--json"], {
+      apiUrl: server.baseUrl,
+      apiKey: data.tokens.api,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await payment();
+    const refused = await api("/api/payments", { json: { amount: "abc" } });
+    expect(refused.status).toBe(422);
+    const requestId = refused.headers.get("x-request-id");
+    await tail.waitForLine((line) => line.request_id === requestId, 20_000);
+    expect(
+      tail
+        .lines()
+        .every((line) => typeof line.status === "number" && line.status >= 400 && line.status < 500),
+    ).toBe(true);
+    expect(JSON.stringify(tail.lines())).not.toContain(data.tokens.api);
+    expect(await tail.stop()).toBe(0);
+    const bad = await api("/api/request-logs?status=3xx&limit=500");
+    expect(bad.status).toBe(422);
+    expect(Object.keys((bad.body as { errors: object }).errors).sort()).toEqual(["limit", "status"]);
+  });
+});
+
 describe("refusals", () => {
   it("a bad key: exit 3 and one line, no stack trace, for listen, trigger and login", () => {
     const env = { apiUrl: server.baseUrl, apiKey: "pay_notarealkey" };

@@ -72,6 +72,23 @@ describe("the SDK", () => {
     expect(events.map((event) => event.event)).toContain("refund.succeeded");
     expect(events).toHaveLength(6);
     expect((await sdk.events.retrieve(events[0]!.id)).id).toBe(events[0]!.id);
+    // Queued again where it went, or a 409 when no endpoint of this merchant took it (other suites add some).
+    const resent = await sdk.events.resend(events[0]!.id).catch((error: unknown) => error);
+    if (resent instanceof PaymentsApiError) expect(resent.status).toBe(409);
+    else expect(resent).toMatchObject({ id: events[0]!.id, deliveries_queued: expect.any(Number) as number });
+    await expect
+      .poll(
+        async () =>
+          (await sdk.requestLogs.list({ limit: 100 })).some((entry) =>
+            entry.path.includes(`/api/payments/${payment.id}/refunds`),
+          ),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(true);
+    const refusals = await sdk.requestLogs.list({ status: "4xx", limit: 5 });
+    expect(refusals.every((entry) => entry.status >= 400 && entry.status < 500)).toBe(true);
   });
 
   it("rejects with typed errors carrying Laravel's errors", async () => {

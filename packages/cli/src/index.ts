@@ -2,6 +2,7 @@ import { Payments, PaymentsApiError, PaymentsConnectionError } from "@payments-p
 import { Command, CommanderError, Option } from "commander";
 import { keyHint, loadCredentials, parseApiUrl, storeCredentials, type Credentials } from "./config.js";
 import { listen } from "./listen.js";
+import { tailLogs } from "./logs-tail.js";
 import { CliError, emit, EXIT } from "./output.js";
 import { trigger, TRIGGERS } from "./trigger.js";
 
@@ -81,6 +82,33 @@ program
   .option("--json", "one JSON object on stdout")
   .action(async (event: string, options: { amount: string; json?: boolean }) => {
     await trigger(client(loadCredentials()), event, options);
+  });
+
+const events = program.command("events").description("Events: what happened to your payments and refunds.");
+events
+  .command("resend")
+  .description("Send an event again to every webhook endpoint it went to.")
+  .argument("<event_id>", "the event's id (evt_…)")
+  .option("--json", "one JSON object on stdout")
+  .action(async (eventId: string, options: { json?: boolean }) => {
+    const queued = await client(loadCredentials()).events.resend(eventId);
+    emit(
+      options.json === true,
+      { type: "resent", ...queued },
+      `Event ${queued.id} queued again for ${queued.deliveries_queued} endpoint${queued.deliveries_queued === 1 ? "" : "s"}.`,
+    );
+  });
+
+const logs = program
+  .command("logs")
+  .description("Your API requests, as the dashboard's Logs page shows them.");
+logs
+  .command("tail")
+  .description("Print the latest API requests, then each new one as it is logged, until Ctrl-C.")
+  .addOption(new Option("--status <class>", "only 2xx, 4xx or 5xx answers").choices(["2xx", "4xx", "5xx"]))
+  .option("--json", "one JSON object per line")
+  .action(async (options: { status?: "2xx" | "4xx" | "5xx"; json?: boolean }) => {
+    await tailLogs(client(loadCredentials()), options);
   });
 
 try {

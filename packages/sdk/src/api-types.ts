@@ -1511,126 +1511,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/events/stream": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Stream events live, as Server-Sent Events (read scope is enough)
-         * @description `text/event-stream`: each message has `id:` the event id, `event:` its type and `data:` the exact webhook body, one line of JSON. With `Last-Event-ID` (or `after`), every retained event after that one is sent first, in order, then new ones as they happen, on whichever server process committed them (within about 0.1 s). A `: heartbeat` comment comes every 15 s. Opening counts once against the rate limit; a token holds at most EVENT_STREAMS_PER_TOKEN streams (5 by default) at once.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Comma-separated event types to receive; all of them when left out. */
-                    types?: string;
-                    /** @description Replay from after this event id (as the Last-Event-ID header does; the header wins). */
-                    after?: string;
-                };
-                header?: {
-                    /** @description The id of the last event received: replay what came after it. */
-                    "Last-Event-ID"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The stream; it stays open until the client closes it or the server stops. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example Unauthenticated. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The Last-Event-ID is not one of the merchant's retained events (unknown or pruned). */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example The last event id evt_… is not one of your retained events … */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A bad types list or event id. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
-                429: {
-                    headers: {
-                        /** @description Seconds until a request will be accepted. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example Too Many Attempts. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Our fault; nothing else is disclosed. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example Server Error */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example Service Unavailable */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/events/{id}": {
         parameters: {
             query?: never;
@@ -2909,6 +2789,405 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream events live, as Server-Sent Events (read scope is enough)
+         * @description `text/event-stream`: each message has `id:` the event id, `event:` its type and `data:` the exact webhook body, one line of JSON. With `Last-Event-ID` (or `after`), every retained event after that one is sent first, in order, then new ones as they happen, on whichever server process committed them (within about 0.1 s). A `: heartbeat` comment comes every 15 s. Opening counts once against the rate limit; a token holds at most EVENT_STREAMS_PER_TOKEN streams (5 by default) at once.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Comma-separated event types to receive; all of them when left out. */
+                    types?: string;
+                    /** @description Replay from after this event id (as the Last-Event-ID header does; the header wins). */
+                    after?: string;
+                };
+                header?: {
+                    /** @description The id of the last event received: replay what came after it. */
+                    "Last-Event-ID"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The stream; it stays open until the client closes it or the server stops. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The Last-Event-ID is not one of the merchant's retained events (unknown or pruned). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The last event id evt_… is not one of your retained events … */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A bad types list or event id. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again to every endpoint it went to (write scope)
+         * @description Each of the event's finished deliveries (succeeded or failed) is queued again now, with a fresh retry schedule; its earlier attempts stay in the log. `payments events resend` calls it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued again. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Event queued again for 2 endpoints. */
+                            message: string;
+                            data: {
+                                id: string;
+                                deliveries_queued: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The event belongs to another merchant. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This action is unauthorized. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such event. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing to resend: its deliveries are still queued, or it had none. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Event evt_… has nothing to resend: … */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body over 16 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body must not be larger than 16 KiB. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/request-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your API requests, as the Logs page shows them (read scope)
+         * @description Newest first; with `after`, only the entries logged after that one, oldest first (what `payments logs tail` polls). Entries appear within a second or two of their request. Never the token: its id and name.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "2xx" | "4xx" | "5xx";
+                    /** @description An entry id: only newer entries. */
+                    after?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Entries. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["RequestLogEntry"][];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A bad status, after or limit. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.pending": {
@@ -3447,6 +3726,23 @@ export interface components {
              * @example 2026-11-23T10:15:00.000Z
              */
             created_at?: string;
+        };
+        RequestLogEntry: {
+            id: number;
+            /** @example req_0mwwo4ggbU5Xm5793iluZo */
+            request_id: string;
+            token_id: number;
+            token_name: string | null;
+            method: string;
+            path: string;
+            status: number;
+            latency_ms: number;
+            client_ip: string;
+            idempotency_key: string | null;
+            /** @description Kept for error answers. */
+            response_body: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         RetrievedPayment: {
             /** @description Unique payment identifier. */

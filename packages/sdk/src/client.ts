@@ -13,6 +13,7 @@ export type Event = Schemas["Event"];
 export type EventWithDeliveries = Schemas["EventWithDeliveries"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointInput = Schemas["WebhookEndpointInput"];
+export type RequestLogEntry = Schemas["RequestLogEntry"];
 
 export type PaymentsOptions = TransportOptions;
 export type CreateOptions = { idempotencyKey?: string };
@@ -109,6 +110,19 @@ export class Payments {
       ),
     retrieve: async (id: string): Promise<EventWithDeliveries> =>
       dataOf<EventWithDeliveries>(await this.api.GET("/api/events/{id}", { params: { path: { id } } })),
+    /** Queues the event again to every endpoint it went to; resolves to how many deliveries. */
+    resend: async (id: string): Promise<{ id: string; deliveries_queued: number }> =>
+      dataOf<{ id: string; deliveries_queued: number }>(
+        await this.api.POST("/api/events/{id}/resend", { params: { path: { id } } }),
+      ),
+  };
+
+  readonly requestLogs = {
+    /** The newest entries, or with `after` those logged since that entry, oldest first. */
+    list: async (
+      options: { status?: "2xx" | "4xx" | "5xx"; after?: number; limit?: number } = {},
+    ): Promise<RequestLogEntry[]> =>
+      dataOf<RequestLogEntry[]>(await this.api.GET("/api/request-logs", { params: { query: options } })),
   };
 
   readonly webhookEndpoints = {

@@ -9,6 +9,7 @@ export type {
   PaymentListItem,
   PaymentsOptions,
   Refund,
+  RequestLogEntry,
   RetrievedPayment,
   WebhookEndpoint,
   WebhookEndpointInput,
