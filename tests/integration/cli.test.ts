@@ -1,8 +1,8 @@
 // The `payments` CLI as a child process against a real server of this file's own (on PostgreSQL with two API
 // processes, its own database): listen forwards every event signed, resumes after a cut without losing or
 // repeating one, trigger drives each state, and a bad key or URL is a clear exit.
-import { statSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -48,11 +48,36 @@ const api = (urlPath: string, request: Parameters<typeof callApi>[2] = {}) =>
   callApi(server.baseUrl, urlPath, { ...request, token: request.token ?? data.tokens.api });
 const forwardUrl = (name: string) => `http://127.0.0.1:${server.env.TEST_RECEIVER_PORT}/${name}`;
 
+/**
+ * POST /api/payments on a connection of its own: node:cluster hands each new connection to the next API
+ * process in turn, so with two of them the events are committed by both, whichever holds the stream.
+ */
+function createOnNewConnection(): Promise<{ status: number; location: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${server.baseUrl}/api/payments`,
+      {
+        method: "POST",
+        agent: false,
+        headers: { Authorization: `Bearer ${data.tokens.api}`, "Content-Type": "application/json" },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () =>
+          resolve({ status: response.statusCode!, location: response.headers.location! }),
+        );
+      },
+    );
+    request.on("error", reject);
+    request.end(JSON.stringify({ amount: "3.00" }));
+  });
+}
+
 /** Creates a payment straight on the server (not through the proxy); settles it when asked. */
 async function payment(outcome?: "completed" | "failed"): Promise<number> {
-  const created = await api("/api/payments", { json: { amount: "3.00" } });
+  const created = await createOnNewConnection();
   expect(created.status).toBe(201);
-  const id = Number(created.headers.get("location")!.split("/").at(-1));
+  const id = Number(created.location.split("/").at(-1));
   if (outcome)
     expect((await api(`/api/test-helpers/payments/${id}/settle`, { json: { outcome } })).status).toBe(200);
   return id;
