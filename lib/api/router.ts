@@ -32,6 +32,7 @@ import {
   rotateEndpointSecretRoute,
   showEndpointRoute,
   updateEndpointRoute,
+  verifyWebhookRoute,
 } from "./webhook-endpoint-routes";
 
 type Handler = (
@@ -111,6 +112,11 @@ const routes: Route[] = [
     pattern: /^\/api\/webhook-deliveries\/(?<id>[^/]+)\/resend$/,
     name: "api/webhook-deliveries/{id}/resend",
     methods: { POST: resendDeliveryRoute },
+  },
+  {
+    pattern: /^\/api\/webhooks\/verify$/,
+    name: "api/webhooks/verify",
+    methods: { POST: verifyWebhookRoute },
   },
   { pattern: /^\/api\/request-logs$/, name: "api/request-logs", methods: { GET: listRequestLogsRoute } },
   { pattern: /^\/api\/openapi\.json$/, name: "api/openapi.json", methods: { GET: openApiRoute } },

@@ -1,4 +1,5 @@
 import type { Executor } from "@/db/client";
+import { DomainError } from "@/lib/platform/errors";
 import { idParam, parseInput } from "@/lib/platform/validation";
 import { resendDelivery } from "@/lib/webhooks/delivery-log";
 import {
@@ -18,6 +19,7 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";
+import { verifyDelivery } from "@/lib/webhooks/signature-debugger";
 import { HttpError } from "./api-errors";
 import { apiRoute, type ApiContext } from "./api-route";
 import { paginationEnvelope, queryValue } from "./pagination";
@@ -122,3 +124,14 @@ export const resendDeliveryRoute = apiRoute<{ id: string }>(async ({ db, merchan
   await resendDelivery(db, merchantId, id);
   return jsonResponse(202, { message: "Delivery queued again." });
 }, writeScope);
+
+/** POST /api/webhooks/verify `{endpoint_id, headers, body}`: the signature debugger (read scope). */
+export const verifyWebhookRoute = apiRoute(async ({ db, merchantId, body }) => {
+  try {
+    return jsonResponse(200, await verifyDelivery(db, merchantId, parseJsonBody(body)));
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "forbidden") throw HttpError.of("unauthorized");
+    if (error instanceof DomainError && error.kind === "not_found") throw HttpError.of("notFound");
+    throw error;
+  }
+});

@@ -192,6 +192,10 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "/api/webhook-endpoints/{id}/rotate-secret",
       "/api/webhook-endpoints/{id}/deliveries",
       "/api/webhook-deliveries/{id}/resend",
+      "/api/events/stream",
+      "/api/events/{id}/resend",
+      "/api/webhooks/verify",
+      "/api/request-logs",
     ]);
     expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
     expect(document.components.schemas.PaymentListItem!.required).toEqual([

@@ -5,15 +5,25 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { Payments, PaymentsApiError, WebhookVerificationError } from "@payments-platform/sdk";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sdkTypesFromDocument } from "../../scripts/sdk-types";
 import { findFreePort } from "../support/free-port";
+import { startWorkerProcess, type WorkerProcess } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
 const sdk = new Payments({ apiKey: tokens.api, baseUrl });
+const serverEnv = inject("serverEnv");
 const servers: http.Server[] = [];
-afterAll(() => servers.forEach((server) => server.close()));
+/** On PostgreSQL the shared server runs no worker: the delivery test needs one of its own. */
+let worker: WorkerProcess | undefined;
+beforeAll(async () => {
+  if (serverEnv.WORKER_MODE === "off") worker = await startWorkerProcess(serverEnv);
+});
+afterAll(async () => {
+  servers.forEach((server) => server.close());
+  await worker?.kill("SIGTERM");
+});
 
 /** A local HTTP server for the test; resolves to its URL. */
 async function localServer(handler: http.RequestListener): Promise<string> {

@@ -3081,6 +3081,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The signature debugger: does this delivery verify, and if not, why (read scope)
+         * @description Give the endpoint and the delivery as the receiver got it (`headers` an object of header names to values, `body` the exact string). The answer never includes a secret.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        endpoint_id: number;
+                        headers: {
+                            [key: string]: string;
+                        };
+                        body: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The verdict. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Verification"];
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The endpoint belongs to another merchant. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This action is unauthorized. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such endpoint. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body over 16 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body must not be larger than 16 KiB. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A missing or malformed endpoint_id, headers or body. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/request-logs": {
         parameters: {
             query?: never;
@@ -3726,6 +3896,16 @@ export interface components {
              * @example 2026-11-23T10:15:00.000Z
              */
             created_at?: string;
+        };
+        Verification: {
+            valid: boolean;
+            /**
+             * @description Why it does not verify; null when it does.
+             * @enum {string|null}
+             */
+            code: "missing_header" | "malformed_signature" | "timestamp_out_of_tolerance" | "body_mismatch" | "previous_secret" | "other_endpoint" | "bad_signature" | null;
+            /** @description What to fix, in words: seconds off, the first differing offset, when the secret was replaced. */
+            reason: string;
         };
         RequestLogEntry: {
             id: number;

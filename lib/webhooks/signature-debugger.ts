@@ -1,0 +1,192 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { isLosslessNumber } from "lossless-json";
+import { Webhook } from "standardwebhooks";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { events, webhookEndpoints } from "@/db/schema";
+import { decryptSecret } from "@/lib/platform/encryption";
+import { DomainError } from "@/lib/platform/errors";
+import { messages, parseInput } from "@/lib/platform/validation";
+import { PREVIOUS_SECRET_TTL_MS } from "./endpoints";
+import { webhookBody } from "./send";
+
+/** Why a delivery does not verify: DESIGN.md's codes, null when it does. */
+export type VerificationCode =
+  | "missing_header"
+  | "malformed_signature"
+  | "timestamp_out_of_tolerance"
+  | "body_mismatch"
+  | "previous_secret"
+  | "other_endpoint"
+  | "bad_signature";
+
+export type Verification = { valid: boolean; code: VerificationCode | null; reason: string };
+
+/** Standard Webhooks' tolerance, as the official library applies it. */
+const TOLERANCE_SECONDS = 5 * 60;
+const HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const;
+
+export const verifyInputSchema = z.object({
+  // The API hands JSON numbers over as sent (lossless-json); an id is read from its numeral.
+  endpoint_id: z.preprocess(
+    (value) => (isLosslessNumber(value) ? Number(value.value) : value),
+    z
+      .number({ error: messages.integer("endpoint_id") })
+      .int({ error: messages.integer("endpoint_id") })
+      .positive({ error: messages.integer("endpoint_id") }),
+  ),
+  headers: z.record(z.string(), z.union([z.string(), z.array(z.string())]), {
+    error: "The headers field must be an object of header names to values.",
+  }),
+  body: z
+    .string({ error: messages.string("body") })
+    .max(1_000_000, messages.max("body", "1000000 characters")),
+});
+
+type Candidate = {
+  secret: string;
+  kind: "current" | "previous" | "other";
+  endpointId: number;
+  rotatedAt?: Date;
+};
+
+/** Is `signatures` (the header's space-separated `v1,…` list) a signature of this message with `secret`? */
+function signedWith(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+  signatures: string[],
+): boolean {
+  const expected = new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
+  return signatures.includes(expected);
+}
+
+/** The first offset at which two texts differ. */
+function firstDifference(a: string, b: string): number {
+  let index = 0;
+  while (index < a.length && index < b.length && a[index] === b[index]) index++;
+  return index;
+}
+
+const verdict = (code: VerificationCode | null, reason: string): Verification => ({
+  valid: code === null,
+  code,
+  reason,
+});
+
+/**
+ * The signature debugger: says whether a delivery as a receiver got it verifies against the endpoint's
+ * secret, and if not, why, as precisely as the platform can tell (it holds every secret, never shows one).
+ */
+export async function verifyDelivery(
+  db: Executor,
+  merchantId: number,
+  input: unknown,
+): Promise<Verification> {
+  const { endpoint_id: endpointId, headers: given, body } = parseInput(verifyInputSchema, input);
+  const endpoints = await db
+    .select({
+      id: webhookEndpoints.id,
+      merchantId: webhookEndpoints.merchantId,
+      secret: webhookEndpoints.secretCiphertext,
+      previous: webhookEndpoints.previousSecretCiphertext,
+      previousExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+    })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.merchantId, merchantId));
+  const endpoint = endpoints.find((candidate) => candidate.id === endpointId);
+  if (!endpoint) {
+    const [elsewhere] = await db
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpointId));
+    throw elsewhere
+      ? new DomainError("forbidden", "Not your endpoint.")
+      : new DomainError("not_found", `Webhook endpoint ${endpointId} was not found.`);
+  }
+
+  const headers = Object.fromEntries(
+    Object.entries(given).map(([name, value]) => [
+      name.toLowerCase(),
+      Array.isArray(value) ? value.join(" ") : value,
+    ]),
+  );
+  const missing = HEADERS.filter((name) => !headers[name]?.trim());
+  if (missing.length > 0)
+    return verdict(
+      "missing_header",
+      `The ${missing.join(", ")} header${missing.length > 1 ? "s are" : " is"} missing.`,
+    );
+  const id = headers["webhook-id"]!.trim();
+  const timestampText = headers["webhook-timestamp"]!.trim();
+  const signatures = headers["webhook-signature"]!.trim().split(/\s+/);
+  if (!/^\d{1,12}$/.test(timestampText))
+    return verdict(
+      "malformed_signature",
+      "webhook-timestamp must be whole seconds since 1970 (e.g. 1764064800).",
+    );
+  const malformed = signatures.find((signature) => !/^v1,[A-Za-z0-9+/]{43}=$/.test(signature));
+  if (malformed)
+    return verdict(
+      "malformed_signature",
+      `webhook-signature must be space-separated "v1,<base64 HMAC-SHA256>" entries; "${malformed.slice(0, 20)}" is not one.`,
+    );
+  const timestamp = Number(timestampText);
+
+  const candidates: Candidate[] = [{ secret: decryptSecret(endpoint.secret), kind: "current", endpointId }];
+  if (endpoint.previous)
+    candidates.push({
+      secret: decryptSecret(endpoint.previous),
+      kind: "previous",
+      endpointId,
+      rotatedAt: endpoint.previousExpiresAt
+        ? new Date(endpoint.previousExpiresAt.getTime() - PREVIOUS_SECRET_TTL_MS)
+        : undefined,
+    });
+  for (const other of endpoints.filter((candidate) => candidate.id !== endpointId)) {
+    candidates.push({ secret: decryptSecret(other.secret), kind: "other", endpointId: other.id });
+    if (other.previous)
+      candidates.push({ secret: decryptSecret(other.previous), kind: "other", endpointId: other.id });
+  }
+  const match = candidates.find((candidate) => signedWith(candidate.secret, id, timestamp, body, signatures));
+
+  if (match?.kind === "current") {
+    const skew = Math.round(Date.now() / 1000 - timestamp);
+    if (Math.abs(skew) > TOLERANCE_SECONDS)
+      return verdict(
+        "timestamp_out_of_tolerance",
+        `The signature is right, but webhook-timestamp is ${Math.abs(skew)} seconds ${skew > 0 ? "old" : "in the future"}; receivers accept ${TOLERANCE_SECONDS} seconds either way. Verify on arrival, and check the receiver's clock.`,
+      );
+    return verdict(null, "The signature verifies with this endpoint's current secret.");
+  }
+  if (match?.kind === "previous")
+    return verdict(
+      "previous_secret",
+      `Signed with this endpoint's previous secret${match.rotatedAt ? `, replaced at ${match.rotatedAt.toISOString()}` : ""}: update the receiver to the current secret.`,
+    );
+  if (match?.kind === "other")
+    return verdict(
+      "other_endpoint",
+      `Signed with the secret of another of your endpoints (${match.endpointId}): the receiver holds the wrong endpoint's secret.`,
+    );
+  const [event] = await db
+    .select({ type: events.type, data: events.data })
+    .from(events)
+    .where(and(eq(events.id, id), eq(events.merchantId, merchantId)));
+  if (event) {
+    const signed = webhookBody(event.type, event.data);
+    if (signed !== body) {
+      const offset = firstDifference(signed, body);
+      return verdict(
+        "body_mismatch",
+        `The body is not the one signed for ${id}: they first differ at character ${offset} (the signed body has ${JSON.stringify(signed.slice(offset, offset + 12))}, this one ${JSON.stringify(body.slice(offset, offset + 12))}). Verify the raw bytes as received, before any JSON parsing or re-serialising.`,
+      );
+    }
+  }
+  return verdict(
+    "bad_signature",
+    "The signature matches none of this endpoint's secrets, nor any other of your endpoints'. Check that the receiver uses this endpoint's signing secret, whole (with its prefix).",
+  );
+}
