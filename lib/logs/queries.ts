@@ -86,6 +86,26 @@ const toRequestLogRow = (row: RequestLogRecord): RequestLogRow => ({
   createdAt: new Date(row.created_at),
 });
 
+/** Log entries with their key's name, as the Logs page and the API show them. */
+async function selectRequestLogs(
+  db: Executor,
+  where: SQL,
+  order: SQL,
+  limit: number,
+): Promise<RequestLogRow[]> {
+  const rows = await selectRows<RequestLogRecord>(
+    db,
+    sql`select l.id, l.request_id, l.token_id, t.name as token_name, l.method, l.path, l.status,
+               l.latency_ms, l.client_ip, l.idempotency_key, l.response_body, l.created_at
+        from api_request_logs l
+        left join api_tokens t on t.id = l.token_id and t.merchant_id = l.merchant_id
+        where ${where}
+        order by ${order}
+        limit ${limit}`,
+  );
+  return rows.map(toRequestLogRow);
+}
+
 /** Newest first, 50 a page, paged by id (lib/platform/keyset-pages.ts). */
 export async function listRequestLogs(
   db: Executor,
@@ -112,17 +132,12 @@ export async function listRequestLogs(
         after === undefined ? sql`` : sql` and l.id > ${after}`,
       ];
       const direction = order === "asc" ? sql`asc` : sql`desc`;
-      const rows = await selectRows<RequestLogRecord>(
+      return selectRequestLogs(
         db,
-        sql`select l.id, l.request_id, l.token_id, t.name as token_name, l.method, l.path, l.status,
-                   l.latency_ms, l.client_ip, l.idempotency_key, l.response_body, l.created_at
-            from api_request_logs l
-            left join api_tokens t on t.id = l.token_id and t.merchant_id = l.merchant_id
-            where ${where}${range[0]}${range[1]}
-            order by l.created_at ${direction}, l.id ${direction}
-            limit ${limit}`,
+        sql`${where}${range[0]}${range[1]}`,
+        sql`l.created_at ${direction}, l.id ${direction}`,
+        limit,
       );
-      return rows.map(toRequestLogRow);
     },
     async (cap, newerThan) => {
       const [row] = await selectRows<{ total: number | string; newer: number | string }>(
@@ -168,17 +183,12 @@ export async function readRequestLogs(
     : sql``;
   const newer = query.after === undefined ? sql`` : sql`and l.id > ${query.after}`;
   const direction = query.after === undefined ? sql`desc` : sql`asc`;
-  const rows = await selectRows<RequestLogRecord>(
+  return selectRequestLogs(
     db,
-    sql`select l.id, l.request_id, l.token_id, t.name as token_name, l.method, l.path, l.status,
-               l.latency_ms, l.client_ip, l.idempotency_key, l.response_body, l.created_at
-        from api_request_logs l
-        left join api_tokens t on t.id = l.token_id and t.merchant_id = l.merchant_id
-        where l.merchant_id = ${merchantId} ${status} ${newer}
-        order by l.id ${direction}
-        limit ${query.limit}`,
+    sql`l.merchant_id = ${merchantId} ${status} ${newer}`,
+    sql`l.id ${direction}`,
+    query.limit,
   );
-  return rows.map(toRequestLogRow);
 }
 
 export type TokenUsage = { requests: number; lastStatus: number; lastAt: Date };

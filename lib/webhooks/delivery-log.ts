@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/db/enums";
@@ -148,51 +148,52 @@ const REQUEUED = {
   updatedAt: sql`now()`,
 } as const;
 
-/** Queues a delivery again now, with a fresh retry schedule; its earlier attempts stay in the log. */
-export async function resendDelivery(db: Executor, merchantId: number, deliveryId: number): Promise<void> {
-  await db.transaction(async (tx) => {
-    const rows = await tx
-      .update(webhookDeliveries)
-      .set(REQUEUED)
-      .where(
-        and(
-          eq(webhookDeliveries.id, deliveryId),
-          eq(webhookDeliveries.merchantId, merchantId),
-          sql`${webhookDeliveries.status} <> 'pending'`,
-        ),
-      )
-      .returning({ id: webhookDeliveries.id });
-    if (rows.length === 0)
-      throw new DomainError("conflict", "That delivery is already queued, or does not exist.");
-    await wakeWebhookWorkers(tx);
-  });
-}
-
 /**
- * Queues again every finished delivery of one of the merchant's events (`payments events resend`), to every
- * endpoint it went to. Returns how many; a conflict when all are still queued or there were none.
+ * Queues the merchant's finished deliveries matching `which` again now, with a fresh retry schedule (their
+ * earlier attempts stay in the log), and wakes the workers; how many. A conflict with `refusal` when none.
  */
-export async function resendEvent(db: Executor, merchantId: number, eventId: string): Promise<number> {
+async function requeueDeliveries(
+  db: Executor,
+  merchantId: number,
+  which: SQL,
+  refusal: string,
+): Promise<number> {
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(webhookDeliveries)
       .set(REQUEUED)
       .where(
         and(
-          eq(webhookDeliveries.eventId, eventId),
           eq(webhookDeliveries.merchantId, merchantId),
+          which,
           sql`${webhookDeliveries.status} <> 'pending'`,
         ),
       )
       .returning({ id: webhookDeliveries.id });
-    if (rows.length === 0)
-      throw new DomainError(
-        "conflict",
-        `Event ${eventId} has nothing to resend: its deliveries are still queued, or no endpoint was subscribed to its type when it happened.`,
-      );
+    if (rows.length === 0) throw new DomainError("conflict", refusal);
     await wakeWebhookWorkers(tx);
     return rows.length;
   });
+}
+
+/** Queues a delivery again now (Resend). */
+export async function resendDelivery(db: Executor, merchantId: number, deliveryId: number): Promise<void> {
+  await requeueDeliveries(
+    db,
+    merchantId,
+    eq(webhookDeliveries.id, deliveryId),
+    "That delivery is already queued, or does not exist.",
+  );
+}
+
+/** Queues again every finished delivery of one of the merchant's events (`payments events resend`). */
+export function resendEvent(db: Executor, merchantId: number, eventId: string): Promise<number> {
+  return requeueDeliveries(
+    db,
+    merchantId,
+    eq(webhookDeliveries.eventId, eventId),
+    `Event ${eventId} has nothing to resend: its deliveries are still queued, or no endpoint was subscribed to its type when it happened.`,
+  );
 }
 
 /** "2026-11-25 14:30" (a "T" for the space is taken too), read as UTC: the dashboard shows times that way. */
