@@ -9,12 +9,21 @@ import { jsonResponse } from "./responses";
  * webhook body. `Last-Event-ID` (or `?after=`) replays what came after that event, then goes on live. Opening
  * counts once against the rate limit; the token may hold EVENT_STREAMS_PER_TOKEN streams at once.
  */
+const STREAM_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-store",
+  // nginx and similar proxies pass each event on at once instead of buffering the response.
+  "X-Accel-Buffering": "no",
+};
+
 export const eventStreamRoute = apiRoute(async ({ db, env, token, merchantId, url, request }) => {
   const afterValue = queryValue(url, "after");
   const { types, after } = parseInput(eventStreamQuerySchema, {
     types: queryValue(url, "types"),
     after: request.headers.get("last-event-id")?.trim() || afterValue,
   });
+  // HEAD has no body to stream: it takes no lease (it would count against the cap until it expired).
+  if (request.method === "HEAD") return { status: 200, headers: { ...STREAM_HEADERS }, body: null };
   const opened = await openEventStream(db, {
     merchantId,
     tokenId: token.tokenId,
@@ -35,12 +44,7 @@ export const eventStreamRoute = apiRoute(async ({ db, env, token, merchantId, ur
     );
   return {
     status: 200,
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-store",
-      // nginx and similar proxies pass each event on at once instead of buffering the response.
-      "X-Accel-Buffering": "no",
-    },
+    headers: { ...STREAM_HEADERS },
     body: null,
     stream: (sink) => runEventStream(opened, { merchantId, types }, sink),
   };

@@ -110,6 +110,15 @@ describe("GET /api/events/stream", () => {
     expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200]);
     const refused = await open(tokens.isolation);
     expect(refused.status).toBe(429);
+    // HEAD answers the headers and holds no stream: six of them leave this token's five slots free.
+    for (let index = 0; index < 6; index++) {
+      const head = await fetch(streamUrl(), {
+        method: "HEAD",
+        headers: { Authorization: `Bearer ${tokens.read}` },
+      });
+      expect(head.status).toBe(200);
+    }
+    expect((await open(tokens.read)).status).toBe(200);
     expect((refused.body as { message: string }).message).toContain("already has 5 event streams open");
     streams[0]!.close();
     // The server notices the closed connection and releases its lease.
