@@ -1,9 +1,10 @@
 import "server-only";
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { lookupAll } from "./dns-cache";
 import { isPrivateAddress } from "./network-guard";
 
 export type WebhookMessage = {
@@ -29,9 +30,28 @@ const EXCERPT_BYTES = 1024;
 
 class RefusedDestination extends Error {}
 
+/** Answers a socket's lookup from the cache: `all` as asked, else the first address. */
+function answerLookup(
+  options: { all?: boolean },
+  callback: Parameters<LookupFunction>[2],
+  addresses: LookupAddress[],
+): void {
+  if (options.all)
+    return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+  const first = addresses[0]!;
+  callback(null, first.address, first.family);
+}
+
+/** Lookups through the cache (dns-cache.ts), for development and tests. */
+const cachedLookup: LookupFunction = (hostname, options, callback) => {
+  lookupAll(hostname, ({ error, addresses }) =>
+    error ? callback(error, "", 0) : answerLookup(options, callback, addresses),
+  );
+};
+
 /** Refuses private addresses on the address actually connected to, after DNS, so rebinding cannot dodge it. */
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+  lookupAll(hostname, ({ error, addresses }) => {
     if (error) return callback(error, "", 0);
     const refused = addresses.find((entry) => isPrivateAddress(entry.address));
     if (refused)
@@ -40,10 +60,7 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
         "",
         0,
       );
-    if (options.all)
-      return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
-    const first = addresses[0]!;
-    callback(null, first.address, first.family);
+    answerLookup(options, callback, addresses);
   });
 };
 
@@ -54,8 +71,8 @@ const agents = {
     "https:": new https.Agent({ keepAlive: true, maxSockets: 256, lookup: guardedLookup }),
   },
   open: {
-    "http:": new http.Agent({ keepAlive: true, maxSockets: 256 }),
-    "https:": new https.Agent({ keepAlive: true, maxSockets: 256 }),
+    "http:": new http.Agent({ keepAlive: true, maxSockets: 256, lookup: cachedLookup }),
+    "https:": new https.Agent({ keepAlive: true, maxSockets: 256, lookup: cachedLookup }),
   },
 };
 
