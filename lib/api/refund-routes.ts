@@ -1,7 +1,6 @@
 import { findPayment } from "@/lib/payments/queries";
 import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
-import { DomainError } from "@/lib/platform/errors";
 import { idParam, parseInput } from "@/lib/platform/validation";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { findRefund, listPaymentRefunds } from "@/lib/refunds/queries";
@@ -11,7 +10,7 @@ import { apiRoute } from "./api-route";
 import { readIdempotencyKey } from "./idempotency-key";
 import { paginationEnvelope, queryValue } from "./pagination";
 import { parseJsonBody } from "./request-body";
-import { jsonResponse } from "./responses";
+import { asApiAnswer, jsonResponse } from "./responses";
 
 /**
  * Refunds, cancellation and the simulator's test helpers (DESIGN.md, "Refunds and cancellation"). Another
@@ -24,17 +23,6 @@ function pathId(raw: string): number {
   const id = idParam.safeParse(raw);
   if (!id.success) throw HttpError.of("notFound");
   return id.data;
-}
-
-/** The domain's "not yours" and "no such" in the API's words. */
-async function asApiAnswer<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === "forbidden") throw HttpError.of("unauthorized");
-    if (error instanceof DomainError && error.kind === "not_found") throw HttpError.of("notFound");
-    throw error;
-  }
 }
 
 /** POST /api/payments/{id}/refunds: 201 with the refund, and its Location. */

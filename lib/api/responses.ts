@@ -83,3 +83,14 @@ export function serviceUnavailableResponse(): ApiResponse {
 export function unauthenticatedResponse(): ApiResponse {
   return jsonResponse(401, { message: API_ERRORS.unauthenticated.message }, { "WWW-Authenticate": "Bearer" });
 }
+
+/** The domain's "not yours" and "no such" in the API's words. */
+export async function asApiAnswer<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "forbidden") throw HttpError.of("unauthorized");
+    if (error instanceof DomainError && error.kind === "not_found") throw HttpError.of("notFound");
+    throw error;
+  }
+}

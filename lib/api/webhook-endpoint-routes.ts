@@ -1,5 +1,4 @@
 import type { Executor } from "@/db/client";
-import { DomainError } from "@/lib/platform/errors";
 import { idParam, parseInput } from "@/lib/platform/validation";
 import { resendDelivery } from "@/lib/webhooks/delivery-log";
 import {
@@ -24,7 +23,7 @@ import { HttpError } from "./api-errors";
 import { apiRoute, type ApiContext } from "./api-route";
 import { paginationEnvelope, queryValue } from "./pagination";
 import { parseJsonBody } from "./request-body";
-import { jsonResponse } from "./responses";
+import { asApiAnswer, jsonResponse } from "./responses";
 
 /**
  * The webhook endpoints API (write scope: endpoints carry signing secrets). The same domain functions, URL
@@ -127,11 +126,5 @@ export const resendDeliveryRoute = apiRoute<{ id: string }>(async ({ db, merchan
 
 /** POST /api/webhooks/verify `{endpoint_id, headers, body}`: the signature debugger (read scope). */
 export const verifyWebhookRoute = apiRoute(async ({ db, merchantId, body }) => {
-  try {
-    return jsonResponse(200, await verifyDelivery(db, merchantId, parseJsonBody(body)));
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === "forbidden") throw HttpError.of("unauthorized");
-    if (error instanceof DomainError && error.kind === "not_found") throw HttpError.of("notFound");
-    throw error;
-  }
+  return jsonResponse(200, await asApiAnswer(verifyDelivery(db, merchantId, parseJsonBody(body))));
 });

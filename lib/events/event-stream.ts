@@ -3,10 +3,10 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, selectRows, type Executor } from "@/db/client";
 import { logger } from "@/lib/platform/logger";
+import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages } from "@/lib/platform/validation";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
-import { webhookBody } from "@/lib/webhooks/send";
-import { eventStreamHub, type StreamEvent } from "./stream-hub";
+import { eventStreamHub, toStreamEvent, type StreamEvent, type StreamEventRow } from "./stream-hub";
 
 /** A comment line this often keeps proxies from closing an idle stream, and renews the stream's lease. */
 export const STREAM_HEARTBEAT_MS = 15_000;
@@ -20,10 +20,6 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const SENT_MEMORY_MS = 60_000;
 
 const EVENT_ID = /^evt_[\w-]{1,64}$/;
-
-/** A timestamp as ISO text with milliseconds (the column's precision), which JavaScript and PostgreSQL both read. */
-const iso = (column: ReturnType<typeof sql.raw>) =>
-  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** `types=a,b` and `after` (or the Last-Event-ID header): 422 in Laravel's words for a bad value. */
 export const eventStreamQuerySchema = z.object({
@@ -68,13 +64,13 @@ export async function openEventStream(
 ): Promise<OpenedStream> {
   let cursor: Cursor | null = null;
   if (options.after !== null) {
-    const [row] = await selectRows<{ created_at: string }>(
+    const [row] = await selectRows<{ created_at: Date | string }>(
       db,
-      sql`select ${iso(sql.raw("created_at"))} as created_at from events
+      sql`select created_at from events
           where id = ${options.after} and merchant_id = ${options.merchantId}`,
     );
     if (!row) return { kind: "unknown_cursor" };
-    cursor = { createdAt: row.created_at, id: options.after };
+    cursor = { createdAt: isoTimestamp(row.created_at), id: options.after };
   }
   return db.transaction(async (tx) => {
     await selectRows(tx, sql`select id from api_tokens where id = ${options.tokenId} for update`);
@@ -88,13 +84,18 @@ export async function openEventStream(
       tx,
       sql`delete from event_stream_leases where token_id = ${options.tokenId} and expires_at <= now()`,
     );
-    const [lease] = await selectRows<{ id: number | string; opened_at: string }>(
+    const [lease] = await selectRows<{ id: number | string; opened_at: Date | string }>(
       tx,
       sql`insert into event_stream_leases (token_id, expires_at)
           values (${options.tokenId}, now() + ${LEASE_SECONDS}::int * interval '1 second')
-          returning id, ${iso(sql.raw("now()"))} as opened_at`,
+          returning id, now() as opened_at`,
     );
-    return { kind: "open" as const, leaseId: Number(lease!.id), openedAt: lease!.opened_at, cursor };
+    return {
+      kind: "open" as const,
+      leaseId: Number(lease!.id),
+      openedAt: isoTimestamp(lease!.opened_at),
+      cursor,
+    };
   });
 }
 
@@ -115,8 +116,6 @@ export function closeEventStreams(): void {
 function frame(event: { id: string; type: string; body: string }): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${event.body}\n\n`;
 }
-
-type ReplayRow = { id: string; type: string; data: unknown; created_at: string };
 
 /**
  * Runs an opened stream until the client goes: every retained event after the cursor in order (when there is
@@ -190,23 +189,16 @@ export function runEventStream(
       : sql``;
     let after = cursor;
     for (;;) {
-      const rows = await selectRows<ReplayRow>(
+      const rows = await selectRows<StreamEventRow>(
         db,
-        sql`select id, type, data, ${iso(sql.raw("created_at"))} as created_at from events
+        sql`select id, merchant_id, type, data, created_at from events
             where merchant_id = ${options.merchantId} ${ofTypes}
               and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})
             order by created_at, id limit ${REPLAY_BATCH}`,
       );
-      for (const row of rows)
-        send({
-          id: row.id,
-          merchantId: options.merchantId,
-          type: row.type,
-          createdAtMs: new Date(row.created_at).getTime(),
-          body: webhookBody(row.type, typeof row.data === "string" ? JSON.parse(row.data) : row.data),
-        });
+      for (const row of rows) send(toStreamEvent(row));
       if (closed || rows.length < REPLAY_BATCH) return;
-      after = { createdAt: rows.at(-1)!.created_at, id: rows.at(-1)!.id };
+      after = { createdAt: isoTimestamp(rows.at(-1)!.created_at), id: rows.at(-1)!.id };
     }
   }
   if (stream.cursor) {

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, selectRows } from "@/db/client";
 import { logger } from "@/lib/platform/logger";
+import { isoTimestamp } from "@/lib/platform/timestamps";
 import { webhookBody } from "@/lib/webhooks/send";
 
 /** An event as a stream sends it: `body` is the exact webhook body. */
@@ -20,13 +21,24 @@ const LOOK_BACK_MS = 5000;
 /** More than this per read is taken over the next reads (100 ms apart). */
 const BATCH = 1000;
 
-type EventRow = {
+export type StreamEventRow = {
   id: string;
   merchant_id: number | string;
   type: string;
   data: unknown;
   created_at: Date | string;
 };
+
+/** An `events` row as a stream sends it (the live reader and a stream's replay read the same columns). */
+export function toStreamEvent(row: StreamEventRow): StreamEvent {
+  return {
+    id: row.id,
+    merchantId: Number(row.merchant_id),
+    type: row.type,
+    createdAtMs: Date.parse(isoTimestamp(row.created_at)),
+    body: webhookBody(row.type, typeof row.data === "string" ? JSON.parse(row.data) : row.data),
+  };
+}
 
 /**
  * One reader per process for every open stream: each read is one indexed range over the last seconds of
@@ -66,7 +78,7 @@ class EventStreamHub {
           ? sql`now() - ${LOOK_BACK_MS}::int * interval '1 millisecond'`
           : sql`${new Date(this.newestMs - LOOK_BACK_MS).toISOString()}::timestamptz`;
       const seenIds = [...this.seen.keys()];
-      const rows = await selectRows<EventRow>(
+      const rows = await selectRows<StreamEventRow>(
         getDb(),
         sql`select id, merchant_id, type, data, created_at from events
             where created_at > ${since}
@@ -75,13 +87,7 @@ class EventStreamHub {
             order by created_at, id limit ${BATCH}`,
       );
       for (const row of rows) {
-        const event: StreamEvent = {
-          id: row.id,
-          merchantId: Number(row.merchant_id),
-          type: row.type,
-          createdAtMs: new Date(row.created_at).getTime(),
-          body: webhookBody(row.type, typeof row.data === "string" ? JSON.parse(row.data) : row.data),
-        };
+        const event = toStreamEvent(row);
         this.seen.set(event.id, event.createdAtMs);
         this.newestMs = Math.max(this.newestMs ?? 0, event.createdAtMs);
         for (const subscriber of this.subscribers)
