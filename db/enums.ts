@@ -25,3 +25,7 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 /** Why a merchant refunds, as Stripe lists it. */
 export const REFUND_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "other"] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/** `url`: sent over the network; `inbox`: captured inside the platform, for QA without a server. */
+export const ENDPOINT_KINDS = ["url", "inbox"] as const;
+export type EndpointKind = (typeof ENDPOINT_KINDS)[number];

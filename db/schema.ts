@@ -16,6 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import {
   DELIVERY_STATUSES,
+  ENDPOINT_KINDS,
   PAYMENT_SOURCES,
   PAYMENT_STATUSES,
   REFUND_REASONS,
@@ -290,6 +291,8 @@ export const webhookEndpoints = pgTable(
   {
     id: id(),
     merchantId: merchantId(),
+    kind: text("kind", { enum: ENDPOINT_KINDS }).notNull().default("url"),
+    /** For an inbox, `inbox://<random>`: it names the inbox and is never dialled. */
     url: text("url").notNull(),
     description: text("description"),
     /** Event types this endpoint receives, e.g. {payment.completed}. */
@@ -304,10 +307,48 @@ export const webhookEndpoints = pgTable(
     previousSecretExpiresAt: at("previous_secret_expires_at"),
     /** First failed attempt since the last success; drives auto-disable after 5 days. */
     failingSince: at("failing_since"),
+    /** An inbox's chosen answer (fail on purpose): this status, or a timeout; null answers 200. */
+    inboxResponseStatus: integer("inbox_response_status"),
+    inboxResponseTimeout: boolean("inbox_response_timeout").notNull().default(false),
+    /** How many more deliveries get the chosen answer; null: until it is changed. */
+    inboxResponseRemaining: integer("inbox_response_remaining"),
+    /** The inbox's capture rate window: captures are bounded per minute. */
+    inboxWindowStartedAt: at("inbox_window_started_at"),
+    inboxWindowCount: integer("inbox_window_count").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index("webhook_endpoints_merchant_idx").on(t.merchantId)],
+);
+
+/** What an inbox endpoint received: one row per delivery attempt, kept 7 days. */
+export const webhookInboxCaptures = pgTable(
+  "webhook_inbox_captures",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    endpointId: bigint("endpoint_id", { mode: "number" })
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    /** Lower-case header names to values, as sent. */
+    headers: json("headers").$type<Record<string, string>>().notNull(),
+    /** The exact body sent, up to the capture cap. */
+    body: text("body").notNull(),
+    bodyTruncated: boolean("body_truncated").notNull().default(false),
+    /** What the inbox answered; null when it was set to time out. */
+    responseStatus: integer("response_status"),
+    verificationValid: boolean("verification_valid").notNull(),
+    verificationCode: text("verification_code"),
+    verificationReason: text("verification_reason").notNull(),
+    receivedAt: at("received_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_inbox_captures_endpoint_idx").on(t.merchantId, t.endpointId, t.id.desc()),
+    // The pruner's 7-day cut.
+    index("webhook_inbox_captures_received_idx").on(t.receivedAt),
+  ],
 );
 
 export const webhookDeliveries = pgTable(

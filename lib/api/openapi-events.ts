@@ -86,40 +86,6 @@ export const eventStreamPaths = {
       },
     },
   },
-  "/api/webhooks/verify": {
-    post: {
-      summary: "The signature debugger: does this delivery verify, and if not, why (read scope)",
-      description:
-        "Give the endpoint and the delivery as the receiver got it (`headers` an object of header names to values, `body` the exact string). The answer never includes a secret.",
-      requestBody: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: {
-              type: "object",
-              properties: {
-                endpoint_id: { type: "integer" },
-                headers: { type: "object", additionalProperties: { type: "string" } },
-                body: { type: "string" },
-              },
-              required: ["endpoint_id", "headers", "body"],
-            },
-          },
-        },
-      },
-      responses: {
-        "200": {
-          description: "The verdict.",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Verification" } } },
-        },
-        "403": forbidden("endpoint"),
-        "404": errorResponse("notFound", "No such endpoint."),
-        "422": validationErrorResponse("A missing or malformed endpoint_id, headers or body."),
-        ...bodyRefusals,
-        ...common,
-      },
-    },
-  },
   "/api/request-logs": {
     get: {
       summary: "Your API requests, as the Logs page shows them (read scope)",
@@ -158,32 +124,6 @@ export const eventStreamPaths = {
 };
 
 export const requestLogSchemas = {
-  Verification: {
-    type: "object",
-    properties: {
-      valid: { type: "boolean" },
-      code: {
-        type: ["string", "null"],
-        enum: [
-          "missing_header",
-          "malformed_signature",
-          "timestamp_out_of_tolerance",
-          "body_mismatch",
-          "previous_secret",
-          "other_endpoint",
-          "bad_signature",
-          null,
-        ],
-        description: "Why it does not verify; null when it does.",
-      },
-      reason: {
-        type: "string",
-        description:
-          "What to fix, in words: seconds off, the first differing offset, when the secret was replaced.",
-      },
-    },
-    required: ["valid", "code", "reason"],
-  },
   RequestLogEntry: {
     type: "object",
     properties: {

@@ -1,4 +1,4 @@
-import { DELIVERY_STATUSES } from "@/db/enums";
+import { DELIVERY_STATUSES, ENDPOINT_KINDS } from "@/db/enums";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
 import {
   bodyRefusals,
@@ -18,6 +18,7 @@ const ref = (name: string) => `#/components/schemas/${name}`;
 const timestamp = { type: "string", format: "date-time", examples: ["2026-11-23T10:15:00.000Z"] };
 const nullableTimestamp = { type: ["string", "null"], format: "date-time" };
 const eventType = { type: "string", enum: [...WEBHOOK_EVENT_TYPES] };
+const kindSchema = { type: "string", enum: [...ENDPOINT_KINDS] };
 
 export const platformSchemas = {
   Event: {
@@ -61,10 +62,17 @@ export const platformSchemas = {
     type: "object",
     properties: {
       id: { type: "integer" },
-      url: { type: "string", format: "uri", examples: ["https://shop.example.com/webhooks"] },
+      kind: kindSchema,
+      url: {
+        type: "string",
+        format: "uri",
+        examples: ["https://shop.example.com/webhooks"],
+        description: "For an inbox, `inbox://…`: it names the inbox and is never dialled.",
+      },
       description: { type: ["string", "null"] },
       event_types: { type: "array", items: eventType },
       enabled: { type: "boolean" },
+      inbox_response: { $ref: ref("InboxResponse"), description: "Inboxes only." },
       created_at: timestamp,
       secret: {
         type: "string",
@@ -72,29 +80,39 @@ export const platformSchemas = {
         examples: ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
       },
     },
-    required: ["id", "url", "description", "event_types", "enabled", "created_at"],
+    required: ["id", "kind", "url", "description", "event_types", "enabled", "created_at"],
   },
   DisabledWebhookEndpoint: {
     type: "object",
     description: "An endpoint the platform disabled, as the webhook endpoints API shows it, and why.",
     properties: {
       id: { type: "integer" },
+      kind: kindSchema,
       url: { type: "string", format: "uri" },
       description: { type: ["string", "null"] },
       event_types: { type: "array", items: eventType },
       enabled: { type: "boolean", const: false },
+      inbox_response: { $ref: ref("InboxResponse"), description: "Inboxes only." },
       created_at: timestamp,
       disabled_reason: {
         type: "string",
         examples: ["The endpoint answered 410 Gone.", "Failing without a success for 5 days."],
       },
     },
-    required: ["id", "url", "description", "event_types", "enabled", "created_at", "disabled_reason"],
+    required: ["id", "kind", "url", "description", "event_types", "enabled", "created_at", "disabled_reason"],
   },
   WebhookEndpointInput: {
     type: "object",
     properties: {
-      url: { type: "string", maxLength: 2048, description: "https:// (http:// only outside production)." },
+      kind: {
+        ...kindSchema,
+        description: "POST only. `inbox` captures deliveries inside the platform and takes no url.",
+      },
+      url: {
+        type: "string",
+        maxLength: 2048,
+        description: "https:// (http:// only outside production). Required for kind `url`.",
+      },
       description: { type: "string", maxLength: 255 },
       event_types: {
         type: "array",
@@ -103,8 +121,16 @@ export const platformSchemas = {
         description: "Default: the three payment events; `webhook_endpoint.disabled` is opted into.",
       },
       enabled: { type: "boolean", description: "PATCH only." },
+      inbox_response: {
+        $ref: ref("InboxResponse"),
+        description: "PATCH on an inbox only: fail on purpose.",
+      },
     },
-    examples: [{ url: "https://shop.example.com/webhooks", event_types: ["payment.completed"] }],
+    examples: [
+      { url: "https://shop.example.com/webhooks", event_types: ["payment.completed"] },
+      { kind: "inbox", event_types: ["payment.pending", "payment.completed"] },
+      { inbox_response: { status: 500, count: 1 } },
+    ],
   },
   Delivery: {
     type: "object",
@@ -206,7 +232,7 @@ export const platformPaths = {
       responses: { "200": dataResponse("The endpoint.", ref("WebhookEndpoint")), ...endpointRoute },
     },
     patch: {
-      summary: "Change url, description, event_types or enabled",
+      summary: "Change url, description, event_types, enabled, or an inbox's inbox_response",
       requestBody: writeBody,
       responses: {
         "200": dataResponse("The endpoint as changed.", ref("WebhookEndpoint")),

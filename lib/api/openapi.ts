@@ -1,6 +1,7 @@
 import { createPaymentSchema, paymentListItemSchema, paymentSchema } from "@/lib/payments/schemas";
 import { API_ERRORS, MAX_BODY_BYTES } from "./api-errors";
 import { eventStreamPaths, requestLogSchemas } from "./openapi-events";
+import { inboxPaths, inboxSchemas } from "./openapi-inbox";
 import {
   bodyRefusals,
   common,
@@ -46,6 +47,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         },
         ...platformSchemas,
         ...requestLogSchemas,
+        ...inboxSchemas,
         ...refundSchemas,
       },
     },
@@ -116,6 +118,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       ...refundPaths,
       ...platformPaths,
       ...eventStreamPaths,
+      ...inboxPaths,
     },
   };
 }

@@ -27,6 +27,7 @@ import {
   createEndpointRoute,
   deleteEndpointRoute,
   listEndpointDeliveriesRoute,
+  listInboxCapturesRoute,
   listEndpointsRoute,
   resendDeliveryRoute,
   rotateEndpointSecretRoute,
@@ -107,6 +108,11 @@ const routes: Route[] = [
     pattern: /^\/api\/webhook-endpoints\/(?<id>[^/]+)\/deliveries$/,
     name: "api/webhook-endpoints/{id}/deliveries",
     methods: { GET: listEndpointDeliveriesRoute },
+  },
+  {
+    pattern: /^\/api\/webhook-endpoints\/(?<id>[^/]+)\/inbox$/,
+    name: "api/webhook-endpoints/{id}/inbox",
+    methods: { GET: listInboxCapturesRoute },
   },
   {
     pattern: /^\/api\/webhook-deliveries\/(?<id>[^/]+)\/resend$/,

@@ -18,6 +18,7 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";
+import { inboxQuerySchema, listInboxCaptures } from "@/lib/webhooks/inbox";
 import { verifyDelivery } from "@/lib/webhooks/signature-debugger";
 import { HttpError } from "./api-errors";
 import { apiRoute, type ApiContext } from "./api-route";
@@ -115,6 +116,21 @@ export const listEndpointDeliveriesRoute = apiRoute<{ id: string }>(async (conte
   return jsonResponse(200, {
     data: items,
     ...paginationEnvelope(url, query.page, query.perPage, total, items.length, { status: query.status }),
+  });
+}, writeScope);
+
+/** GET /api/webhook-endpoints/{id}/inbox: an inbox's captures, newest first. */
+export const listInboxCapturesRoute = apiRoute<{ id: string }>(async (context) => {
+  const { db, merchantId, url } = context;
+  const id = await endpointIdOf(context);
+  const query = parseInput(inboxQuerySchema, {
+    page: queryValue(url, "page"),
+    perPage: queryValue(url, "perPage"),
+  });
+  const { items, total } = await listInboxCaptures(db, merchantId, id, query);
+  return jsonResponse(200, {
+    data: items,
+    ...paginationEnvelope(url, query.page, query.perPage, total, items.length, {}),
   });
 }, writeScope);
 

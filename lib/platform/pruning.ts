@@ -13,7 +13,8 @@ import { periodicService } from "./periodic-service";
  * An invitation stops working when it is accepted, revoked or expired (7 days after it was sent), whichever
  * comes first (`least` skips the nulls); it is kept a week after that, so support can still tell an expired
  * or used link from one that never existed. A dashboard session unused for 7 days has an expired cookie (it
- * is renewed on use); a day's margin covers a last use not yet recorded (once a minute). `since` is SQL, spliced as written: constants only.
+ * is renewed on use); a day's margin covers a last use not yet recorded (once a minute). An inbox keeps what
+ * it captured for 7 days, like the request bins QA would otherwise use. `since` is SQL, spliced as written: constants only.
  */
 export const RETENTION = [
   { table: "idempotency_keys", since: "created_at", keep: "24 hours" },
@@ -22,6 +23,7 @@ export const RETENTION = [
   { table: "rate_limit_buckets", since: "tat", keep: "1 hour" },
   { table: "invitations", since: "least(expires_at, accepted_at, revoked_at)", keep: "7 days" },
   { table: "user_sessions", since: "last_used_at", keep: "8 days" },
+  { table: "webhook_inbox_captures", since: "received_at", keep: "7 days" },
 ] as const;
 
 export type PruneCounts = Record<

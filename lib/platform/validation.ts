@@ -1,3 +1,4 @@
+import { isLosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { validationError, type FieldErrors } from "./errors";
 
@@ -84,4 +85,9 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(fieldErrorsFrom(result.error));
   return result.data;
+}
+
+/** A JSON number as the API hands it over (lossless-json keeps numerals as sent), read as a plain number. */
+export function jsonNumber<Schema extends z.ZodType>(schema: Schema) {
+  return z.preprocess((value) => (isLosslessNumber(value) ? Number(value.value) : value), schema);
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import type { EndpointKind } from "@/db/enums";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { endpointResource } from "./endpoint-api";
 import type { WebhookEventType } from "./endpoint-schemas";
@@ -14,6 +15,7 @@ export type ClaimedDelivery = {
   eventType: WebhookEventType;
   data: unknown;
   attemptCount: number;
+  kind: EndpointKind;
   url: string;
   secrets: string[];
   /** Why it cannot be sent (recorded as a failed attempt instead of blocking the queue). */
@@ -49,6 +51,7 @@ type ClaimRow = {
   attempt_count: number;
   type: WebhookEventType;
   data: unknown;
+  kind: EndpointKind;
   url: string;
   enabled: boolean;
   secret_ciphertext: string;
@@ -82,7 +85,7 @@ export async function claimDueDeliveries(
         returning d.id, d.merchant_id, d.endpoint_id, d.event_id, d.attempt_count
       )
       select c.id, c.merchant_id, c.endpoint_id, c.event_id, c.attempt_count, e.type, e.data,
-             w.url, w.enabled, w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at
+             w.kind, w.url, w.enabled, w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at
       from claimed c
       join events e on e.id = c.event_id
       join webhook_endpoints w on w.id = c.endpoint_id`,
@@ -98,6 +101,7 @@ export async function claimDueDeliveries(
       eventType: row.type,
       data: typeof row.data === "string" ? (JSON.parse(row.data) as unknown) : row.data,
       attemptCount: row.attempt_count,
+      kind: row.kind,
       url: row.url,
       secrets,
       problem: row.enabled ? problem : "The endpoint is disabled.",
@@ -186,7 +190,8 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
         sql`, `,
       )}) for update) before
       where w.id = v.id and before.id = w.id
-      returning w.id, w.merchant_id, w.url, w.description, w.event_types, w.enabled, w.disabled_reason,
+      returning w.id, w.merchant_id, w.kind, w.url, w.description, w.event_types, w.enabled, w.disabled_reason,
+                w.inbox_response_status, w.inbox_response_timeout, w.inbox_response_remaining,
                 w.created_at, before.enabled as was_enabled`,
     );
     // Merchant order, so two batches take the merchants' event counts in the same order.
@@ -197,10 +202,14 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
       await recordEndpointDisabledEvent(tx, Number(row.merchant_id), {
         ...endpointResource({
           id: Number(row.id),
+          kind: row.kind,
           url: row.url,
           description: row.description,
           eventTypes: row.event_types,
           enabled: false,
+          inboxResponseStatus: row.inbox_response_status,
+          inboxResponseTimeout: row.inbox_response_timeout,
+          inboxResponseRemaining: row.inbox_response_remaining,
           createdAt: new Date(row.created_at),
         }),
         disabled_reason: row.disabled_reason,
@@ -212,11 +221,15 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
 type EndpointRow = {
   id: number | string;
   merchant_id: number | string;
+  kind: EndpointKind;
   url: string;
   description: string | null;
   event_types: string[];
   enabled: boolean;
   disabled_reason: string | null;
+  inbox_response_status: number | null;
+  inbox_response_timeout: boolean;
+  inbox_response_remaining: number | null;
   created_at: Date | string;
   was_enabled: boolean;
 };

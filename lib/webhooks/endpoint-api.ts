@@ -17,18 +17,35 @@ import type { WebhookEndpointSummary } from "./endpoints";
 export function endpointResource(
   endpoint: Pick<
     WebhookEndpointSummary,
-    "id" | "url" | "description" | "eventTypes" | "enabled" | "createdAt"
-  >,
+    "id" | "kind" | "url" | "description" | "eventTypes" | "enabled" | "createdAt"
+  > &
+    Partial<InboxAnswerColumns>,
   secret?: string,
 ) {
   return {
     id: endpoint.id,
+    kind: endpoint.kind,
     url: endpoint.url,
     description: endpoint.description,
     event_types: endpoint.eventTypes,
     enabled: endpoint.enabled,
+    ...(endpoint.kind === "inbox" ? { inbox_response: inboxResponseResource(endpoint) } : {}),
     created_at: endpoint.createdAt.toISOString(),
     ...(secret === undefined ? {} : { secret }),
+  };
+}
+
+type InboxAnswerColumns = Pick<
+  WebhookEndpointSummary,
+  "inboxResponseStatus" | "inboxResponseTimeout" | "inboxResponseRemaining"
+>;
+
+/** An inbox's chosen answer as PATCH takes it, or null while it answers 200. */
+function inboxResponseResource(endpoint: Partial<InboxAnswerColumns>) {
+  if (!endpoint.inboxResponseTimeout && endpoint.inboxResponseStatus == null) return null;
+  return {
+    ...(endpoint.inboxResponseTimeout ? { timeout: true } : { status: endpoint.inboxResponseStatus }),
+    count: endpoint.inboxResponseRemaining ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { ENDPOINT_KINDS } from "@/db/enums";
 import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
-import { messages, stringField } from "@/lib/platform/validation";
+import { jsonNumber, messages, stringField } from "@/lib/platform/validation";
 import { REFUND_EVENT_TYPES } from "@/lib/refunds/schemas";
 
 /** Sent to a merchant's other endpoints when the platform disables one (410 Gone, or failing for 5 days). */
@@ -44,17 +45,73 @@ const eventTypes = z
   .min(1, "Choose at least one event type.")
   .transform((types) => [...new Set(types)]);
 
-export const createEndpointSchema = z.object({
-  url: webhookUrlSchema,
-  description: stringField("description", { max: 255 }).trim().optional(),
-  events: eventTypes.default([...DEFAULT_EVENT_TYPES]),
-});
+/**
+ * A URL endpoint needs its url; an inbox has none (it is captured inside the platform), so one sent with an
+ * inbox is refused rather than silently ignored.
+ */
+export const createEndpointSchema = z
+  .object({
+    kind: z.enum(ENDPOINT_KINDS, { error: messages.in("kind") }).default("url"),
+    url: webhookUrlSchema.optional(),
+    description: stringField("description", { max: 255 }).trim().optional(),
+    events: eventTypes.default([...DEFAULT_EVENT_TYPES]),
+  })
+  .superRefine((data, ctx) => {
+    if (data.kind === "url" && data.url === undefined)
+      ctx.addIssue({ code: "custom", path: ["url"], message: messages.required("url") });
+    if (data.kind === "inbox" && data.url !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: "An inbox has no url: it captures deliveries inside the platform. Leave url out.",
+      });
+  });
+
+/** The highest count of chosen answers: enough for any retry schedule, small enough to be a mistake past it. */
+const MAX_INBOX_RESPONSE_COUNT = 1000;
+
+const inboxResponseMessage =
+  'The inbox_response field must be null, {"status": 200-599, "count": n} or {"timeout": true, "count": n}; count is optional.';
+
+/** What an inbox answers next: a status, or a timeout; for `count` deliveries or until changed. null resets to 200. */
+export const inboxResponseSchema = z
+  .strictObject(
+    {
+      status: jsonNumber(
+        z
+          .number({ error: inboxResponseMessage })
+          .int({ error: inboxResponseMessage })
+          .min(200, "The inbox_response.status field must be between 200 and 599.")
+          .max(599, "The inbox_response.status field must be between 200 and 599."),
+      ).optional(),
+      timeout: z.literal(true, { error: "The inbox_response.timeout field must be true." }).optional(),
+      count: jsonNumber(
+        z
+          .number({ error: inboxResponseMessage })
+          .int({
+            error: `The inbox_response.count field must be an integer from 1 to ${MAX_INBOX_RESPONSE_COUNT}.`,
+          })
+          .min(1, `The inbox_response.count field must be an integer from 1 to ${MAX_INBOX_RESPONSE_COUNT}.`)
+          .max(
+            MAX_INBOX_RESPONSE_COUNT,
+            `The inbox_response.count field must be an integer from 1 to ${MAX_INBOX_RESPONSE_COUNT}.`,
+          ),
+      ).optional(),
+    },
+    { error: inboxResponseMessage },
+  )
+  .refine((value) => (value.status === undefined) !== (value.timeout === undefined), {
+    message: "The inbox_response field takes either a status or a timeout.",
+  })
+  .nullable();
+export type InboxResponse = z.infer<typeof inboxResponseSchema>;
 
 /** Every field optional: the dashboard's edit form sends all three, the API's PATCH any of them. */
 export const updateEndpointSchema = z.object({
   url: webhookUrlSchema.optional(),
   description: stringField("description", { max: 255 }).trim().optional(),
   events: eventTypes.optional(),
+  inbox_response: inboxResponseSchema.optional(),
 });
 
 export const testEventSchema = z.object({

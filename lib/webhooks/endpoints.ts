@@ -1,6 +1,8 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
+import type { EndpointKind } from "@/db/enums";
 import { webhookEndpoints } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
@@ -36,6 +38,7 @@ const ownedBy = (merchantId: number, endpointId: number) =>
 
 export type WebhookEndpointSummary = {
   id: number;
+  kind: EndpointKind;
   url: string;
   description: string | null;
   eventTypes: string[];
@@ -43,17 +46,25 @@ export type WebhookEndpointSummary = {
   disabledReason: string | null;
   /** The first failed attempt since the last success; null while it is healthy. */
   failingSince: Date | null;
+  /** An inbox's chosen answer: a status or a timeout, and for how many more deliveries (null: until changed). */
+  inboxResponseStatus: number | null;
+  inboxResponseTimeout: boolean;
+  inboxResponseRemaining: number | null;
   createdAt: Date;
 };
 
 const summaryColumns = {
   id: webhookEndpoints.id,
+  kind: webhookEndpoints.kind,
   url: webhookEndpoints.url,
   description: webhookEndpoints.description,
   eventTypes: webhookEndpoints.eventTypes,
   enabled: webhookEndpoints.enabled,
   disabledReason: webhookEndpoints.disabledReason,
   failingSince: webhookEndpoints.failingSince,
+  inboxResponseStatus: webhookEndpoints.inboxResponseStatus,
+  inboxResponseTimeout: webhookEndpoints.inboxResponseTimeout,
+  inboxResponseRemaining: webhookEndpoints.inboxResponseRemaining,
   createdAt: webhookEndpoints.createdAt,
 };
 
@@ -97,14 +108,18 @@ export async function createWebhookEndpoint(
   options: EndpointWriteOptions = {},
 ) {
   const data = parseInput(createEndpointSchema, input);
-  checkUrlPolicy(data.url);
-  if (!options.allowDuplicateUrl) await checkDuplicateUrl(db, merchantId, data.url);
+  if (data.url !== undefined) {
+    checkUrlPolicy(data.url);
+    if (!options.allowDuplicateUrl) await checkDuplicateUrl(db, merchantId, data.url);
+  }
   const secret = generateWebhookSecret();
   const [row] = await db
     .insert(webhookEndpoints)
     .values({
       merchantId,
-      url: data.url,
+      kind: data.kind,
+      // An inbox is never dialled; its name only has to be unique and say what it is.
+      url: data.url ?? `inbox://${randomBytes(8).toString("hex")}`,
       description: data.description || null,
       eventTypes: data.events,
       secretCiphertext: encryptSecret(secret),
@@ -122,16 +137,33 @@ export async function updateWebhookEndpoint(
   options: EndpointWriteOptions = {},
 ): Promise<WebhookEndpointSummary> {
   const data = parseInput(updateEndpointSchema, input);
+  if (data.url !== undefined || data.inbox_response !== undefined) {
+    const { kind } = await getWebhookEndpoint(db, merchantId, endpointId);
+    if (data.url !== undefined && kind === "inbox")
+      throw validationError({ url: ["An inbox has no url: it captures deliveries inside the platform."] });
+    if (data.inbox_response !== undefined && kind !== "inbox")
+      throw validationError({
+        inbox_response: ["The inbox_response field applies to inbox endpoints only."],
+      });
+  }
   if (data.url !== undefined) {
     checkUrlPolicy(data.url);
     if (!options.allowDuplicateUrl) await checkDuplicateUrl(db, merchantId, data.url, endpointId);
   }
+  const answer = data.inbox_response;
   const [row] = await db
     .update(webhookEndpoints)
     .set({
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.description !== undefined ? { description: data.description || null } : {}),
       ...(data.events !== undefined ? { eventTypes: data.events } : {}),
+      ...(answer !== undefined
+        ? {
+            inboxResponseStatus: answer?.status ?? null,
+            inboxResponseTimeout: answer?.timeout ?? false,
+            inboxResponseRemaining: answer?.count ?? null,
+          }
+        : {}),
       updatedAt: new Date(),
     })
     .where(ownedBy(merchantId, endpointId))

@@ -92,6 +92,16 @@ export function signatureHeaders(message: WebhookMessage): Record<string, string
   };
 }
 
+/** Every header a delivery carries, as sent over the network and as an inbox captures it. */
+export function deliveryHeaders(message: WebhookMessage, bodyBytes: number): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "content-length": String(bodyBytes),
+    "user-agent": "Payments-Webhooks/1.0",
+    ...signatureHeaders(message),
+  };
+}
+
 function parseRetryAfter(value: string | undefined): number | null {
   if (!value) return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
@@ -145,12 +155,7 @@ export function sendWebhook(
     const request = client.request(url, {
       method: "POST",
       agent,
-      headers: {
-        "content-type": "application/json",
-        "content-length": body.length,
-        "user-agent": "Payments-Webhooks/1.0",
-        ...signatureHeaders(message),
-      },
+      headers: deliveryHeaders(message, body.length),
     });
     const timer = setTimeout(() => {
       request.destroy();

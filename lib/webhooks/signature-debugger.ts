@@ -1,13 +1,12 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { isLosslessNumber } from "lossless-json";
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { events, webhookEndpoints } from "@/db/schema";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { DomainError } from "@/lib/platform/errors";
-import { messages, parseInput } from "@/lib/platform/validation";
+import { jsonNumber, messages, parseInput } from "@/lib/platform/validation";
 import { PREVIOUS_SECRET_TTL_MS } from "./endpoints";
 import { webhookBody } from "./send";
 
@@ -28,9 +27,7 @@ const TOLERANCE_SECONDS = 5 * 60;
 const HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const;
 
 export const verifyInputSchema = z.object({
-  // The API hands JSON numbers over as sent (lossless-json); an id is read from its numeral.
-  endpoint_id: z.preprocess(
-    (value) => (isLosslessNumber(value) ? Number(value.value) : value),
+  endpoint_id: jsonNumber(
     z
       .number({ error: messages.integer("endpoint_id") })
       .int({ error: messages.integer("endpoint_id") })

@@ -12,9 +12,19 @@ import {
   type ClaimedDelivery,
 } from "./delivery-queue";
 import { allowsPrivateNetworks } from "./endpoints";
+import { captureInboxDelivery } from "./inbox";
 import { DELIVERIES_CHANNEL } from "./outbox";
 import { nextAttemptDelaySeconds } from "./retry-policy";
 import { sendWebhook, webhookBody, type SendResult } from "./send";
+
+const failedAttempt = (error: string): SendResult => ({
+  ok: false,
+  status: null,
+  latencyMs: 0,
+  error,
+  excerpt: null,
+  retryAfterSeconds: null,
+});
 
 export type WorkerOptions = {
   /** Sends under way at once in this process. */
@@ -106,34 +116,41 @@ export class WebhookWorker {
     return pause(ms, (wake) => (this.wake = wake));
   }
 
+  /** Sends one delivery over the network, or captures it when the endpoint is an inbox. */
+  private attempt(delivery: ClaimedDelivery, attemptedAt: Date): Promise<SendResult> {
+    if (delivery.problem) return Promise.resolve(failedAttempt(delivery.problem));
+    const message = {
+      url: delivery.url,
+      eventId: delivery.eventId,
+      timestamp: attemptedAt,
+      body: webhookBody(delivery.eventType, delivery.data),
+      secrets: delivery.secrets,
+    };
+    if (delivery.kind === "inbox")
+      return captureInboxDelivery(getDb(), delivery, message, this.options.timeoutMs).catch(
+        (error: unknown) => {
+          logger.error({ err: error }, "An inbox could not capture a delivery");
+          return failedAttempt("The inbox could not capture the delivery.");
+        },
+      );
+    return sendWebhook(message, {
+      allowPrivateNetworks: allowsPrivateNetworks(),
+      timeoutMs: this.options.timeoutMs,
+    });
+  }
+
   private dispatch(delivery: ClaimedDelivery): void {
     this.inFlight++;
     const attemptedAt = new Date();
-    const send: Promise<SendResult> = !delivery.problem
-      ? sendWebhook(
-          {
-            url: delivery.url,
-            eventId: delivery.eventId,
-            timestamp: attemptedAt,
-            body: webhookBody(delivery.eventType, delivery.data),
-            secrets: delivery.secrets,
-          },
-          { allowPrivateNetworks: allowsPrivateNetworks(), timeoutMs: this.options.timeoutMs },
-        )
-      : Promise.resolve({
-          ok: false,
-          status: null,
-          latencyMs: 0,
-          error: delivery.problem,
-          excerpt: null,
-          retryAfterSeconds: null,
-        });
+    const send = this.attempt(delivery, attemptedAt);
     void send.then((result) => {
       const outcome = outcomeOf(delivery, attemptedAt, result);
       webhookDeliveries.inc({
         outcome: outcome.deliveryStatus === "pending" ? "retrying" : outcome.deliveryStatus,
       });
-      if (!delivery.problem) webhookDeliveryLatency.observe(result.latencyMs / 1000);
+      // An inbox answers in-process (a chosen timeout is recorded, not waited): not a network latency.
+      if (!delivery.problem && delivery.kind === "url")
+        webhookDeliveryLatency.observe(result.latencyMs / 1000);
       this.results.push(outcome);
       this.inFlight--;
       this.wake?.();

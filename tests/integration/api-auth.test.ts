@@ -194,8 +194,9 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "/api/webhook-deliveries/{id}/resend",
       "/api/events/stream",
       "/api/events/{id}/resend",
-      "/api/webhooks/verify",
       "/api/request-logs",
+      "/api/webhook-endpoints/{id}/inbox",
+      "/api/webhooks/verify",
     ]);
     expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
     expect(document.components.schemas.PaymentListItem!.required).toEqual([

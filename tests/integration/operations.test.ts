@@ -70,6 +70,11 @@ describe("pruning tables that would only grow", () => {
         await db.execute(sql`insert into user_sessions (session_key, user_id, merchant_id, ip, last_used_at)
           values (${suffix}, ${userId}, ${merchantId}, '192.0.2.1',
                   now() - ${age === "old" ? "9 days" : "6 days"}::interval)`);
+        // An inbox keeps its captures 7 days.
+        await db.execute(sql`insert into webhook_inbox_captures (merchant_id, endpoint_id, event_id, attempt, headers,
+            body, verification_valid, verification_reason, received_at)
+          values (${merchantId}, ${endpoint.id}, ${suffix}, 1, '{}', '{}', true, 'ok',
+                  now() - ${age === "old" ? "8 days" : "6 days"}::interval)`);
       }
     }
     const tables = [
@@ -82,6 +87,7 @@ describe("pruning tables that would only grow", () => {
       ["api_request_logs", "request_id"],
       ["invitations", "email"],
       ["user_sessions", "session_key"],
+      ["webhook_inbox_captures", "event_id"],
     ] as const;
     const counts = async (): Promise<Record<string, number>> =>
       Object.fromEntries(
@@ -113,6 +119,7 @@ describe("pruning tables that would only grow", () => {
       api_request_logs: 7,
       invitations: 7,
       user_sessions: 7,
+      webhook_inbox_captures: 7,
     });
     expect(after).toEqual({
       idempotency_keys: 2,
@@ -124,6 +131,7 @@ describe("pruning tables that would only grow", () => {
       api_request_logs: 2,
       invitations: 2,
       user_sessions: 2,
+      webhook_inbox_captures: 2,
     });
     for (const { table } of RETENTION) expect(deleted[table]).toBeGreaterThanOrEqual(5);
     expect(deleted.events).toBeGreaterThanOrEqual(5);
@@ -139,6 +147,7 @@ describe("pruning tables that would only grow", () => {
       api_request_logs: 0,
       invitations: 0,
       user_sessions: 0,
+      webhook_inbox_captures: 0,
       events: 0,
       event_hourly_counts: 0,
     });

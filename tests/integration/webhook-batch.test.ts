@@ -37,6 +37,7 @@ function succeeded(delivery: typeof webhookDeliveries.$inferSelect): AttemptOutc
       eventType: "payment.pending",
       data: {},
       attemptCount: delivery.attemptCount,
+      kind: "url",
       url: "https://example.com",
       secrets: [],
       problem: null,

@@ -2140,7 +2140,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change url, description, event_types or enabled */
+        /** Change url, description, event_types, enabled, or an inbox's inbox_response */
         patch: {
             parameters: {
                 query?: never;
@@ -3081,6 +3081,263 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/request-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your API requests, as the Logs page shows them (read scope)
+         * @description Newest first; with `after`, only the entries logged after that one, oldest first (what `payments logs tail` polls). Entries appear within a second or two of their request. Never the token: its id and name.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "2xx" | "4xx" | "5xx";
+                    /** @description An entry id: only newer entries. */
+                    after?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Entries. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["RequestLogEntry"][];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A bad status, after or limit. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-endpoints/{id}/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox endpoint's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** List what an inbox endpoint captured, newest first (kept 7 days) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    perPage?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The inbox endpoint's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of captures. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: components["schemas"]["InboxCapture"][];
+                            links?: {
+                                first?: string | null;
+                                last?: string | null;
+                                prev?: string | null;
+                                next?: string | null;
+                            };
+                            meta?: {
+                                current_page?: number | null;
+                                from?: number | null;
+                                last_page?: number | null;
+                                per_page?: number | null;
+                                to?: number | null;
+                                total?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The endpoint belongs to another merchant. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This action is unauthorized. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such endpoint, or it is not an inbox. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad page or perPage. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/verify": {
         parameters: {
             query?: never;
@@ -3245,113 +3502,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/request-logs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your API requests, as the Logs page shows them (read scope)
-         * @description Newest first; with `after`, only the entries logged after that one, oldest first (what `payments logs tail` polls). Entries appear within a second or two of their request. Never the token: its id and name.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "2xx" | "4xx" | "5xx";
-                    /** @description An entry id: only newer entries. */
-                    after?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Entries. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["RequestLogEntry"][];
-                        };
-                    };
-                };
-                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example Unauthenticated. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A bad status, after or limit. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
-                429: {
-                    headers: {
-                        /** @description Seconds until a request will be accepted. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example Too Many Attempts. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Our fault; nothing else is disclosed. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example Server Error */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example Service Unavailable */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3823,14 +3973,19 @@ export interface components {
         };
         WebhookEndpoint: {
             id: number;
+            /** @enum {string} */
+            kind: "url" | "inbox";
             /**
              * Format: uri
+             * @description For an inbox, `inbox://…`: it names the inbox and is never dialled.
              * @example https://shop.example.com/webhooks
              */
             url: string;
             description: string | null;
             event_types: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[];
             enabled: boolean;
+            /** @description Inboxes only. */
+            inbox_response?: components["schemas"]["InboxResponse"];
             /**
              * Format: date-time
              * @example 2026-11-23T10:15:00.000Z
@@ -3845,12 +4000,16 @@ export interface components {
         /** @description An endpoint the platform disabled, as the webhook endpoints API shows it, and why. */
         DisabledWebhookEndpoint: {
             id: number;
+            /** @enum {string} */
+            kind: "url" | "inbox";
             /** Format: uri */
             url: string;
             description: string | null;
             event_types: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[];
             /** @constant */
             enabled: false;
+            /** @description Inboxes only. */
+            inbox_response?: components["schemas"]["InboxResponse"];
             /**
              * Format: date-time
              * @example 2026-11-23T10:15:00.000Z
@@ -3869,15 +4028,35 @@ export interface components {
          *         "payment.completed"
          *       ]
          *     }
+         * @example {
+         *       "kind": "inbox",
+         *       "event_types": [
+         *         "payment.pending",
+         *         "payment.completed"
+         *       ]
+         *     }
+         * @example {
+         *       "inbox_response": {
+         *         "status": 500,
+         *         "count": 1
+         *       }
+         *     }
          */
         WebhookEndpointInput: {
-            /** @description https:// (http:// only outside production). */
+            /**
+             * @description POST only. `inbox` captures deliveries inside the platform and takes no url.
+             * @enum {string}
+             */
+            kind?: "url" | "inbox";
+            /** @description https:// (http:// only outside production). Required for kind `url`. */
             url?: string;
             description?: string;
             /** @description Default: the three payment events; `webhook_endpoint.disabled` is opted into. */
             event_types?: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[];
             /** @description PATCH only. */
             enabled?: boolean;
+            /** @description PATCH on an inbox only: fail on purpose. */
+            inbox_response?: components["schemas"]["InboxResponse"];
         };
         Delivery: {
             id?: number;
@@ -3897,16 +4076,6 @@ export interface components {
              */
             created_at?: string;
         };
-        Verification: {
-            valid: boolean;
-            /**
-             * @description Why it does not verify; null when it does.
-             * @enum {string|null}
-             */
-            code: "missing_header" | "malformed_signature" | "timestamp_out_of_tolerance" | "body_mismatch" | "previous_secret" | "other_endpoint" | "bad_signature" | null;
-            /** @description What to fix, in words: seconds off, the first differing offset, when the secret was replaced. */
-            reason: string;
-        };
         RequestLogEntry: {
             id: number;
             /** @example req_0mwwo4ggbU5Xm5793iluZo */
@@ -3923,6 +4092,52 @@ export interface components {
             response_body: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        Verification: {
+            valid: boolean;
+            /**
+             * @description Why it does not verify; null when it does.
+             * @enum {string|null}
+             */
+            code: "missing_header" | "malformed_signature" | "timestamp_out_of_tolerance" | "body_mismatch" | "previous_secret" | "other_endpoint" | "bad_signature" | null;
+            /** @description What to fix, in words: seconds off, the first differing offset, when the secret was replaced. */
+            reason: string;
+        };
+        /**
+         * @description What an inbox answers its next deliveries: a `status` (200-599) or a `timeout`, for `count` deliveries or, with no count, until changed. null answers 200.
+         * @example {
+         *       "status": 500,
+         *       "count": 1
+         *     }
+         * @example {
+         *       "timeout": true
+         *     }
+         */
+        InboxResponse: {
+            status?: number;
+            /** @constant */
+            timeout?: true;
+            count?: number | null;
+        } | null;
+        /** @description One delivery attempt as an inbox received it. */
+        InboxCapture: {
+            id: number;
+            /** @description The `webhook-id`: retries of one event share it. */
+            event_id: string;
+            /** @description 1 for the first attempt, 2 for the first retry, … */
+            attempt: number;
+            /** @description Lower-case header names to values, as sent. */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The exact body sent (the first 256 KB). */
+            body: string;
+            body_truncated: boolean;
+            /** @description What the inbox answered; null when it was set to time out. */
+            response_status: number | null;
+            verification: components["schemas"]["Verification"];
+            /** Format: date-time */
+            received_at: string;
         };
         RetrievedPayment: {
             /** @description Unique payment identifier. */
