@@ -10,6 +10,7 @@ import type { UserRole } from "@/db/enums";
 export const PERMISSIONS = {
   "payments:write": ["owner", "developer"],
   "api_keys:write": ["owner", "developer"],
+  "webhooks:read": ["owner", "developer", "viewer"],
   "webhooks:write": ["owner", "developer"],
   "webhooks:secret": ["owner", "developer"],
   "settings:write": ["owner"],

@@ -186,6 +186,36 @@ export async function resendDelivery(db: Executor, merchantId: number, deliveryI
   );
 }
 
+/**
+ * "Retry now": a delivery waiting for its next scheduled retry is made due at once, keeping its attempt count
+ * (so the schedule goes on from where it was). Refused when no retry is waiting. A delivery a worker holds
+ * right now also has a future next_attempt_at (its lease); moving that one may send it once more, which
+ * at-least-once delivery allows (receivers dedupe by webhook-id).
+ */
+export async function retryDeliveryNow(db: Executor, merchantId: number, deliveryId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(webhookDeliveries.merchantId, merchantId),
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhookDeliveries.status, "pending"),
+          gt(webhookDeliveries.attemptCount, 0),
+          sql`${webhookDeliveries.nextAttemptAt} > now()`,
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    if (rows.length === 0)
+      throw new DomainError(
+        "conflict",
+        "That delivery has no retry waiting: it was delivered, or failed for good.",
+      );
+    await wakeWebhookWorkers(tx);
+  });
+}
+
 /** Queues again every finished delivery of one of the merchant's events (`payments events resend`). */
 export function resendEvent(db: Executor, merchantId: number, eventId: string): Promise<number> {
   return requeueDeliveries(

@@ -70,6 +70,8 @@ export const createEndpointSchema = z
 /** The highest count of chosen answers: enough for any retry schedule, small enough to be a mistake past it. */
 const MAX_INBOX_RESPONSE_COUNT = 1000;
 
+const countMessage = `The inbox_response.count field must be an integer from 1 to ${MAX_INBOX_RESPONSE_COUNT}.`;
+const statusMessage = "The inbox_response.status field must be an integer from 200 to 599.";
 const inboxResponseMessage =
   'The inbox_response field must be null, {"status": 200-599, "count": n} or {"timeout": true, "count": n}; count is optional.';
 
@@ -79,23 +81,18 @@ export const inboxResponseSchema = z
     {
       status: jsonNumber(
         z
-          .number({ error: inboxResponseMessage })
-          .int({ error: inboxResponseMessage })
-          .min(200, "The inbox_response.status field must be between 200 and 599.")
-          .max(599, "The inbox_response.status field must be between 200 and 599."),
+          .number({ error: statusMessage })
+          .int({ error: statusMessage })
+          .min(200, statusMessage)
+          .max(599, statusMessage),
       ).optional(),
       timeout: z.literal(true, { error: "The inbox_response.timeout field must be true." }).optional(),
       count: jsonNumber(
         z
-          .number({ error: inboxResponseMessage })
-          .int({
-            error: `The inbox_response.count field must be an integer from 1 to ${MAX_INBOX_RESPONSE_COUNT}.`,
-          })
-          .min(1, `The inbox_response.count field must be an integer from 1 to ${MAX_INBOX_RESPONSE_COUNT}.`)
-          .max(
-            MAX_INBOX_RESPONSE_COUNT,
-            `The inbox_response.count field must be an integer from 1 to ${MAX_INBOX_RESPONSE_COUNT}.`,
-          ),
+          .number({ error: countMessage })
+          .int({ error: countMessage })
+          .min(1, countMessage)
+          .max(MAX_INBOX_RESPONSE_COUNT, countMessage),
       ).optional(),
     },
     { error: inboxResponseMessage },

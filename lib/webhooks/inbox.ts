@@ -144,6 +144,42 @@ type CaptureRow = {
   received_at: Date | string;
 };
 
+const captureColumns = sql`id, event_id, attempt, headers, body, body_truncated, response_status,
+  verification_valid, verification_code, verification_reason, received_at`;
+
+function captureResource(row: CaptureRow): InboxCapture {
+  return {
+    id: Number(row.id),
+    event_id: row.event_id,
+    attempt: row.attempt,
+    headers:
+      typeof row.headers === "string" ? (JSON.parse(row.headers) as Record<string, string>) : row.headers,
+    body: row.body,
+    body_truncated: row.body_truncated,
+    response_status: row.response_status,
+    verification: {
+      valid: row.verification_valid,
+      code: row.verification_code,
+      reason: row.verification_reason,
+    },
+    received_at: isoTimestamp(row.received_at),
+  };
+}
+
+/** One of the merchant's captures (the debugger starts from it), or undefined. */
+export async function getInboxCapture(
+  db: Executor,
+  merchantId: number,
+  captureId: number,
+): Promise<(InboxCapture & { endpoint_id: number }) | undefined> {
+  const [row] = await selectRows<CaptureRow & { endpoint_id: number | string }>(
+    db,
+    sql`select endpoint_id, ${captureColumns} from webhook_inbox_captures
+        where id = ${captureId} and merchant_id = ${merchantId}`,
+  );
+  return row ? { ...captureResource(row), endpoint_id: Number(row.endpoint_id) } : undefined;
+}
+
 /** One page of an inbox's captures, newest first; a not-found error when the endpoint is not an inbox. */
 export async function listInboxCaptures(
   db: Executor,
@@ -162,8 +198,7 @@ export async function listInboxCaptures(
   const [rows, [count]] = await Promise.all([
     selectRows<CaptureRow>(
       db,
-      sql`select id, event_id, attempt, headers, body, body_truncated, response_status, verification_valid,
-                 verification_code, verification_reason, received_at
+      sql`select ${captureColumns}
           from webhook_inbox_captures where ${filter}
           order by id desc limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`,
     ),
@@ -173,22 +208,7 @@ export async function listInboxCaptures(
     ),
   ]);
   return {
-    items: rows.map((row) => ({
-      id: Number(row.id),
-      event_id: row.event_id,
-      attempt: row.attempt,
-      headers:
-        typeof row.headers === "string" ? (JSON.parse(row.headers) as Record<string, string>) : row.headers,
-      body: row.body,
-      body_truncated: row.body_truncated,
-      response_status: row.response_status,
-      verification: {
-        valid: row.verification_valid,
-        code: row.verification_code,
-        reason: row.verification_reason,
-      },
-      received_at: isoTimestamp(row.received_at),
-    })),
+    items: rows.map(captureResource),
     total: count?.total ?? 0,
   };
 }

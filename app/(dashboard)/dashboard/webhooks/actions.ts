@@ -7,7 +7,7 @@ import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { DomainError } from "@/lib/platform/errors";
-import { recoverFailedDeliveries, resendDelivery } from "@/lib/webhooks/delivery-log";
+import { recoverFailedDeliveries, resendDelivery, retryDeliveryNow } from "@/lib/webhooks/delivery-log";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -29,8 +29,10 @@ export type EndpointFormState = FormState & { duplicateUrl?: boolean };
 function readEndpointForm(formData: FormData) {
   const events = formData.getAll("events").filter((event) => typeof event === "string");
   const values = { url: formText(formData, "url"), description: formText(formData, "description") };
+  // An inbox's form has no URL field (an edit ignores the kind: it cannot change).
+  const inbox = formText(formData, "kind") === "inbox";
   return {
-    input: { ...values, events },
+    input: inbox ? { kind: "inbox", description: values.description, events } : { ...values, events },
     refill: { ...values, events: events.join(",") },
     options: { allowDuplicateUrl: formText(formData, "allow_duplicate_url") === "true" },
   };
@@ -54,6 +56,19 @@ export async function addEndpoint(
       ({ id } = await createWebhookEndpoint(getDb(), merchantId, input, options));
     } catch (error) {
       return endpointFormError(error, refill);
+    }
+    redirect(`/dashboard/webhooks/${id}`);
+  });
+}
+
+/** "Add inbox": an inbox on the default events, opened on its page (where it can be renamed or narrowed). */
+export async function addInbox(_previous: FormState, _formData: FormData): Promise<FormState> {
+  return authorized("webhooks:write", async ({ merchantId }) => {
+    let id: number;
+    try {
+      ({ id } = await createWebhookEndpoint(getDb(), merchantId, { kind: "inbox" }));
+    } catch (error) {
+      return formStateFromError(error);
     }
     redirect(`/dashboard/webhooks/${id}`);
   });
@@ -149,6 +164,13 @@ export async function resend(_previous: FormState, formData: FormData): Promise<
   return endpointAction(formData, async (merchantId) => {
     await resendDelivery(getDb(), merchantId, formId(formData, "delivery_id"));
     return "Delivery queued again.";
+  });
+}
+
+export async function retryNow(_previous: FormState, formData: FormData): Promise<FormState> {
+  return endpointAction(formData, async (merchantId) => {
+    await retryDeliveryNow(getDb(), merchantId, formId(formData, "delivery_id"));
+    return "Retrying now.";
   });
 }
 

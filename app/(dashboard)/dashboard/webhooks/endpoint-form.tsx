@@ -6,6 +6,7 @@ import { useSuccessToast } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
+import type { EndpointKind } from "@/db/enums";
 import { DEFAULT_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
 import type { EndpointFormState } from "./actions";
 
@@ -13,7 +14,7 @@ type EndpointValues = { url: string; description: string; events: string };
 
 /**
  * Add or edit an endpoint: URL, description and event types. A URL the merchant already has comes back as a
- * warning with "… anyway", never silently as a second subscription.
+ * warning with "… anyway", never silently as a second subscription. An inbox has no URL field.
  */
 export function EndpointForm({
   action,
@@ -21,12 +22,14 @@ export function EndpointForm({
   submitLabel,
   initial,
   endpointId,
+  kind = "url",
 }: {
   action: (previous: EndpointFormState, formData: FormData) => Promise<EndpointFormState>;
   title: string;
   submitLabel: string;
   initial?: EndpointValues;
   endpointId?: number;
+  kind?: EndpointKind;
 }) {
   const [state, formAction, pending] = useActionState(action, initial ? { values: initial } : {});
   useSuccessToast(state);
@@ -39,16 +42,19 @@ export function EndpointForm({
     >
       <h2 className="text-base font-semibold">{title}</h2>
       {endpointId ? <input type="hidden" name="endpoint_id" value={endpointId} /> : null}
+      <input type="hidden" name="kind" value={kind} />
       {state.message && !state.ok ? (
         <Alert tone={state.duplicateUrl ? "info" : "error"}>{state.message}</Alert>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Endpoint URL"
-          {...fieldState(state, "url")}
-          type="url"
-          placeholder="e.g. https://example.com/webhooks"
-        />
+        {kind === "url" ? (
+          <TextField
+            label="Endpoint URL"
+            {...fieldState(state, "url")}
+            type="url"
+            placeholder="e.g. https://example.com/webhooks"
+          />
+        ) : null}
         <TextField label="Description" {...fieldState(state, "description")} placeholder="Optional" />
       </div>
       <fieldset>

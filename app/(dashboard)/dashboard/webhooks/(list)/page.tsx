@@ -1,24 +1,31 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { ActionForm } from "@/components/action-form";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
 import { SimpleTable } from "@/components/ui/simple-table";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
 import { listWebhookEndpoints, type WebhookEndpointSummary } from "@/lib/webhooks/endpoints";
 import { describeRetrySchedule } from "@/lib/webhooks/retry-policy";
-import { addEndpoint } from "../actions";
+import { addEndpoint, addInbox } from "../actions";
 import { EndpointForm } from "../endpoint-form";
 import { EndpointStatusBadge, HealthSummary } from "../endpoint-health";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
-/** The endpoint's URL, linked to its page, and its description under it. */
+/** The endpoint's URL (or "Inbox"), linked to its page, and its description under it. */
 function EndpointName({ endpoint }: { endpoint: WebhookEndpointSummary }) {
   return (
     <>
+      {endpoint.kind === "inbox" ? (
+        <span className="mr-2">
+          <StatusBadge tone="gray">inbox</StatusBadge>
+        </span>
+      ) : null}
       <Link
         href={`/dashboard/webhooks/${endpoint.id}`}
         className="font-medium text-indigo-600 hover:underline dark:text-indigo-400"
@@ -47,9 +54,32 @@ export default async function WebhooksPage() {
           with the standardwebhooks or svix libraries). Failed deliveries are retried{" "}
           {describeRetrySchedule()}.
         </p>
+        <p className="mt-1 text-sm">
+          <Link
+            href="/dashboard/webhooks/debugger"
+            className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            Signature debugger
+          </Link>
+          <span className="text-zinc-600 dark:text-zinc-400">
+            : paste a delivery to learn why it does not verify.
+          </span>
+        </p>
       </div>
       {can(role, "webhooks:write") ? (
-        <EndpointForm action={addEndpoint} title="Add an endpoint" submitLabel="Add endpoint" />
+        <>
+          <EndpointForm action={addEndpoint} title="Add an endpoint" submitLabel="Add endpoint" />
+          <div className="flex flex-wrap items-center gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
+            <div className="min-w-0 flex-1">
+              <h2 className="text-base font-semibold">Test without a server</h2>
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                An inbox captures deliveries here, shows whether each signature verifies, and can fail on
+                purpose so you can watch the retries.
+              </p>
+            </div>
+            <ActionForm action={addInbox} fields={{}} submitLabel="Add inbox" />
+          </div>
+        </>
       ) : null}
       <SimpleTable
         caption="Webhook endpoints"

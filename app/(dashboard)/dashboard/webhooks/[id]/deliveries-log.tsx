@@ -15,7 +15,7 @@ import {
   type DeliveryLogPage,
   type DeliveryLogQuery,
 } from "@/lib/webhooks/delivery-log";
-import { resend } from "../actions";
+import { resend, retryNow } from "../actions";
 
 /** Sent by the platform about the merchant's endpoints (`webhook_endpoint.disabled`), not about a payment. */
 const isOperational = (delivery: DeliveryLogEntry) => delivery.eventType.startsWith("webhook_endpoint.");
@@ -170,13 +170,19 @@ export function DeliveriesLog({
                       ))}
                     </tbody>
                   </table>
-                  {delivery.status === "pending" || !canResend ? null : (
+                  {!canResend ? null : delivery.status !== "pending" ? (
                     <ActionForm
                       action={resend}
                       fields={{ endpoint_id: endpointId, delivery_id: delivery.id }}
                       submitLabel="Resend"
                     />
-                  )}
+                  ) : delivery.attempts.length > 0 ? (
+                    <ActionForm
+                      action={retryNow}
+                      fields={{ endpoint_id: endpointId, delivery_id: delivery.id }}
+                      submitLabel="Retry now"
+                    />
+                  ) : null}
                 </div>
               </details>
             </li>

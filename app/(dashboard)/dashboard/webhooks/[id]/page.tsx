@@ -10,10 +10,14 @@ import { can } from "@/lib/accounts/permissions";
 import { deliveryLogQuerySchema, listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
+import { listInboxCaptures } from "@/lib/webhooks/inbox";
 import { editEndpoint, recoverFailed, removeEndpoint, sendTest, toggleEndpoint } from "../actions";
 import { EndpointForm } from "../endpoint-form";
 import { EndpointStatusBadge, HealthSummary } from "../endpoint-health";
 import { DeliveriesLog } from "./deliveries-log";
+import { describeInboxAnswer, inboxAnswerValues } from "./inbox-answer";
+import { InboxAnswerForm } from "./inbox-answer-form";
+import { CAPTURES_PER_PAGE, InboxCaptures } from "./inbox-captures";
 import { loadEndpoint } from "./load-endpoint";
 import { SecretPanel } from "./secret-panel";
 
@@ -24,7 +28,8 @@ type Props = {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { record: endpoint } = await loadEndpoint(params);
-  return { title: `${endpoint.description || new URL(endpoint.url).host} · Webhooks` };
+  const name = endpoint.kind === "inbox" ? "Inbox" : new URL(endpoint.url).host;
+  return { title: `${endpoint.description || name} · Webhooks` };
 }
 
 const card =
@@ -34,17 +39,30 @@ export default async function EndpointPage({ params, searchParams }: Props) {
   const { merchantId, role, record: endpoint } = await loadEndpoint(params);
   // A viewer sees the endpoint and its deliveries, never its secret, and changes nothing.
   const canWrite = can(role, "webhooks:write");
-  const query = deliveryLogQuerySchema.parse(await searchParams);
-  const [deliveries, health] = await Promise.all([
+  const search = await searchParams;
+  const query = deliveryLogQuerySchema.parse(search);
+  const inbox = endpoint.kind === "inbox";
+  const capturePage = Number(/^[1-9]\d{0,5}$/.exec(String(search.capture_page))?.[0] ?? 1);
+  const [deliveries, health, captures] = await Promise.all([
     listEndpointDeliveries(getDb(), merchantId, endpoint.id, query),
     getEndpointHealth(getDb(), merchantId),
+    inbox
+      ? listInboxCaptures(getDb(), merchantId, endpoint.id, { page: capturePage, perPage: CAPTURES_PER_PAGE })
+      : undefined,
   ]);
   const fields = { endpoint_id: endpoint.id };
   return (
     <div className="max-w-5xl space-y-6">
       <div>
         <BackLink href="/dashboard/webhooks">Webhooks</BackLink>
-        <h1 className="mt-2 break-all text-2xl font-semibold">{endpoint.url}</h1>
+        {inbox ? (
+          <>
+            <h1 className="mt-2 text-2xl font-semibold">Inbox</h1>
+            <p className="break-all font-mono text-sm text-zinc-600 dark:text-zinc-400">{endpoint.url}</p>
+          </>
+        ) : (
+          <h1 className="mt-2 break-all text-2xl font-semibold">{endpoint.url}</h1>
+        )}
         <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400">
           <EndpointStatusBadge endpoint={endpoint} />
           {endpoint.disabledReason ? <span>{endpoint.disabledReason}</span> : null}
@@ -68,6 +86,16 @@ export default async function EndpointPage({ params, searchParams }: Props) {
           {can(role, "webhooks:secret") ? (
             <div className={card}>
               <SecretPanel endpointId={endpoint.id} />
+            </div>
+          ) : null}
+          {inbox ? (
+            <div className={card}>
+              <h2 className="text-base font-semibold">Inbox answer</h2>
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                Now: {describeInboxAnswer(endpoint)}. Fail on purpose to watch the retry schedule, the
+                disabled-endpoint banner and the recovery.
+              </p>
+              <InboxAnswerForm endpointId={endpoint.id} current={inboxAnswerValues(endpoint)} />
             </div>
           ) : null}
           <div className={card}>
@@ -124,7 +152,7 @@ export default async function EndpointPage({ params, searchParams }: Props) {
       {canWrite ? (
         <details className="group">
           <summary className="cursor-pointer text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-            Edit URL, description and events
+            {inbox ? "Edit description and events" : "Edit URL, description and events"}
           </summary>
           <div className="mt-3">
             <EndpointForm
@@ -132,6 +160,7 @@ export default async function EndpointPage({ params, searchParams }: Props) {
               title="Edit endpoint"
               submitLabel="Save endpoint"
               endpointId={endpoint.id}
+              kind={endpoint.kind}
               initial={{
                 url: endpoint.url,
                 description: endpoint.description ?? "",
@@ -140,6 +169,14 @@ export default async function EndpointPage({ params, searchParams }: Props) {
             />
           </div>
         </details>
+      ) : null}
+      {captures ? (
+        <InboxCaptures
+          endpointId={endpoint.id}
+          captures={captures.items}
+          total={captures.total}
+          page={capturePage}
+        />
       ) : null}
       <DeliveriesLog endpointId={endpoint.id} page={deliveries} query={query} canResend={canWrite} />
     </div>
