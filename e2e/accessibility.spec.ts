@@ -79,6 +79,7 @@ for (const view of VIEWS) {
       refundedPath,
       "/dashboard/api-keys",
       "/dashboard/webhooks",
+      "/dashboard/webhooks/debugger",
       endpointPath,
       "/dashboard/developers",
       "/dashboard/settings",
