@@ -135,8 +135,8 @@ async function sessionSurvivesStatements(url: string): Promise<boolean> {
 
 export class PoolerMisconfiguredError extends Error {}
 
-function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Connection {
-  const url = config.DATABASE_URL;
+/** postgres.js options for every pool of this database: its primary's and its replicas'. */
+function poolOptions(config: DatabaseConfig) {
   const prepared = config.DATABASE_PREPARED_STATEMENTS;
   // Sent as startup parameters on a direct connection. PgBouncer refuses unknown startup parameters; behind
   // it, set its query_timeout and idle_transaction_timeout (or ALTER DATABASE … SET) instead.
@@ -146,7 +146,7 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
         idle_in_transaction_session_timeout: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       }
     : {};
-  const options = {
+  return {
     prepare: prepared,
     connection: timeouts,
     // During an outage a request fails within about two seconds (a 503) instead of waiting 30 s to connect;
@@ -155,6 +155,25 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
     idle_timeout: 60,
     onnotice: () => {},
   };
+}
+
+/**
+ * A read replica's pool (db/replicas.ts): prepared like the primary's, and read through `selectRows`'s direct
+ * path too; its work is not counted in the primary pool's metrics.
+ */
+export function openReplicaPool(url: string): { db: Database; end: () => Promise<void> } {
+  const config = readDatabaseConfig();
+  const options = poolOptions(config);
+  const pool = postgres(url, { ...options, max: config.DATABASE_POOL_MAX });
+  const db = drizzlePostgres({ client: poolClient(pool, options.prepare, true), schema });
+  directClients.set(db, (text, parameters) => pool.unsafe(text, parameters, { prepare: options.prepare }));
+  return { db, end: () => pool.end({ timeout: 5 }) };
+}
+
+function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Connection {
+  const url = config.DATABASE_URL;
+  const options = poolOptions(config);
+  const prepared = options.prepare;
   const pool = postgres(url, { ...options, max: config.DATABASE_POOL_MAX });
   poolWork.max = config.DATABASE_POOL_MAX;
   const client = poolClient(pool, prepared);
@@ -217,7 +236,10 @@ function connectPglite(dataDir: string): Connection {
 
 // Cached on globalThis: the server script and Next.js's separately bundled pages and actions each load this
 // module, and hot reload re-evaluates it; all must share one pool (and PGlite must be opened once per process).
-const globalForDb = globalThis as unknown as { paymentsDbConnection?: Connection };
+const globalForDb = globalThis as unknown as {
+  paymentsDbConnection?: Connection;
+  paymentsDbCloseHooks?: Array<() => Promise<void>>;
+};
 
 function connection(): Connection {
   if (!globalForDb.paymentsDbConnection) {
@@ -251,7 +273,13 @@ export function listenForNotifications(channel: string, onNotify: () => void): P
   return connection().listen(channel, onNotify);
 }
 
+/** Run when the database closes, before its pool: the read replicas' pools and monitor. */
+export function onDatabaseClose(hook: () => Promise<void>): void {
+  (globalForDb.paymentsDbCloseHooks ??= []).push(hook);
+}
+
 export async function closeDatabase(): Promise<void> {
+  await Promise.all((globalForDb.paymentsDbCloseHooks ?? []).splice(0).map((hook) => hook()));
   const current = globalForDb.paymentsDbConnection;
   globalForDb.paymentsDbConnection = undefined;
   await current?.close();

@@ -19,6 +19,22 @@ export const databaseConfigSchema = z.object({
     .enum(["true", "false", "1", "0"])
     .default("true")
     .transform((value) => value === "true" || value === "1"),
+  /**
+   * Read replicas (comma-separated postgres:// URLs, PostgreSQL only): lag-tolerant reads go to them
+   * (db/replicas.ts). Empty: every statement goes to DATABASE_URL.
+   */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, "must be postgres:// or postgresql:// URLs"))),
+  /** A replica further behind than this is skipped until it catches up. */
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).default(5000),
   PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
   /** No statement runs longer, so a stuck query cannot hold a pool connection forever (0 turns it off). */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),

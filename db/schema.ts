@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  customType,
   date,
   doublePrecision,
   index,
@@ -536,3 +537,16 @@ export const eventStreamLeases = pgTable(
   },
   (t) => [index("event_stream_leases_token_idx").on(t.tokenId, t.expiresAt)],
 );
+
+/** PostgreSQL's WAL position type: compared and ordered by the database, read as text ("16/B374D848"). */
+const pgLsn = customType<{ data: string }>({ dataType: () => "pg_lsn" });
+
+/**
+ * UNLOGGED (migration 0022; drizzle cannot declare it): where each merchant's last write left the primary's
+ * WAL, so its reads wait for a replica that has replayed that far (db/replicas.ts). Written only when read
+ * replicas are configured; a crash empties it, which only sends reads to replicas a moment early.
+ */
+export const merchantWritePositions = pgTable("merchant_write_positions", {
+  merchantId: bigint("merchant_id", { mode: "number" }).primaryKey(),
+  lsn: pgLsn("lsn").notNull(),
+});

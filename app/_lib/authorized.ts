@@ -1,6 +1,7 @@
 import "server-only";
 import type { FormState } from "@/components/form-state";
 import { can, forbiddenMessage, type Permission } from "@/lib/accounts/permissions";
+import { afterMerchantWrite } from "@/lib/platform/read-your-writes";
 import { requireMerchantSession, type MerchantSession } from "./session";
 
 /**
@@ -14,5 +15,10 @@ export async function authorized<State extends FormState>(
   // Managing one's own sign-in is what a member without the required second factor must still do.
   const session = await requireMerchantSession({ allowWithoutSecondFactor: permission === "account:self" });
   if (!can(session.role, permission)) return { message: forbiddenMessage(session.role) } as State;
-  return work(session);
+  try {
+    return await work(session);
+  } finally {
+    // Every action may have written (a redirect after a write throws): the merchant's next pages read it.
+    await afterMerchantWrite(session.merchantId);
+  }
 }

@@ -118,6 +118,7 @@ export class HttpError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
+    this.name = "HttpError";
   }
 
   static of(name: ApiErrorName, headers?: Record<string, string>): HttpError {

@@ -1,9 +1,11 @@
 import "server-only";
 import { getDb, type Database } from "@/db/client";
+import { readFor } from "@/db/replicas";
 import { clientIp } from "@/lib/platform/client-ip";
 import { getEnv, type Env } from "@/lib/platform/env";
 import { rateLimitRejections } from "@/lib/platform/metrics";
 import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-limit";
+import { afterMerchantWrite } from "@/lib/platform/read-your-writes";
 import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
 import { API_ERRORS, HttpError } from "./api-errors";
 import type { RequestBody } from "./request-body";
@@ -13,6 +15,8 @@ import type { ApiRequest, ApiResponse } from "./types";
 export type ApiContext<Params> = {
   request: ApiRequest;
   db: Database;
+  /** A lag-tolerant read of this merchant's data: on a read replica that has its writes, else the primary. */
+  read: <T>(work: (db: Database) => Promise<T>) => Promise<T>;
   env: Env;
   token: AuthenticatedToken;
   merchantId: number;
@@ -26,6 +30,7 @@ export type ApiContext<Params> = {
 /** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
 const UNAUTHENTICATED_PER_MINUTE = 100;
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+const READS = new Set(["GET", "HEAD"]);
 
 function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
   rateLimitRejections.inc();
@@ -76,9 +81,11 @@ export function apiRoute<Params = Record<string, never>>(
         // Too large, too slow, cut short or not JSON: no handler runs, whether or not it reads the body.
         else if (body instanceof HttpError) response = errorResponse(body);
         else {
+          const merchantId = auth.token.merchantId;
           response = await handler({
             request,
             db,
+            read: (work) => readFor(merchantId, work),
             env,
             token: auth.token,
             merchantId: auth.token.merchantId,
@@ -86,6 +93,7 @@ export function apiRoute<Params = Record<string, never>>(
             url,
             body,
           });
+          if (!READS.has(request.method)) await afterMerchantWrite(merchantId);
         }
       }
     } catch (error) {

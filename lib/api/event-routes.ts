@@ -7,14 +7,14 @@ import { paginationEnvelope, queryValue } from "./pagination";
 import { jsonResponse } from "./responses";
 
 /** GET /api/events: newest first, Laravel's envelope and 422s, filtered by `type` and `payment_id`. */
-export const listEventsRoute = apiRoute(async ({ db, merchantId, url }) => {
+export const listEventsRoute = apiRoute(async ({ read, merchantId, url }) => {
   const query = parseInput(listEventsQuerySchema, {
     page: queryValue(url, "page"),
     perPage: queryValue(url, "perPage"),
     type: queryValue(url, "type"),
     payment_id: queryValue(url, "payment_id"),
   });
-  const { items, total } = await listEvents(db, merchantId, query);
+  const { items, total } = await read((db) => listEvents(db, merchantId, query));
   return jsonResponse(200, {
     data: items,
     ...paginationEnvelope(url, query.page, query.perPage, total, items.length, {

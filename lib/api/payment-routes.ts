@@ -10,12 +10,12 @@ import { parseJsonBody } from "./request-body";
 import { jsonResponse } from "./responses";
 
 /** GET /api/payments: one page, newest first, in Laravel's resource-collection envelope. */
-export const listPaymentsRoute = apiRoute(async ({ db, merchantId, url }) => {
+export const listPaymentsRoute = apiRoute(async ({ read, merchantId, url }) => {
   const { page, perPage } = parseInput(listPaymentsQuerySchema, {
     page: queryValue(url, "page"),
     perPage: queryValue(url, "perPage"),
   });
-  const { items, total } = await listPayments(db, merchantId, page, perPage);
+  const { items, total } = await read((db) => listPayments(db, merchantId, page, perPage));
   return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
 });
 

@@ -26,12 +26,12 @@ function toApiEntry(row: RequestLogRow) {
  * GET /api/request-logs (read scope): the merchant's API requests as the Logs page shows them; `after` reads
  * only what was logged since an entry, oldest first (what `payments logs tail` polls).
  */
-export const listRequestLogsRoute = apiRoute(async ({ db, merchantId, url }) => {
+export const listRequestLogsRoute = apiRoute(async ({ read, merchantId, url }) => {
   const query = parseInput(requestLogApiQuerySchema, {
     status: queryValue(url, "status"),
     after: queryValue(url, "after"),
     limit: queryValue(url, "limit"),
   });
-  const rows = await readRequestLogs(db, merchantId, query);
+  const rows = await read((db) => readRequestLogs(db, merchantId, query));
   return jsonResponse(200, { data: rows.map(toApiEntry) });
 });

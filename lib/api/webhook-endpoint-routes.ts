@@ -105,14 +105,14 @@ export const rotateEndpointSecretRoute = apiRoute<{ id: string }>(async (context
 }, writeScope);
 
 export const listEndpointDeliveriesRoute = apiRoute<{ id: string }>(async (context) => {
-  const { db, merchantId, url } = context;
+  const { read, merchantId, url } = context;
   const id = await endpointIdOf(context);
   const query = parseInput(endpointDeliveriesQuerySchema, {
     page: queryValue(url, "page"),
     perPage: queryValue(url, "perPage"),
     status: queryValue(url, "status"),
   });
-  const { items, total } = await listDeliveriesPage(db, merchantId, id, query);
+  const { items, total } = await read((db) => listDeliveriesPage(db, merchantId, id, query));
   return jsonResponse(200, {
     data: items,
     ...paginationEnvelope(url, query.page, query.perPage, total, items.length, { status: query.status }),
@@ -121,13 +121,13 @@ export const listEndpointDeliveriesRoute = apiRoute<{ id: string }>(async (conte
 
 /** GET /api/webhook-endpoints/{id}/inbox: an inbox's captures, newest first. */
 export const listInboxCapturesRoute = apiRoute<{ id: string }>(async (context) => {
-  const { db, merchantId, url } = context;
+  const { read, merchantId, url } = context;
   const id = await endpointIdOf(context);
   const query = parseInput(inboxQuerySchema, {
     page: queryValue(url, "page"),
     perPage: queryValue(url, "perPage"),
   });
-  const { items, total } = await listInboxCaptures(db, merchantId, id, query);
+  const { items, total } = await read((db) => listInboxCaptures(db, merchantId, id, query));
   return jsonResponse(200, {
     data: items,
     ...paginationEnvelope(url, query.page, query.perPage, total, items.length, {}),

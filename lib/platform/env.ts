@@ -123,6 +123,13 @@ const envSchema = databaseConfigSchema
       .optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_REPLICA_URLS.length > 0 && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["DATABASE_REPLICA_URLS"],
+        message: "needs DATABASE_URL: the embedded database (PGlite) has no replicas",
+      });
+    }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
       ctx.addIssue({
         code: "custom",

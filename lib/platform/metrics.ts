@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { getDb, poolUsage, selectRows } from "@/db/client";
+import { replicaStatus } from "@/db/replicas";
 
 /**
  * The process's Prometheus metrics. Default metrics cover memory, CPU, event-loop lag and handles; the rest
@@ -97,6 +98,33 @@ new Gauge({
   collect() {
     const usage = poolUsage();
     if (usage) this.set(usage.waiting);
+  },
+});
+
+// Read replicas (db/replicas.ts): present only when DATABASE_REPLICA_URLS is set.
+new Gauge({
+  name: "db_replica_lag_seconds",
+  help: "How long ago the primary first wrote WAL this replica has not replayed (0: caught up; +Inf: down).",
+  labelNames: ["replica"],
+  registers: [metricsRegistry],
+  aggregator: "max",
+  collect() {
+    for (const replica of replicaStatus()?.replicas ?? [])
+      this.set({ replica: replica.name }, replica.lagMs / 1000);
+  },
+});
+
+new Counter({
+  name: "db_reads_total",
+  help: "Lag-tolerant reads, by where they ran: a replica, or the primary (no replica had the merchant's writes, or none was usable).",
+  labelNames: ["target"],
+  registers: [metricsRegistry],
+  collect() {
+    const status = replicaStatus();
+    if (!status) return;
+    this.reset();
+    this.inc({ target: "primary" }, status.primaryReads);
+    for (const replica of status.replicas) this.inc({ target: replica.name }, replica.reads);
   },
 });
 

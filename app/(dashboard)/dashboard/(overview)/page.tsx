@@ -7,6 +7,7 @@ import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusBadge } from "@/components/status-badges";
 import { getDb } from "@/db/client";
 import { PAYMENT_STATUSES } from "@/db/enums";
+import { readFor } from "@/db/replicas";
 import { getMerchantProfile, getOnboardingProgress } from "@/lib/accounts/merchants";
 import { readChartRange } from "@/lib/payments/filters";
 import { listPayments } from "@/lib/payments/queries";
@@ -26,10 +27,16 @@ export default async function OverviewPage({
   const session = await requireMerchantSession();
   const days = readChartRange(await searchParams);
   const db = getDb();
-  const [merchant, stats, recent, progress] = await Promise.all([
+  // The Overview's aggregates and recent list tolerate lag: a read replica serves them when one has this
+  // merchant's writes.
+  const [merchant, [stats, recent], progress] = await Promise.all([
     getMerchantProfile(db, session.merchantId),
-    getPaymentStats(db, session.merchantId, days),
-    listPayments(db, session.merchantId, 1, 5),
+    readFor(session.merchantId, (replica) =>
+      Promise.all([
+        getPaymentStats(replica, session.merchantId, days),
+        listPayments(replica, session.merchantId, 1, 5),
+      ]),
+    ),
     getOnboardingProgress(db, session.merchantId),
   ]);
   if (!merchant) notFound();

@@ -10,6 +10,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
+import { readFor } from "@/db/replicas";
 import {
   listRequestLogs,
   REQUEST_LOG_PAGE_SIZE,
@@ -96,7 +97,7 @@ export default async function LogsPage({
   const { merchantId } = await requireMerchantSession();
   const filters = requestLogFiltersSchema.parse(await searchParams);
   const [logPage, tokens] = await Promise.all([
-    listRequestLogs(getDb(), merchantId, filters),
+    readFor(merchantId, (db) => listRequestLogs(db, merchantId, filters)),
     listApiTokens(getDb(), merchantId),
   ]);
   const option = (value: string, label = value) => ({ value, label });

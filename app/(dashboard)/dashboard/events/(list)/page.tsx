@@ -7,7 +7,7 @@ import { buttonClassName } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";
 import { SelectField } from "@/components/ui/select-field";
 import { SimpleTable } from "@/components/ui/simple-table";
-import { getDb } from "@/db/client";
+import { readFor } from "@/db/replicas";
 import { EVENTS_PAGE_SIZE, paymentIdOf, readEventFilters, type EventFilters } from "@/lib/events/dashboard";
 import { listEvents } from "@/lib/events/queries";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
@@ -33,12 +33,14 @@ export default async function EventsPage({
 }) {
   const { merchantId } = await requireMerchantSession();
   const filters = readEventFilters(await searchParams);
-  const { items, total } = await listEvents(getDb(), merchantId, {
-    page: filters.page,
-    perPage: EVENTS_PAGE_SIZE,
-    type: filters.type,
-    payment_id: filters.paymentId,
-  });
+  const { items, total } = await readFor(merchantId, (db) =>
+    listEvents(db, merchantId, {
+      page: filters.page,
+      perPage: EVENTS_PAGE_SIZE,
+      type: filters.type,
+      payment_id: filters.paymentId,
+    }),
+  );
   const lastPage = Math.max(1, Math.ceil(total / EVENTS_PAGE_SIZE));
   if (filters.page > lastPage) redirect(eventsHref(filters, lastPage));
   const filtered = filters.type !== undefined || filters.paymentId !== undefined;

@@ -6,7 +6,7 @@ import { LiveRefresh } from "@/components/live-refresh";
 import { SlashToSearch } from "@/components/slash-to-search";
 import { buttonClassName } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";
-import { getDb } from "@/db/client";
+import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
 import { filtersToQuery, hasFilters, readPaymentFilters } from "@/lib/payments/filters";
 import { searchPayments } from "@/lib/payments/search";
@@ -25,7 +25,7 @@ export default async function PaymentsPage({
   const { merchantId, role } = await requireMerchantSession();
   const { filters, errors } = readPaymentFilters(await searchParams);
   const [{ items, total, totalIsCapped }, currency] = await Promise.all([
-    searchPayments(getDb(), merchantId, filters),
+    readFor(merchantId, (db) => searchPayments(db, merchantId, filters)),
     getDisplayCurrency(merchantId),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / filters.pageSize));

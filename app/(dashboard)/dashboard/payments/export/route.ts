@@ -1,5 +1,5 @@
 import { memberForRoute } from "@/app/_lib/session";
-import { getDb } from "@/db/client";
+import { readDbFor } from "@/db/replicas";
 import { readPaymentFilters } from "@/lib/payments/filters";
 import { exportPayments, type CsvBatch } from "@/lib/payments/search";
 
@@ -28,7 +28,8 @@ export async function GET(request: Request): Promise<Response> {
   if (!member) return new Response("Log in to export payments.", { status: 401 });
   const { merchantId } = member;
   const { filters } = readPaymentFilters(Object.fromEntries(new URL(request.url).searchParams));
-  const batches = exportPayments(getDb(), merchantId, filters);
+  // Streamed, so it cannot be run again elsewhere halfway: the replica (or primary) is chosen once.
+  const batches = exportPayments(await readDbFor(merchantId), merchantId, filters);
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {

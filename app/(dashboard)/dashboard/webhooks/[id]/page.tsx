@@ -6,6 +6,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
+import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
 import { deliveryLogQuerySchema, listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
@@ -44,10 +45,12 @@ export default async function EndpointPage({ params, searchParams }: Props) {
   const inbox = endpoint.kind === "inbox";
   const capturePage = Number(/^[1-9]\d{0,5}$/.exec(String(search.capture_page))?.[0] ?? 1);
   const [deliveries, health, captures] = await Promise.all([
-    listEndpointDeliveries(getDb(), merchantId, endpoint.id, query),
+    readFor(merchantId, (db) => listEndpointDeliveries(db, merchantId, endpoint.id, query)),
     getEndpointHealth(getDb(), merchantId),
     inbox
-      ? listInboxCaptures(getDb(), merchantId, endpoint.id, { page: capturePage, perPage: CAPTURES_PER_PAGE })
+      ? readFor(merchantId, (db) =>
+          listInboxCaptures(db, merchantId, endpoint.id, { page: capturePage, perPage: CAPTURES_PER_PAGE }),
+        )
       : undefined,
   ]);
   const fields = { endpoint_id: endpoint.id };

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# A streaming hot standby of the local PostgreSQL on the same machine, for the replica tests and CI:
+# pg_createcluster, pg_basebackup -R (which writes primary_conninfo and standby.signal), then start it.
+# Idempotent: an existing standby is started if down and left as it is. Prints the standby's port.
+set -euo pipefail
+version="$(ls /etc/postgresql | sort -V | tail -1)"
+name="${STANDBY_CLUSTER:-standby}"
+port="${STANDBY_PORT:-5433}"
+primary_hba="/etc/postgresql/${version}/main/pg_hba.conf"
+
+if ! grep -Eq '^host[[:space:]]+replication' "${primary_hba}"; then
+  echo "host replication all 127.0.0.1/32 trust" >> "${primary_hba}"
+  psql -h 127.0.0.1 -U postgres -qAtc "select pg_reload_conf()" >/dev/null
+fi
+
+if ! pg_lsclusters -h | awk '{print $2}' | grep -qx "${name}"; then
+  pg_createcluster "${version}" "${name}" --port "${port}" >/dev/null
+  data="/var/lib/postgresql/${version}/${name}"
+  find "${data}" -mindepth 1 -delete
+  # Streams the WAL written during the copy too (-X stream); -R makes it a standby of the primary.
+  su postgres -c "pg_basebackup -h 127.0.0.1 -p 5432 -U postgres -D ${data} -R -X stream -c fast"
+  # The same client rules as the primary (trust on localhost here), so the tests connect to both alike.
+  cp "${primary_hba}" "/etc/postgresql/${version}/${name}/pg_hba.conf"
+fi
+if ! pg_isready -h 127.0.0.1 -p "${port}" -q; then
+  pg_ctlcluster --skip-systemctl-redirect "${version}" "${name}" start
+  for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p "${port}" -q && break; sleep 1; done
+fi
+psql -h 127.0.0.1 -p "${port}" -U postgres -qAtc "select pg_is_in_recovery()" | grep -qx t
+echo "${port}"
