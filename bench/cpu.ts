@@ -65,3 +65,17 @@ export function databaseCpuMicros(): number {
   }
   return total;
 }
+
+/**
+ * The CPU time so far of one local PostgreSQL cluster (Debian's layout: `main`, or the `standby` that
+ * scripts/ci-standby.sh makes): its postmaster and every backend, walsender and helper it forked.
+ */
+export function clusterCpuMicros(cluster: string): number {
+  const version = readdirSync("/etc/postgresql")
+    .sort((a, b) => Number(a) - Number(b))
+    .at(-1);
+  const postmaster = Number(
+    readFileSync(`/var/lib/postgresql/${version}/${cluster}/postmaster.pid`, "utf8").split("\n")[0],
+  );
+  return [postmaster, ...childPids(postmaster)].reduce((sum, pid) => sum + processCpuMicros(pid), 0);
+}
