@@ -13,12 +13,34 @@ if ! grep -Eq '^host[[:space:]]+replication' "${primary_hba}"; then
   psql -h 127.0.0.1 -U postgres -qAtc "select pg_reload_conf()" >/dev/null
 fi
 
+# The standby's slot holds WAL for it, but never more than this: a standby left stopped cannot fill the disk
+# (past it the slot is given up, and the next run makes the standby again).
+if [ "$(psql -h 127.0.0.1 -U postgres -qAtc "show max_slot_wal_keep_size")" = "-1" ]; then
+  psql -h 127.0.0.1 -U postgres -qAtc "alter system set max_slot_wal_keep_size = '4GB'" >/dev/null
+  psql -h 127.0.0.1 -U postgres -qAtc "select pg_reload_conf()" >/dev/null
+fi
+
+streaming() {
+  [ "$(psql -h 127.0.0.1 -U postgres -qAtc "select count(*) from pg_stat_replication where state = 'streaming'")" -gt 0 ]
+}
+# A standby that cannot stream (it fell behind WAL the primary no longer has) is made again.
+if pg_lsclusters -h | awk '{print $2}' | grep -qx "${name}"; then
+  pg_isready -h 127.0.0.1 -p "${port}" -q || pg_ctlcluster --skip-systemctl-redirect "${version}" "${name}" start || true
+  for _ in $(seq 1 15); do streaming && break; sleep 1; done
+  if ! streaming; then
+    pg_dropcluster --stop "${version}" "${name}"
+    psql -h 127.0.0.1 -U postgres -qAtc "select pg_drop_replication_slot('${name}') from pg_replication_slots where slot_name = '${name}'" >/dev/null
+  fi
+fi
+
 if ! pg_lsclusters -h | awk '{print $2}' | grep -qx "${name}"; then
   pg_createcluster "${version}" "${name}" --port "${port}" >/dev/null
   data="/var/lib/postgresql/${version}/${name}"
   find "${data}" -mindepth 1 -delete
-  # Streams the WAL written during the copy too (-X stream); -R makes it a standby of the primary.
-  su postgres -c "pg_basebackup -h 127.0.0.1 -p 5432 -U postgres -D ${data} -R -X stream -c fast"
+  # Streams the WAL written during the copy too (-X stream); -R makes it a standby of the primary; the slot
+  # (-C -S) keeps the primary's WAL until the standby has it, so a standby stopped by a test catches up.
+  psql -h 127.0.0.1 -U postgres -qAtc "select pg_drop_replication_slot('${name}') from pg_replication_slots where slot_name = '${name}'" >/dev/null
+  su postgres -c "pg_basebackup -h 127.0.0.1 -p 5432 -U postgres -D ${data} -R -X stream -c fast -C -S ${name}"
   # The same client rules as the primary (trust on localhost here), so the tests connect to both alike.
   cp "${primary_hba}" "/etc/postgresql/${version}/${name}/pg_hba.conf"
 fi

@@ -69,6 +69,7 @@ describe("webhook_endpoint.disabled", () => {
     expect(notice.verified).toBe(true);
     expect(notice.payload.data).toEqual({
       id: gone.id,
+      kind: "url",
       url: gone.url,
       description: null,
       event_types: gone.event_types,

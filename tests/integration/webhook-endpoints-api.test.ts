@@ -38,6 +38,7 @@ describe("the webhook endpoints API", () => {
     const endpoint = (created.body as { data: Endpoint }).data;
     expect(Object.keys(endpoint)).toEqual([
       "id",
+      "kind",
       "url",
       "description",
       "event_types",

@@ -55,6 +55,13 @@ export function testEnvironment(
     WORKER_MODE: process.env.DATABASE_URL ? "off" : "inline",
     ...overrides,
   };
+  // A server on a database of its own (its name plus a suffix) reads that database on the replicas too.
+  if (env.DATABASE_URL && env.DATABASE_REPLICA_URLS) {
+    const { pathname } = new URL(env.DATABASE_URL);
+    env.DATABASE_REPLICA_URLS = env.DATABASE_REPLICA_URLS.split(",")
+      .map((url) => Object.assign(new URL(url), { pathname }).href)
+      .join(",");
+  }
   if (!env.DATABASE_URL)
     env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), `payments-${name}-`)), "pglite");
   return env;

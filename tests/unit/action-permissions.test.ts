@@ -24,6 +24,8 @@ vi.mock("@/db/client", () => ({
     throw new Error("database touched");
   },
 }));
+// With read replicas configured, an action records the merchant's write position afterwards: not here.
+vi.mock("@/db/replicas", () => ({ recordMerchantWrite: () => Promise.resolve() }));
 vi.mock("@/app/_lib/auth", () => ({ signOut: () => Promise.resolve(), signIn: () => Promise.resolve() }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 vi.mock("next/navigation", () => ({
@@ -36,6 +38,7 @@ const modules = {
   apiKeys: await import("@/app/(dashboard)/dashboard/api-keys/actions"),
   payments: await import("@/app/(dashboard)/dashboard/payments/actions"),
   webhooks: await import("@/app/(dashboard)/dashboard/webhooks/actions"),
+  inboxes: await import("@/app/(dashboard)/dashboard/webhooks/inbox-actions"),
   settings: await import("@/app/(dashboard)/dashboard/settings/actions"),
   security: await import("@/app/(dashboard)/dashboard/settings/security/actions"),
   team: await import("@/app/(dashboard)/dashboard/team/actions"),
@@ -63,8 +66,11 @@ const expected: Record<string, Record<string, UserRole[]>> = {
     rotateSecret: WRITERS,
     sendTest: WRITERS,
     resend: WRITERS,
+    retryNow: WRITERS,
     recoverFailed: WRITERS,
+    addInbox: WRITERS,
   },
+  inboxes: { setInboxAnswer: WRITERS, debugSignature: ALL },
   settings: { saveDisplayCurrency: OWNERS },
   security: {
     beginEnrolment: ALL,
