@@ -12,6 +12,7 @@ import { readDatabaseConfig, type DatabaseConfig } from "./config";
 import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
 import * as schema from "./schema";
 import { dialect, type Statement } from "./statement";
+import { capturingLogger, statementRecorder, type StatementRecorder } from "./statement-capture";
 
 /**
  * The one module that knows which driver runs: postgres.js when DATABASE_URL is set, PGlite in-process
@@ -135,8 +136,15 @@ async function sessionSurvivesStatements(url: string): Promise<boolean> {
 
 export class PoolerMisconfiguredError extends Error {}
 
+/** The statement recorder when DATABASE_STATEMENT_CAPTURE is set (tests only), chosen once per connection. */
+function captureFor(config: DatabaseConfig): StatementRecorder | undefined {
+  return config.DATABASE_STATEMENT_CAPTURE ? statementRecorder(config.DATABASE_STATEMENT_CAPTURE) : undefined;
+}
+
 function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Connection {
   const url = config.DATABASE_URL;
+  const record = captureFor(config);
+  const logger = record && capturingLogger(record);
   const prepared = config.DATABASE_PREPARED_STATEMENTS;
   // Sent as startup parameters on a direct connection. PgBouncer refuses unknown startup parameters; behind
   // it, set its query_timeout and idle_transaction_timeout (or ALTER DATABASE … SET) instead.
@@ -161,13 +169,19 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
   // Opens its connection on first use: only processes that write in the background have one.
   const backgroundPool = postgres(url, { ...options, max: 1 });
   const background = poolClient(backgroundPool, prepared, true);
-  const db = drizzlePostgres({ client, schema });
-  const backgroundDb = drizzlePostgres({ client: background, schema });
+  const db = drizzlePostgres({ client, schema, logger });
+  const backgroundDb = drizzlePostgres({ client: background, schema, logger });
   // After drizzle() has set its type parsers on the clients, which these direct calls then share.
-  directClients.set(db, (text, parameters) => counted(pool.unsafe(text, parameters, { prepare: prepared })));
+  directClients.set(
+    db,
+    recording(record, (text, parameters) => counted(pool.unsafe(text, parameters, { prepare: prepared }))),
+  );
   // execute(): sent now, as drizzle's execute() did, even if no one waits for the rows.
-  directClients.set(backgroundDb, (text, parameters) =>
-    backgroundPool.unsafe(text, parameters, { prepare: prepared }).execute(),
+  directClients.set(
+    backgroundDb,
+    recording(record, (text, parameters) =>
+      backgroundPool.unsafe(text, parameters, { prepare: prepared }).execute(),
+    ),
   );
   return {
     db,
@@ -199,10 +213,16 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
   };
 }
 
-function connectPglite(dataDir: string): Connection {
+function connectPglite(config: DatabaseConfig): Connection {
+  const dataDir = config.PGLITE_DATA_DIR;
   acquireEmbeddedDatabaseLock(dataDir);
   const client = new PGlite(path.resolve(dataDir));
-  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  const record = captureFor(config);
+  const db = drizzlePglite({
+    client,
+    schema,
+    logger: record && capturingLogger(record),
+  }) as unknown as Database;
   return {
     db,
     // One connection in-process: nothing to queue behind.
@@ -224,7 +244,7 @@ function connection(): Connection {
     const config = readDatabaseConfig();
     globalForDb.paymentsDbConnection = config.DATABASE_URL
       ? connectPostgres({ ...config, DATABASE_URL: config.DATABASE_URL })
-      : connectPglite(config.PGLITE_DATA_DIR);
+      : connectPglite(config);
   }
   return globalForDb.paymentsDbConnection;
 }
@@ -258,6 +278,15 @@ export async function closeDatabase(): Promise<void> {
 }
 
 type DirectClient = (text: string, parameters: never[]) => Promise<unknown[]>;
+
+/** The direct client itself when nothing is recorded, so the hot path is unchanged. */
+function recording(record: StatementRecorder | undefined, direct: DirectClient): DirectClient {
+  if (!record) return direct;
+  return (text, parameters) => {
+    record(text);
+    return direct(text, parameters);
+  };
+}
 
 /**
  * postgres.js clients of the pool's databases, for `selectRows` to send a statement straight to: drizzle's
