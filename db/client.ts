@@ -12,6 +12,7 @@ import { readDatabaseConfig, type DatabaseConfig } from "./config";
 import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
 import * as schema from "./schema";
 import { dialect, type Statement } from "./statement";
+import { capturingLogger, statementRecorder, type StatementRecorder } from "./statement-capture";
 
 /**
  * The one module that knows which driver runs: postgres.js when DATABASE_URL is set, PGlite in-process
@@ -135,6 +136,11 @@ async function sessionSurvivesStatements(url: string): Promise<boolean> {
 
 export class PoolerMisconfiguredError extends Error {}
 
+/** The statement recorder when DATABASE_STATEMENT_CAPTURE is set (tests only), chosen once per connection. */
+function captureFor(config: DatabaseConfig): StatementRecorder | undefined {
+  return config.DATABASE_STATEMENT_CAPTURE ? statementRecorder(config.DATABASE_STATEMENT_CAPTURE) : undefined;
+}
+
 /** postgres.js options for every pool of this database: its primary's and its replicas'. */
 function poolOptions(config: DatabaseConfig) {
   const prepared = config.DATABASE_PREPARED_STATEMENTS;
@@ -164,14 +170,24 @@ function poolOptions(config: DatabaseConfig) {
 export function openReplicaPool(url: string): { db: Database; end: () => Promise<void> } {
   const config = readDatabaseConfig();
   const options = poolOptions(config);
+  const record = captureFor(config);
   const pool = postgres(url, { ...options, max: config.DATABASE_POOL_MAX });
-  const db = drizzlePostgres({ client: poolClient(pool, options.prepare, true), schema });
-  directClients.set(db, (text, parameters) => pool.unsafe(text, parameters, { prepare: options.prepare }));
+  const db = drizzlePostgres({
+    client: poolClient(pool, options.prepare, true),
+    schema,
+    logger: record && capturingLogger(record),
+  });
+  directClients.set(
+    db,
+    recording(record, (text, parameters) => pool.unsafe(text, parameters, { prepare: options.prepare })),
+  );
   return { db, end: () => pool.end({ timeout: 5 }) };
 }
 
 function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Connection {
   const url = config.DATABASE_URL;
+  const record = captureFor(config);
+  const logger = record && capturingLogger(record);
   const options = poolOptions(config);
   const prepared = options.prepare;
   const pool = postgres(url, { ...options, max: config.DATABASE_POOL_MAX });
@@ -180,13 +196,19 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
   // Opens its connection on first use: only processes that write in the background have one.
   const backgroundPool = postgres(url, { ...options, max: 1 });
   const background = poolClient(backgroundPool, prepared, true);
-  const db = drizzlePostgres({ client, schema });
-  const backgroundDb = drizzlePostgres({ client: background, schema });
+  const db = drizzlePostgres({ client, schema, logger });
+  const backgroundDb = drizzlePostgres({ client: background, schema, logger });
   // After drizzle() has set its type parsers on the clients, which these direct calls then share.
-  directClients.set(db, (text, parameters) => counted(pool.unsafe(text, parameters, { prepare: prepared })));
+  directClients.set(
+    db,
+    recording(record, (text, parameters) => counted(pool.unsafe(text, parameters, { prepare: prepared }))),
+  );
   // execute(): sent now, as drizzle's execute() did, even if no one waits for the rows.
-  directClients.set(backgroundDb, (text, parameters) =>
-    backgroundPool.unsafe(text, parameters, { prepare: prepared }).execute(),
+  directClients.set(
+    backgroundDb,
+    recording(record, (text, parameters) =>
+      backgroundPool.unsafe(text, parameters, { prepare: prepared }).execute(),
+    ),
   );
   return {
     db,
@@ -218,10 +240,16 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
   };
 }
 
-function connectPglite(dataDir: string): Connection {
+function connectPglite(config: DatabaseConfig): Connection {
+  const dataDir = config.PGLITE_DATA_DIR;
   acquireEmbeddedDatabaseLock(dataDir);
   const client = new PGlite(path.resolve(dataDir));
-  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  const record = captureFor(config);
+  const db = drizzlePglite({
+    client,
+    schema,
+    logger: record && capturingLogger(record),
+  }) as unknown as Database;
   return {
     db,
     // One connection in-process: nothing to queue behind.
@@ -246,7 +274,7 @@ function connection(): Connection {
     const config = readDatabaseConfig();
     globalForDb.paymentsDbConnection = config.DATABASE_URL
       ? connectPostgres({ ...config, DATABASE_URL: config.DATABASE_URL })
-      : connectPglite(config.PGLITE_DATA_DIR);
+      : connectPglite(config);
   }
   return globalForDb.paymentsDbConnection;
 }
@@ -286,6 +314,15 @@ export async function closeDatabase(): Promise<void> {
 }
 
 type DirectClient = (text: string, parameters: never[]) => Promise<unknown[]>;
+
+/** The direct client itself when nothing is recorded, so the hot path is unchanged. */
+function recording(record: StatementRecorder | undefined, direct: DirectClient): DirectClient {
+  if (!record) return direct;
+  return (text, parameters) => {
+    record(text);
+    return direct(text, parameters);
+  };
+}
 
 /**
  * postgres.js clients of the pool's databases, for `selectRows` to send a statement straight to: drizzle's

@@ -40,6 +40,11 @@ export const databaseConfigSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** A transaction left idle this long is ended by PostgreSQL, releasing its locks (0 turns it off). */
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
+   * Tests only: a directory where each process writes every distinct statement text it sends (and who sent
+   * it), for the tenant-scoping check. Unset, nothing is recorded and no statement does extra work.
+   */
+  DATABASE_STATEMENT_CAPTURE: z.string().min(1).optional(),
 });
 
 export type DatabaseConfig = z.infer<typeof databaseConfigSchema>;

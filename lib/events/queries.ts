@@ -86,7 +86,7 @@ export async function listEvents(
           select id, created_at from matching
           order by created_at desc, id desc limit ${query.perPage} offset ${offset}
         ) page on true
-        left join events e on e.id = page.id
+        left join events e on e.merchant_id = ${merchantId} and e.id = page.id
         order by page.created_at desc, page.id desc`
       : sql`
         with hours as (
@@ -109,7 +109,7 @@ export async function listEvents(
           order by created_at desc nulls last, id desc nulls last
           limit ${query.perPage} offset (select ${offset} - newer from start)
         ) page on true
-        left join events e on e.id = page.id
+        left join events e on e.merchant_id = ${merchantId} and e.id = page.id
         order by page.created_at desc nulls last, page.id desc nulls last`,
   );
   return {
@@ -138,7 +138,8 @@ export async function findEvent(
   }>(
     db,
     sql`select endpoint_id, status, attempt_count, last_attempt_at, next_attempt_at
-        from webhook_deliveries where event_id = ${eventId} order by endpoint_id`,
+        from webhook_deliveries where merchant_id = ${row.merchant_id} and event_id = ${eventId}
+        order by endpoint_id`,
   );
   return {
     merchantId: Number(row.merchant_id),

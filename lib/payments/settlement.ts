@@ -122,7 +122,8 @@ export async function settleDuePayments(
       );
     const settled: TransitionedRow[] = [];
     for (const { row, settlement } of decided) {
-      const transitioned = await transition(tx, Number(row.id), settlement);
+      // Its merchant too: the statement then names the shard it touches (docs/scaling.md).
+      const transitioned = await transition(tx, Number(row.id), settlement, Number(row.merchant_id));
       if (transitioned) settled.push(transitioned);
     }
     await moveDailyTotals(tx, settled);
@@ -172,7 +173,12 @@ export async function expireStalePayments(db: Executor, expireAfterMs: number, l
     const failureReason = `Expired: still pending ${describeDuration(expireAfterMs)} after it was created.`;
     const expired: TransitionedRow[] = [];
     for (const row of stale) {
-      const transitioned = await transition(tx, Number(row.id), { outcome: "failed", failureReason });
+      const transitioned = await transition(
+        tx,
+        Number(row.id),
+        { outcome: "failed", failureReason },
+        Number(row.merchant_id),
+      );
       if (transitioned) expired.push(transitioned);
     }
     await moveDailyTotals(tx, expired);

@@ -40,7 +40,13 @@ export async function listEventDeliveries(
       endpointUrl: webhookEndpoints.url,
     })
     .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(
+      webhookEndpoints,
+      and(
+        eq(webhookEndpoints.merchantId, webhookDeliveries.merchantId),
+        eq(webhookEndpoints.id, webhookDeliveries.endpointId),
+      ),
+    )
     .where(and(eq(webhookDeliveries.merchantId, merchantId), inArray(webhookDeliveries.eventId, eventIds)))
     .orderBy(asc(webhookDeliveries.id));
   const attempts = await listDeliveryAttempts(

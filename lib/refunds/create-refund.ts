@@ -47,7 +47,9 @@ function createRefundStatement(
         for update
       ), reserved as (
         update payments p set amount_refund_pending = p.amount_refund_pending + locked.refund, updated_at = now()
-        from locked where p.id = locked.id and locked.refund > 0 and locked.refund <= locked.refundable
+        from locked
+        where p.merchant_id = ${merchantId} and p.id = locked.id
+          and locked.refund > 0 and locked.refund <= locked.refundable
         returning p.id, locked.refund
       ), inserted as (
         insert into refunds (merchant_id, payment_id, amount, reason, external_id, settle_at)

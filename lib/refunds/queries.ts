@@ -29,10 +29,11 @@ export async function listPaymentRefunds(
 ): Promise<{ merchantId: number; items: RefundResource[]; total: number } | undefined> {
   const rows = await selectRows<Partial<RefundRow> & { owner: number | string; total: number | string }>(
     db,
-    sql`select r.*, p.merchant_id as owner, (select count(*) from refunds where payment_id = p.id) as total
+    sql`select r.*, p.merchant_id as owner,
+          (select count(*) from refunds where merchant_id = p.merchant_id and payment_id = p.id) as total
         from payments p
         left join lateral (
-          select ${REFUND_COLUMNS} from refunds where payment_id = p.id
+          select ${REFUND_COLUMNS} from refunds where merchant_id = p.merchant_id and payment_id = p.id
           order by id desc offset ${(page - 1) * perPage} limit ${perPage}
         ) r on true
         where p.id = ${paymentId}`,

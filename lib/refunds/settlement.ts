@@ -59,7 +59,7 @@ async function transitionRefund(
                  amount_refunded = p.amount_refunded
                    + case when settled.status = 'succeeded' then settled.amount else 0 end,
                  updated_at = now()
-          from settled where p.id = settled.payment_id
+          from settled where p.merchant_id = ${merchantId} and p.id = settled.payment_id
         )`,
         from: sql`settled`,
         returning: sql`${sql.raw(
@@ -95,7 +95,7 @@ export async function settleRefund(
   if (settled) return toRefundResource(settled);
   const [now] = await selectRows<{ status: string }>(
     db,
-    sql`select status from refunds where id = ${refundId}`,
+    sql`select status from refunds where id = ${refundId} and merchant_id = ${owner}`,
   );
   throw new DomainError(
     "conflict",

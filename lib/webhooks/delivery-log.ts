@@ -99,7 +99,10 @@ export async function listEndpointDeliveries(
           createdAt: webhookDeliveries.createdAt,
         })
         .from(webhookDeliveries)
-        .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+        .innerJoin(
+          events,
+          and(eq(events.merchantId, webhookDeliveries.merchantId), eq(events.id, webhookDeliveries.eventId)),
+        )
         .where(
           and(
             ...conditions,

@@ -127,7 +127,7 @@ export async function listDeliveriesPage(
       db,
       sql`select d.id, d.event_id, e.type, d.status, d.attempt_count, d.last_attempt_at, d.next_attempt_at,
                  d.created_at
-          from webhook_deliveries d join events e on e.id = d.event_id
+          from webhook_deliveries d join events e on e.id = d.event_id and e.merchant_id = d.merchant_id
           where ${filters}
           order by d.id desc limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`,
     ),

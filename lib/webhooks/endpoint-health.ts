@@ -33,7 +33,7 @@ export async function getEndpointHealth(
                (array_agg(coalesce(a.response_status::text, a.error) order by a.attempted_at desc, a.id desc))[1] as last_result,
                max(a.attempted_at) as last_attempt_at
         from webhook_attempts a
-        join webhook_deliveries d on d.id = a.delivery_id
+        join webhook_deliveries d on d.merchant_id = a.merchant_id and d.id = a.delivery_id
         where a.merchant_id = ${merchantId} and a.attempted_at > now() - interval '24 hours'
         group by d.endpoint_id`,
   );

@@ -53,6 +53,10 @@ export function testEnvironment(
     // PGlite admits one process, so its server runs the worker inside; on PostgreSQL workers are separate
     // processes, started by the suites that need them, as in production.
     WORKER_MODE: process.env.DATABASE_URL ? "off" : "inline",
+    // For tenant-scoping.test.ts: every statement the app's processes send (tests/support/global-setup.ts).
+    ...(process.env.TEST_STATEMENT_CAPTURE
+      ? { DATABASE_STATEMENT_CAPTURE: process.env.TEST_STATEMENT_CAPTURE }
+      : {}),
     ...overrides,
   };
   // A server on a database of its own (its name plus a suffix) reads that database on the replicas too.

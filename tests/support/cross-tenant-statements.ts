@@ -1,0 +1,118 @@
+// Statements that reach tenant tables across merchants on purpose, each with why and what it becomes when the
+// tables are distributed by merchant_id. docs/scaling.md ("Cross-tenant statements") keeps the same list.
+// tests/integration/tenant-scoping.test.ts accepts an unscoped reference only when an entry names its table
+// and matches: by the statement's text (`sql`), or, for the identity tables the plan keeps as reference
+// tables, by the key the statement pins the row with (`pinnedBy`: `users.id = $1`, never a scan).
+
+export type CrossTenantStatement = {
+  /** Who sends it, for a reader. */
+  site: string;
+  tables: string[];
+  /** Matches the statement's text, whitespace collapsed to single spaces. */
+  sql?: RegExp;
+  /** Accepted when the reference's level sets one of these columns equal to a bound value. */
+  pinnedBy?: string[];
+  why: string;
+  onCitus: string;
+};
+
+const PER_SHARD =
+  "One statement per shard: the service loops over the shards (citus_shards) and runs it there.";
+
+export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
+  {
+    site: "claimDueDeliveries, lib/webhooks/delivery-queue.ts",
+    tables: ["webhook_deliveries", "events", "webhook_endpoints"],
+    sql: /^ ?with due as \( select id from webhook_deliveries where status = 'pending' .* for update skip locked/,
+    why: "The webhook worker claims whatever is due, whoever's it is.",
+    onCitus: `${PER_SHARD} Deliveries, events and endpoints are co-located, so the joins stay on the shard.`,
+  },
+  {
+    site: "recordAttempts, lib/webhooks/delivery-queue.ts",
+    tables: ["webhook_deliveries", "webhook_endpoints"],
+    sql: /^ ?(with updated as \( update webhook_deliveries d set status = v\.status|update webhook_endpoints w set failing_since)/,
+    why: "The worker writes a batch of results for the deliveries it claimed, across merchants.",
+    onCitus: "Batched per shard, as the claims are (a claim's rows all come from one shard).",
+  },
+  {
+    site: "settleDuePayments, expireStalePayments, settleDueRefunds (lib/payments, lib/refunds settlement.ts)",
+    tables: ["payments", "refunds"],
+    sql: /^select id, merchant_id(, amount)? from (payments|refunds) where status = 'pending' .* for update skip locked$/,
+    why: "The simulated processor settles and expires whatever is due; each transition then names its merchant.",
+    onCitus: PER_SHARD,
+  },
+  {
+    site: "pruneExpiredRows, lib/platform/pruning.ts",
+    tables: [
+      "events",
+      "webhook_deliveries",
+      "event_hourly_counts",
+      "idempotency_keys",
+      "api_request_logs",
+      "invitations",
+      "user_sessions",
+    ],
+    sql: /^ ?with (deleted as \( delete from|doomed as \( select id from events where created_at <)/,
+    why: "Retention deletes old rows of every merchant, a batch at a time (by ctid).",
+    onCitus: `${PER_SHARD} Time-partitioned tables drop whole partitions instead (step 2).`,
+  },
+  {
+    site: "webhook queue gauge, lib/platform/metrics.ts",
+    tables: ["webhook_deliveries"],
+    sql: /^select count\(\*\) filter \(where next_attempt_at <= now\(\)\) as due/,
+    why: "An operator metric over the whole queue, once per scrape.",
+    onCitus: "A multi-shard aggregate Citus pushes down to every shard; fine at scrape rate.",
+  },
+  {
+    site: "checkStoredSecrets and reencryptStoredSecrets, lib/platform/encryption.ts",
+    tables: ["webhook_endpoints", "users"],
+    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users)" where id > |^update "(webhook_endpoints|users)" set "\w+" = \$1 where id = \$2 and "\w+" = \$3)/,
+    why: "At boot, and in `admin secrets:reencrypt`: every stored secret is checked or re-encrypted.",
+    onCitus: "Multi-shard reads and by-id updates, once per boot or operator command.",
+  },
+  {
+    site: "ownerOf (lib/webhooks/endpoint-api.ts), findRefund, findEvent, listPaymentRefunds, findPayment, settleRefund, verifyWebhook",
+    tables: ["payments", "refunds", "events", "webhook_endpoints", "webhook_deliveries"],
+    sql: /^(select merchant_id from "?\w+"? where id = \$1|select "id" from "webhook_endpoints" where "webhook_endpoints"\."id" = \$1|select "merchant_id" from "payments" where "payments"\."id" = \$1|select id, payment_id, amount, status, reason, external_id, failure_reason, created_at, settled_at, merchant_id from refunds where id = \$1|select id, merchant_id, type, data, created_at from events where id = \$1|select r\.\*, p\.merchant_id as owner, .* where p\.id = \$\d+|select "id", "merchant_id", "external_id", .* from "payments" where "payments"\."id" = \$1 limit \$2|select merchant_id, status, \(amount - amount_refunded - amount_refund_pending\)::text as refundable from payments where id = \$1)$/,
+    why: "The contract's 403 (another merchant's) versus 404 (none): the row is found by id whoever owns it.",
+    onCitus:
+      "Read with the caller's merchant_id first (one shard); only on a miss, a multi-shard `select merchant_id … where id` to choose 403 or 404.",
+  },
+  {
+    site: "admin CLI and test helpers by id (settlePayment, cancelPayment, the dashboard's webhook pages)",
+    tables: ["payments", "webhook_endpoints", "webhook_deliveries", "events", "webhook_attempts"],
+    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments set status = \$1, failure_reason = \$2, settled_at = now\(\), updated_at = now\(\) where id = \$3 and status = 'pending' returning)/,
+    why: "An operator settles or cancels any merchant's payment by id (`admin payment:settle --id`).",
+    onCitus: "A multi-shard lookup on an operator's command; rare enough to leave as it is.",
+  },
+  {
+    site: "authenticateApiToken, token roll, stream lease lock (lib/tokens, lib/events/event-stream.ts)",
+    tables: ["api_tokens"],
+    pinnedBy: ["token_hash", "id"],
+    why: "A bearer token is found by its hash before the merchant is known.",
+    onCitus: "api_tokens is a reference table: the lookup is local on every node.",
+  },
+  {
+    site: "sign-in, sessions, two-factor, members, invitations (lib/accounts)",
+    tables: ["users", "user_sessions", "invitations"],
+    pinnedBy: ["id", "email", "session_key", "user_id", "token_hash"],
+    why: "A person signs in by email, a session by its key, an invitation by its link: before the merchant is known.",
+    onCitus:
+      "Reference tables (few rows per merchant, platform-wide unique keys): local reads on every node.",
+  },
+];
+
+/** The entry that lets this statement reach this table without merchant_id, if any. */
+export function crossTenantEntry(
+  sql: string,
+  table: string,
+  pinnedBy: ReadonlySet<string> = new Set(),
+): CrossTenantStatement | undefined {
+  const flat = sql.replace(/\s+/g, " ");
+  return CROSS_TENANT_STATEMENTS.find(
+    (entry) =>
+      entry.tables.includes(table) &&
+      (entry.sql?.test(flat) ?? true) &&
+      (entry.pinnedBy?.some((column) => pinnedBy.has(column)) ?? true),
+  );
+}
