@@ -27,6 +27,8 @@ import {
 
 // Shared column helpers, so every table spells ids and timestamps the same way.
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
+/** A partitioned table's id: its primary key must include the partition key, so it is declared with it. */
+const partitionedId = () => bigint("id", { mode: "number" }).notNull().generatedAlwaysAsIdentity();
 const merchantId = () =>
   bigint("merchant_id", { mode: "number" })
     .notNull()
@@ -379,10 +381,14 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
+/**
+ * Partitioned by week of attempted_at (migration 0022; drizzle cannot declare partitions): see
+ * lib/platform/history-partitions.ts.
+ */
 export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
-    id: id(),
+    id: partitionedId(),
     merchantId: merchantId(),
     deliveryId: bigint("delivery_id", { mode: "number" })
       .notNull()
@@ -395,6 +401,7 @@ export const webhookAttempts = pgTable(
     responseExcerpt: text("response_excerpt"),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.attemptedAt] }),
     index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt),
     // The Webhooks page's 24-hour health per endpoint.
     index("webhook_attempts_merchant_attempted_idx").on(t.merchantId, t.attemptedAt),
@@ -456,11 +463,12 @@ export const loginAttempts = pgTable(
 /**
  * Every API request a token made, for the merchant's Logs page: written off the request path in batches,
  * pruned after API_LOG_RETENTION_DAYS. Never the Authorization header; a response body only for 4xx/5xx.
+ * Partitioned by day of created_at (migration 0022): retention drops whole days (history-partitions.ts).
  */
 export const apiRequestLogs = pgTable(
   "api_request_logs",
   {
-    id: id(),
+    id: partitionedId(),
     // No foreign key: checking one locks the merchant's row once per logged request, and the worker's
     // retention prune removes a deleted merchant's entries like everyone else's.
     merchantId: bigint("merchant_id", { mode: "number" }).notNull(),
@@ -477,6 +485,7 @@ export const apiRequestLogs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     // Also how a request id is found: by the time it carries (lib/logs/queries.ts), with no index of its own.
     index("api_request_logs_merchant_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     // The pruner's range: rows arrive in time order, so a BRIN index (a few pages) does what a btree would.
