@@ -487,8 +487,15 @@ export const apiRequestLogs = pgTable(
   (t) => [
     primaryKey({ columns: [t.id, t.createdAt] }),
     // Also how a request id is found: by the time it carries (lib/logs/queries.ts), with no index of its own.
-    index("api_request_logs_merchant_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
-    // The pruner's range: rows arrive in time order, so a BRIN index (a few pages) does what a btree would.
+    // Plain DESC (nulls first) so the Logs page's `order by created_at desc, id desc` reads it in order, newest
+    // partition first, and stops at the page (with NULLS LAST every entry of the merchant was sorted).
+    index("api_request_logs_merchant_idx").on(
+      t.merchantId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // Time ranges over every merchant: rows arrive in time order, so BRIN (a few pages) does what a btree would.
+    // Retention, its first reader, now drops partitions instead.
     index("api_request_logs_created_idx").using("brin", t.createdAt),
   ],
 );
