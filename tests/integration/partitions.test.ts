@@ -224,6 +224,34 @@ describe("partitioned history", () => {
     }
   });
 
+  it.skipIf(!process.env.DATABASE_URL)(
+    "processes creating the same partition at once make it once, without an error",
+    async () => {
+      const at = daysFromNow(90);
+      const name = partitionOf("api_request_logs", at);
+      await db.execute(sql`drop table if exists ${sql.identifier(name)}`);
+      const { default: postgres } = await import("postgres");
+      const clients = [1, 2, 3, 4].map(() =>
+        postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} }),
+      );
+      try {
+        const created = await Promise.all(
+          clients.map((client) =>
+            client<{ created: number }[]>`select create_history_partitions('api_request_logs', 'day',
+            ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz) as created`.then(
+              ([row]) => row!.created,
+            ),
+          ),
+        );
+        expect(created.reduce((sum, count) => sum + count, 0)).toBe(1);
+        expect(await partitions("api_request_logs")).toContain(name);
+      } finally {
+        await Promise.all(clients.map((client) => client.end()));
+        await db.execute(sql`drop table if exists ${sql.identifier(name)}`);
+      }
+    },
+  );
+
   it("the schema and the migrations agree: drizzle-kit has nothing to generate", async () => {
     // On a copy, so a difference would not leave a stray migration in the repository.
     const out = path.join(mkdtempSync(path.join(tmpdir(), "payments-migrations-")), "migrations");
