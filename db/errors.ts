@@ -45,3 +45,11 @@ export function isMissingPartition(error: unknown): boolean {
   }
   return false;
 }
+
+/** True when a statement gave up waiting for a lock (SQLSTATE 55P03: lock_timeout, NOWAIT). */
+export function isLockNotAvailable(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as Error & { code?: unknown }).code === "55P03") return true;
+  }
+  return false;
+}

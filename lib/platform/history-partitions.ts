@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, selectRows, type Executor } from "@/db/client";
-import { isMissingPartition } from "@/db/errors";
+import { isLockNotAvailable, isMissingPartition } from "@/db/errors";
 import { getEnv } from "./env";
 import { logger } from "./logger";
 import { periodicService } from "./periodic-service";
@@ -94,17 +94,35 @@ export async function dropExpiredPartitions(
                 <= now() - make_interval(days => ${keepDays[table]})
           order by 1`,
     );
-    for (const { name } of expired)
-      await db.transaction(async (tx) => {
-        await tx.execute(sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, true)`);
-        await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID})`);
-        await tx.execute(sql`drop table if exists ${sql.identifier(name)}`);
-      });
-    dropped[table] = expired.length;
+    dropped[table] = 0;
+    for (const { name } of expired) {
+      try {
+        if (await dropPartition(db, name)) dropped[table] += 1;
+      } catch (error) {
+        // Behind a long query: the next round drops it, and the rest of this round's pruning goes on.
+        if (!isLockNotAvailable(error)) throw error;
+        logger.warn({ partition: name }, "Expired partition not dropped: its table was busy");
+      }
+    }
   }
   if (Object.values(dropped).some((count) => count > 0))
     logger.info({ dropped }, "History partitions dropped");
   return dropped;
+}
+
+/** Drops a partition unless another process did first (then only that one counts it). */
+function dropPartition(db: Executor, name: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, true)`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID})`);
+    const [row] = await selectRows<{ present: boolean }>(
+      tx,
+      sql`select to_regclass(quote_ident(${name})) is not null as present`,
+    );
+    if (!row?.present) return false;
+    await tx.execute(sql`drop table ${sql.identifier(name)}`);
+    return true;
+  });
 }
 
 /**

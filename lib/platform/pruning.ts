@@ -38,7 +38,8 @@ export type PruneCounts = Record<
 /**
  * One batch of events older than the retention (EVENT_RETENTION_DAYS, at least 30), with their deliveries
  * and, through them, their attempts (the delivery log of an event goes with it: the foreign key's cascade
- * works on the partitioned webhook_attempts too), taken off their hours' counts. Only the rows this statement deleted are uncounted, so pruners side by side never count twice.
+ * works on the partitioned webhook_attempts too), taken off their hours' counts. Only the rows this
+ * statement deleted are uncounted, so pruners side by side never count twice.
  */
 function oldEventsBatch(days: number, batchSize: number) {
   return sql`with doomed as (
