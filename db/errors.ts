@@ -33,3 +33,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when an insert found no partition for a row (SQLSTATE 23514, which CHECK violations share, hence the
+ * message too), whichever driver raised it.
+ */
+export function isMissingPartition(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const { code, message } = current as Error & { code?: unknown };
+    if (code === "23514" && message.startsWith("no partition of relation")) return true;
+  }
+  return false;
+}
+
+/** True when a statement gave up waiting for a lock (SQLSTATE 55P03: lock_timeout, NOWAIT). */
+export function isLockNotAvailable(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as Error & { code?: unknown }).code === "55P03") return true;
+  }
+  return false;
+}

@@ -28,6 +28,8 @@ import {
 
 // Shared column helpers, so every table spells ids and timestamps the same way.
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
+/** A partitioned table's id: its primary key must include the partition key, so it is declared with it. */
+const partitionedId = () => bigint("id", { mode: "number" }).notNull().generatedAlwaysAsIdentity();
 const merchantId = () =>
   bigint("merchant_id", { mode: "number" })
     .notNull()
@@ -380,10 +382,14 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
+/**
+ * Partitioned by week of attempted_at (migration 0022; drizzle cannot declare partitions): see
+ * lib/platform/history-partitions.ts.
+ */
 export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
-    id: id(),
+    id: partitionedId(),
     merchantId: merchantId(),
     deliveryId: bigint("delivery_id", { mode: "number" })
       .notNull()
@@ -396,6 +402,7 @@ export const webhookAttempts = pgTable(
     responseExcerpt: text("response_excerpt"),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.attemptedAt] }),
     index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt),
     // The Webhooks page's 24-hour health per endpoint.
     index("webhook_attempts_merchant_attempted_idx").on(t.merchantId, t.attemptedAt),
@@ -457,11 +464,12 @@ export const loginAttempts = pgTable(
 /**
  * Every API request a token made, for the merchant's Logs page: written off the request path in batches,
  * pruned after API_LOG_RETENTION_DAYS. Never the Authorization header; a response body only for 4xx/5xx.
+ * Partitioned by day of created_at (migration 0022): retention drops whole days (history-partitions.ts).
  */
 export const apiRequestLogs = pgTable(
   "api_request_logs",
   {
-    id: id(),
+    id: partitionedId(),
     // No foreign key: checking one locks the merchant's row once per logged request, and the worker's
     // retention prune removes a deleted merchant's entries like everyone else's.
     merchantId: bigint("merchant_id", { mode: "number" }).notNull(),
@@ -478,9 +486,17 @@ export const apiRequestLogs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     // Also how a request id is found: by the time it carries (lib/logs/queries.ts), with no index of its own.
-    index("api_request_logs_merchant_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
-    // The pruner's range: rows arrive in time order, so a BRIN index (a few pages) does what a btree would.
+    // Plain DESC (nulls first) so the Logs page's `order by created_at desc, id desc` reads it in order, newest
+    // partition first, and stops at the page (with NULLS LAST every entry of the merchant was sorted).
+    index("api_request_logs_merchant_idx").on(
+      t.merchantId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // Time ranges over every merchant: rows arrive in time order, so BRIN (a few pages) does what a btree would.
+    // Retention, its first reader, now drops partitions instead.
     index("api_request_logs_created_idx").using("brin", t.createdAt),
   ],
 );
@@ -542,7 +558,7 @@ export const eventStreamLeases = pgTable(
 const pgLsn = customType<{ data: string }>({ dataType: () => "pg_lsn" });
 
 /**
- * UNLOGGED (migration 0022; drizzle cannot declare it): where each merchant's last write left the primary's
+ * UNLOGGED (migration 0023; drizzle cannot declare it): where each merchant's last write left the primary's
  * WAL, so its reads wait for a replica that has replayed that far (db/replicas.ts). Written only when read
  * replicas are configured; a crash empties it, which only sends reads to replicas a moment early.
  */

@@ -1,7 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getBackgroundDb, selectRows } from "@/db/client";
+import { getBackgroundDb, selectRows, type Database } from "@/db/client";
 import { isDatabaseUnavailable } from "@/db/errors";
+import { writeCreatingPartitions } from "@/lib/platform/history-partitions";
 import { logger } from "@/lib/platform/logger";
 import { requestLogDropped } from "@/lib/platform/metrics";
 
@@ -99,8 +100,21 @@ export function recordApiRequest(entry: RequestLogEntry): void {
  * the background connection, so no request's statement waits behind it.
  */
 async function write(entries: string[]): Promise<void> {
-  await selectRows(
-    getBackgroundDb(),
+  const db = getBackgroundDb();
+  await writeCreatingPartitions(
+    db,
+    "api_request_logs",
+    () => entryTimes(entries),
+    () => insertEntries(db, entries),
+  );
+}
+
+const entryTimes = (entries: string[]) =>
+  entries.map((entry) => new Date((JSON.parse(entry) as { c: number }).c));
+
+function insertEntries(db: Database, entries: string[]) {
+  return selectRows(
+    db,
     sql`
     insert into api_request_logs (merchant_id, token_id, request_id, method, path, status, latency_ms,
                                   client_ip, idempotency_key, response_body, created_at)

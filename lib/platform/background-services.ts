@@ -4,6 +4,8 @@ import { startSettler } from "@/lib/payments/settler";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { checkStoredSecrets } from "./encryption";
 import { checkWebServerEnv, getEnv } from "./env";
+import { createHistoryPartitions, startHistoryPartitioner } from "./history-partitions";
+import { logger } from "./logger";
 import { startPruner } from "./pruning";
 
 /** Background loops started with the process (webhook worker, settler); each returns its stop function. */
@@ -11,9 +13,9 @@ export type BackgroundService = () => Promise<() => Promise<void>>;
 
 const running: Array<() => Promise<void>> = [];
 
-/** What a worker process runs: the webhook worker, the settler and the pruner. */
+/** What a worker process runs: the webhook worker, the settler, the pruner and the partition creator. */
 export function workerServices(): BackgroundService[] {
-  return [startWebhookWorker, startSettler, startPruner];
+  return [startWebhookWorker, startSettler, startPruner, startHistoryPartitioner];
 }
 
 /** What runs beside the web server: the worker's services, unless WORKER_MODE=off. */
@@ -22,8 +24,9 @@ export function inlineBackgroundServices(): BackgroundService[] {
 }
 
 /**
- * Boots a process that serves the platform: validates configuration, applies migrations, checks that every
- * stored secret's key is configured, then starts the background services. A bad environment or a busy embedded database stops the process with a readable
+ * Boots a process that serves the platform: validates configuration, applies migrations, creates the history
+ * partitions due (history-partitions.ts), checks that every stored secret's key is configured, then starts the
+ * background services. A bad environment or a busy embedded database stops the process with a readable
  * message instead of a stack trace.
  */
 export async function startPlatform(
@@ -34,6 +37,11 @@ export async function startPlatform(
     getEnv();
     if (role === "web") checkWebServerEnv();
     await migrateDatabase();
+    // Every process, API-only ones too (WORKER_MODE=off), so a database left alone for weeks gets today's
+    // partitions. Not fatal: the writers create a missing partition themselves, and the worker retries hourly.
+    await createHistoryPartitions(getDb()).catch((error: unknown) =>
+      logger.warn({ err: error }, "History partitions not created at start"),
+    );
     await checkStoredSecrets(getDb());
     for (const start of services) running.push(await start());
   } catch (error) {

@@ -98,7 +98,7 @@ const envSchema = databaseConfigSchema
       .transform((value) => value === "true" || value === "1"),
     /** Open `GET /api/events/stream` connections per API token, across every process; one more is a 429. */
     EVENT_STREAMS_PER_TOKEN: z.coerce.number().int().min(1).max(1000).default(5),
-    /** API request log entries are kept this many days, then pruned by the worker. */
+    /** API request log entries are kept this many days; the worker then drops their day (history-partitions.ts). */
     API_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /**
      * How long an API request's body may take to arrive (408 after), counted from its headers. At most

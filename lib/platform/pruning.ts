@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb, selectRows, type Executor } from "@/db/client";
 import { eventHour } from "@/lib/events/hourly-counts";
 import { getEnv } from "./env";
+import { dropExpiredPartitions, type HistoryTable } from "./history-partitions";
 import { periodicService } from "./periodic-service";
 
 /**
@@ -26,15 +27,19 @@ export const RETENTION = [
   { table: "webhook_inbox_captures", since: "received_at", keep: "7 days" },
 ] as const;
 
+/** Rows deleted per table, and whole partitions dropped per partitioned history table. */
 export type PruneCounts = Record<
-  (typeof RETENTION)[number]["table"] | "api_request_logs" | "events" | "event_hourly_counts",
+  (typeof RETENTION)[number]["table"] | "events" | "event_hourly_counts",
   number
->;
+> & {
+  partitionsDropped: Record<HistoryTable, number>;
+};
 
 /**
  * One batch of events older than the retention (EVENT_RETENTION_DAYS, at least 30), with their deliveries
- * and, through them, their attempts (the delivery log of an event goes with it), taken off their hours'
- * counts. Only the rows this statement deleted are uncounted, so pruners side by side never count twice.
+ * and, through them, their attempts (the delivery log of an event goes with it: the foreign key's cascade
+ * works on the partitioned webhook_attempts too), taken off their hours' counts. Only the rows this
+ * statement deleted are uncounted, so pruners side by side never count twice.
  */
 function oldEventsBatch(days: number, batchSize: number) {
   return sql`with doomed as (
@@ -63,25 +68,22 @@ function emptiedHoursBatch(days: number, batchSize: number) {
 }
 
 /**
- * Deletes expired rows in batches (short transactions, short locks) until none is left; returns how many went
- * per table. Safe to run from several workers at once: a row deleted by one is simply not found by another.
+ * Drops the partitioned history's expired partitions (the request log and the attempt log: no row deletes),
+ * then deletes expired rows in batches (short transactions, short locks) until none is left; returns how many
+ * went. Safe to run from several workers at once: a row deleted by one is simply not found by another.
  */
 export async function pruneExpiredRows(
   db: Executor,
   batchSize = 1000,
   eventRetentionDays = getEnv().EVENT_RETENTION_DAYS,
 ): Promise<PruneCounts> {
-  const counts = {} as PruneCounts;
-  const retention = [
-    ...RETENTION,
-    {
-      table: "api_request_logs" as const,
-      since: "created_at",
-      keep: `${getEnv().API_LOG_RETENTION_DAYS} days`,
-    },
-  ];
+  const partitionsDropped = await dropExpiredPartitions(db, {
+    api_request_logs: getEnv().API_LOG_RETENTION_DAYS,
+    webhook_attempts: eventRetentionDays,
+  });
+  const counts = { partitionsDropped } as PruneCounts;
   const batches = [
-    ...retention.map(({ table, since, keep }) => ({
+    ...RETENTION.map(({ table, since, keep }) => ({
       table,
       statement: sql`with deleted as (
               delete from ${sql.identifier(table)}

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { EndpointKind } from "@/db/enums";
 import { decryptSecret } from "@/lib/platform/encryption";
+import { writeCreatingPartitions } from "@/lib/platform/history-partitions";
 import { endpointResource } from "./endpoint-api";
 import type { WebhookEventType } from "./endpoint-schemas";
 import { recordEndpointDisabledEvent } from "./outbox";
@@ -123,9 +124,22 @@ export type AttemptOutcome = {
   gone: boolean;
 };
 
-/** Records a batch of attempts in one transaction: two statements whatever the batch size. */
+/**
+ * Records a batch of attempts in one transaction: two statements whatever the batch size. An attempt whose
+ * week has no partition yet (no worker ran the partition service lately) has it created, and the batch is
+ * written again.
+ */
 export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
+  await writeCreatingPartitions(
+    db,
+    "webhook_attempts",
+    () => outcomes.map((outcome) => outcome.attemptedAt),
+    () => writeAttempts(db, outcomes),
+  );
+}
+
+async function writeAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   const byEndpoint = new Map<number, { ok: boolean; gone: boolean; at: Date }>();
   for (const outcome of outcomes) {
     const current = byEndpoint.get(outcome.delivery.endpointId);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { eventHour } from "@/lib/events/hourly-counts";
+import { createPartitions } from "@/lib/platform/history-partitions";
 import { pruneExpiredRows, RETENTION } from "@/lib/platform/pruning";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { db } from "../support/direct-db";
@@ -19,7 +20,7 @@ const count = async (table: string, marker: string, column: string) =>
   );
 
 describe("pruning tables that would only grow", () => {
-  it("deletes expired rows in batches and keeps the live ones", async () => {
+  it("deletes expired rows in batches, drops expired history partitions, and keeps the live ones", async () => {
     const marker = `prune-${randomBytes(4).toString("hex")}`;
     const { merchantId, userId } = await createMerchantWithOwner(db, {
       name: "Prune",
@@ -27,6 +28,10 @@ describe("pruning tables that would only grow", () => {
       password: "long enough pw",
     });
     const endpoint = await createWebhookEndpoint(db, merchantId, { url: "https://example.com/prune" });
+    // Past the horizon the boot creates partitions from: made here, as they were when these rows were new.
+    const monthAgo = new Date(Date.now() - 31 * 86_400_000);
+    await createPartitions(db, "api_request_logs", monthAgo, monthAgo);
+    await createPartitions(db, "webhook_attempts", monthAgo, monthAgo);
     // For each table: 5 rows past its cut-off and 2 inside it.
     for (const [age, rows] of [
       ["old", 5],
@@ -52,8 +57,13 @@ describe("pruning tables that would only grow", () => {
           insert into event_hourly_counts as counts (merchant_id, type, hour, count)
           select ${merchantId}, 'payment.pending', ${eventHour(sql`created_at`)}, 1 from event
           on conflict (merchant_id, type, hour) do update set count = counts.count + 1`);
-        await db.execute(sql`insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
-          values (${merchantId}, ${suffix}, ${endpoint.id})`);
+        // Each delivery was attempted once, the day its event was made: the attempt goes with the event.
+        await db.execute(sql`with delivery as (
+            insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
+            values (${merchantId}, ${suffix}, ${endpoint.id}) returning id)
+          insert into webhook_attempts (merchant_id, delivery_id, attempted_at, latency_ms, error)
+          select ${merchantId}, id, now() - ${age === "old" ? "31 days" : "29 days"}::interval, 5, ${suffix}
+          from delivery`);
         await db.execute(sql`insert into rate_limit_buckets (key, tat, allowed)
           values (${suffix}, now() - ${age === "old" ? "2 hours" : "0 seconds"}::interval, true)`);
         // An invitation ends when it expires, is accepted or is revoked; kept a week from whichever was first.
@@ -84,6 +94,7 @@ describe("pruning tables that would only grow", () => {
       ["rate_limit_buckets", "key"],
       ["events", "id"],
       ["webhook_deliveries", "event_id"],
+      ["webhook_attempts", "error"],
       ["api_request_logs", "request_id"],
       ["invitations", "email"],
       ["user_sessions", "session_key"],
@@ -116,6 +127,7 @@ describe("pruning tables that would only grow", () => {
       rate_limit_buckets: 7,
       events: 7,
       webhook_deliveries: 7,
+      webhook_attempts: 7,
       api_request_logs: 7,
       invitations: 7,
       user_sessions: 7,
@@ -128,6 +140,7 @@ describe("pruning tables that would only grow", () => {
       rate_limit_buckets: 2,
       events: 2,
       webhook_deliveries: 2,
+      webhook_attempts: 2,
       api_request_logs: 2,
       invitations: 2,
       user_sessions: 2,
@@ -135,6 +148,9 @@ describe("pruning tables that would only grow", () => {
     });
     for (const { table } of RETENTION) expect(deleted[table]).toBeGreaterThanOrEqual(5);
     expect(deleted.events).toBeGreaterThanOrEqual(5);
+    // The request log is not deleted from: its 31-day-old rows went with their day's partition. The old
+    // attempts went with their events (their week may still hold newer ones, so it is not always dropped).
+    expect(deleted.partitionsDropped.api_request_logs).toBeGreaterThanOrEqual(1);
     // The hours counted the 7 events; the pruned ones are uncounted and their emptied hours removed.
     expect(countedBefore.events).toBe(7);
     expect(countedBefore.stale).toBeGreaterThan(0);
@@ -144,12 +160,12 @@ describe("pruning tables that would only grow", () => {
       login_attempts: 0,
       signup_attempts: 0,
       rate_limit_buckets: 0,
-      api_request_logs: 0,
       invitations: 0,
       user_sessions: 0,
       webhook_inbox_captures: 0,
       events: 0,
       event_hourly_counts: 0,
+      partitionsDropped: { api_request_logs: 0, webhook_attempts: 0 },
     });
   });
 });

@@ -16,6 +16,9 @@ process.env.AUTH_SECRET = inject("serverEnv").AUTH_SECRET ?? randomBytes(33).toS
 process.env.ENCRYPTION_KEYS = inject("serverEnv").ENCRYPTION_KEYS ?? randomBytes(32).toString("base64");
 
 const { getDb, migrateDatabase } = await import("@/db/client");
+const { createHistoryPartitions } = await import("@/lib/platform/history-partitions");
 await migrateDatabase();
+// As a booting server does: rows may then be written at any time the retention keeps.
+await createHistoryPartitions(getDb());
 
 export const db = getDb();
