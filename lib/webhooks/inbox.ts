@@ -77,7 +77,7 @@ export async function captureInboxDelivery(
             inbox_window_started_at = case when a.new_window then now() else w.inbox_window_started_at end,
             inbox_window_count = case when a.new_window then 1
                                       when a.limited then a.window_count else a.window_count + 1 end
-        from answer a where w.id = a.id
+        from answer a where w.id = a.id and w.merchant_id = ${delivery.merchantId}
       ), captured as (
         insert into webhook_inbox_captures
           (merchant_id, endpoint_id, event_id, attempt, headers, body, body_truncated, response_status,

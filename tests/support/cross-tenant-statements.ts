@@ -51,6 +51,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
       "api_request_logs",
       "invitations",
       "user_sessions",
+      "webhook_inbox_captures",
     ],
     sql: /^ ?with (deleted as \( delete from|doomed as \( select id from events where created_at <)/,
     why: "Retention deletes old rows of every merchant, a batch at a time (by ctid).",
