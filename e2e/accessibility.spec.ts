@@ -1,26 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { seriousViolations, VIEWS } from "./axe";
 import { createPaymentViaApi, expect, logInAs, test } from "./fixtures";
 
-// axe-core over every page, as a merchant sees them: light and dark at 1280 px, and a 390 px phone.
-const VIEWS = [
-  { name: "light", colorScheme: "light", width: 1280 },
-  { name: "dark", colorScheme: "dark", width: 1280 },
-  { name: "phone", colorScheme: "light", width: 390 },
-] as const;
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({
-      rule: violation.id,
-      help: violation.help,
-      targets: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")),
-    }));
-}
+// axe-core over every page, as a merchant sees them: light and dark at 1280 px, and a 390 px phone (./axe.ts).
 
 for (const view of VIEWS) {
   test(`no serious or critical accessibility violation on any page (${view.name})`, async ({

@@ -1,28 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
+import { seriousViolations, VIEWS } from "./axe";
 import { createPaymentViaApi, expect, settleInDashboard, signUp, test, uniqueEmail } from "./fixtures";
 
-// The QA recipe (README, "Testing webhooks without a server"): an inbox, a payment through the API, its
+// The QA recipe (README, "Inboxes: testing webhooks without a server"): an inbox, a payment through the API, its
 // capture verified, the inbox set to fail, the payment settled, the failed attempt, the retry on schedule,
 // "Retry now", and the signature debugger on a capture as received and as a re-serialised body would be.
-
-const VIEWS = [
-  { name: "light", colorScheme: "light", width: 1280 },
-  { name: "dark", colorScheme: "dark", width: 1280 },
-  { name: "phone", colorScheme: "light", width: 390 },
-] as const;
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({
-      rule: violation.id,
-      targets: violation.nodes.slice(0, 3).map((node) => node.target),
-    }));
-}
 
 /** A capture row, found again after each reload (the page refreshes itself while a delivery is pending). */
 const captureOf = (page: Page, event: string, attempt: number): Locator =>
