@@ -3,6 +3,7 @@
 // overspent by concurrent deliveries, a timeout, bad input refused with nothing written, and isolation.
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { InboxCapture } from "@/lib/webhooks/inbox";
 import { callApi } from "../support/api-client";
 import { startWorkerProcess, type WorkerProcess } from "../support/test-server";
 
@@ -19,17 +20,7 @@ type Endpoint = {
   secret: string;
   inbox_response: unknown;
 };
-type Capture = {
-  id: number;
-  event_id: string;
-  attempt: number;
-  headers: Record<string, string>;
-  body: string;
-  body_truncated: boolean;
-  response_status: number | null;
-  verification: { valid: boolean; code: string | null; reason: string };
-  received_at: string;
-};
+type Capture = InboxCapture;
 
 const api = (path: string, request: Parameters<typeof callApi>[2] = {}) =>
   callApi(baseUrl, path, { ...request, token: request.token ?? tokens.api });
