@@ -88,7 +88,7 @@ export function apiRoute<Params = Record<string, never>>(
             read: (work) => readFor(merchantId, work),
             env,
             token: auth.token,
-            merchantId: auth.token.merchantId,
+            merchantId,
             params: params as Params,
             url,
             body,
