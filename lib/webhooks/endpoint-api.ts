@@ -7,7 +7,7 @@ import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { isoTimestamp, isoTimestampOrNull } from "@/lib/platform/timestamps";
 import { messages } from "@/lib/platform/validation";
-import type { WebhookEndpointSummary } from "./endpoints";
+import type { InboxAnswerColumns, WebhookEndpointSummary } from "./endpoints";
 
 /**
  * What the webhook endpoints API adds to the dashboard's domain functions: the public resource shape, the
@@ -34,11 +34,6 @@ export function endpointResource(
     ...(secret === undefined ? {} : { secret }),
   };
 }
-
-type InboxAnswerColumns = Pick<
-  WebhookEndpointSummary,
-  "inboxResponseStatus" | "inboxResponseTimeout" | "inboxResponseRemaining"
->;
 
 /** An inbox's chosen answer as PATCH takes it, or null while it answers 200. */
 function inboxResponseResource(endpoint: Partial<InboxAnswerColumns>) {

@@ -53,6 +53,12 @@ export type WebhookEndpointSummary = {
   createdAt: Date;
 };
 
+/** An inbox's chosen answer, as the endpoint summary carries it. */
+export type InboxAnswerColumns = Pick<
+  WebhookEndpointSummary,
+  "inboxResponseStatus" | "inboxResponseTimeout" | "inboxResponseRemaining"
+>;
+
 const summaryColumns = {
   id: webhookEndpoints.id,
   kind: webhookEndpoints.kind,

@@ -1,9 +1,4 @@
-import type { WebhookEndpointSummary } from "@/lib/webhooks/endpoints";
-
-type InboxAnswerColumns = Pick<
-  WebhookEndpointSummary,
-  "inboxResponseStatus" | "inboxResponseTimeout" | "inboxResponseRemaining"
->;
+import type { InboxAnswerColumns } from "@/lib/webhooks/endpoints";
 
 /** "answers 500 to the next 2 deliveries", "times out until changed", or "answers 200". */
 export function describeInboxAnswer(endpoint: InboxAnswerColumns): string {
