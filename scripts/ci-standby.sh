@@ -8,6 +8,9 @@ name="${STANDBY_CLUSTER:-standby}"
 port="${STANDBY_PORT:-5433}"
 primary_hba="/etc/postgresql/${version}/main/pg_hba.conf"
 
+# Only the port goes to stdout, for callers to read; what the tools print goes to stderr (a file descriptor
+# kept aside for it would be inherited by the postmaster and hold a caller's $(...) open).
+{
 if ! grep -Eq '^host[[:space:]]+replication' "${primary_hba}"; then
   echo "host replication all 127.0.0.1/32 trust" >> "${primary_hba}"
   psql -h 127.0.0.1 -U postgres -qAtc "select pg_reload_conf()" >/dev/null
@@ -49,4 +52,5 @@ if ! pg_isready -h 127.0.0.1 -p "${port}" -q; then
   for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p "${port}" -q && break; sleep 1; done
 fi
 psql -h 127.0.0.1 -p "${port}" -U postgres -qAtc "select pg_is_in_recovery()" | grep -qx t
+} >&2
 echo "${port}"
