@@ -9,6 +9,8 @@ for (const view of VIEWS) {
     seed,
     seedData,
   }) => {
+    // About thirty pages and dialogs, each analysed by axe: 30 s on a quiet machine, twice that on a loaded one.
+    test.setTimeout(300_000);
     await page.emulateMedia({ colorScheme: view.colorScheme });
     await page.setViewportSize({ width: view.width, height: 900 });
     for (const path of ["/login", "/signup"]) {
