@@ -114,7 +114,7 @@ describe("payments listen", () => {
     }
     // The receiver records a request before it answers; the CLI prints "forwarded" once the answer is back.
     // Events go one at a time, so the last one's line comes after every other.
-    await listening.waitForLine((line) => line.type === "forwarded" && line.id === hooks[49].id);
+    await listening.waitForLine((line) => line.type === "forwarded" && line.id === hooks.at(-1)?.id);
     const forwarded = listening.lines().filter((line) => line.type === "forwarded");
     expect(forwarded).toHaveLength(50);
     expect(forwarded.every((line) => line.status === 200 && typeof line.latency_ms === "number")).toBe(true);
