@@ -1,4 +1,5 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { appOrigin } from "@/lib/platform/env";
 import { jsonResponse } from "./responses";
@@ -88,12 +89,47 @@ class NodeHeaders {
   }
 }
 
+/**
+ * A body still arriving when its answer is sent (a 413 on Content-Length, a 401 before a large upload) is read
+ * and discarded up to this size, and the connection stays open for the next request, as Go's server does.
+ */
+const DRAINED_BODY_BYTES = 256 * 1024;
+/** How long a closing connection keeps reading (and discarding) a body that is still arriving. */
+const LINGER_MS = 2000;
+
+/**
+ * Keeps a connection usable after an answer given before its request's body was read. Unread, the body
+ * stayed in the paused request and the next request on the socket was never parsed. A small declared body
+ * is discarded as it arrives and the connection stays open; a larger or unsized one gets `Connection: close`,
+ * and the connection closes after a linger: closing with unread bytes makes the kernel send a reset, which
+ * can wipe the answer from the client's buffer before it is read.
+ */
+function settleUnreadBody(outgoing: ServerResponse, response: ApiResponse): void {
+  const incoming = outgoing.req;
+  if (!incoming || incoming.complete) return;
+  const declared = Number(incoming.headers["content-length"] ?? NaN);
+  const closing = response.headers.Connection === "close";
+  // Node's own discard for an unread body: no listener, flowing.
+  incoming.removeAllListeners("data");
+  incoming.resume();
+  if (!closing && declared <= DRAINED_BODY_BYTES && incoming.headers["transfer-encoding"] === undefined)
+    return;
+  response.headers.Connection = "close";
+  const socket = incoming.socket as Socket & { destroySoon?: () => void };
+  // Node ends a `Connection: close` socket with destroySoon (FIN, then destroy as soon as it is written).
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+}
+
 /** Writes an API response in one write (headers and body together), without the body for HEAD. */
 export function sendApiResponse(
   outgoing: ServerResponse,
   response: ApiResponse,
   method: string | undefined,
 ): void {
+  settleUnreadBody(outgoing, response);
   if (response.stream) return sendStream(outgoing, response, method);
   if (response.body !== null) response.headers["Content-Length"] = String(Buffer.byteLength(response.body));
   outgoing.writeHead(response.status, response.headers);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { paymentTotal, rawExchange } from "../support/api-client";
+import { paymentTotal, rawExchange, reuseConnection } from "../support/api-client";
 import { readServerLog, startTestServer, type TestServer } from "../support/test-server";
 
 // A slow client is not a database outage. The API's 2 s database deadline starts once the body is read;
@@ -95,6 +95,20 @@ describe("a body that does not arrive (API_BODY_TIMEOUT_MS=1500)", () => {
     expect(await paymentTotal(server.baseUrl, token)).toBe(before);
   });
 
+  it("a keep-alive client's 408: Connection: close, then the connection closes, with no reset", async () => {
+    const keepAlive = head(server.baseUrl, token, declaredLonger).replace("Connection: close\r\n", "");
+    const { responses, closed, reset } = await reuseConnection(
+      server.baseUrl,
+      [keepAlive + body],
+      `GET /healthz HTTP/1.1\r\nHost: ${new URL(server.baseUrl).host}\r\n\r\n`,
+    );
+    expect([responses.map((response) => response.status), responses[0]!.headers.connection]).toEqual([
+      [408],
+      "close",
+    ]);
+    expect([closed, reset]).toEqual([true, false]);
+  });
+
   it("none of them was logged or counted as a database failure", async () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const log = readServerLog(server.baseUrl);
@@ -110,6 +124,6 @@ describe("a body that does not arrive (API_BODY_TIMEOUT_MS=1500)", () => {
           "m",
         ).exec(metrics)?.[1] ?? 0,
       );
-    expect([count(408), count(400), count(503)]).toEqual([2, 1, 0]);
+    expect([count(408), count(400), count(503)]).toEqual([3, 1, 0]);
   });
 });

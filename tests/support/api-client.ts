@@ -169,3 +169,60 @@ export function rawExchange(
     socket.on("error", () => undefined);
   });
 }
+
+export type ReusedConnection = { responses: RawResponse[]; closed: boolean; reset: boolean };
+
+/**
+ * A keep-alive client's view of a refusal: writes `first` (its parts `gapMs` apart), reads the answer, then,
+ * unless that answer said `Connection: close`, sends `next` on the same socket and reads its answer. Resolves
+ * with what came back, whether the server closed the connection, and whether it reset it; rejects if the
+ * connection hangs (no answer, and no close, within 15 s).
+ */
+export function reuseConnection(
+  baseUrl: string,
+  first: Array<string | Buffer>,
+  next: string,
+  { gapMs = 0 }: { gapMs?: number } = {},
+): Promise<ReusedConnection> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let sentNext = false;
+    let reset = false;
+    let sentFirst = false;
+    const socket = net.connect(Number(port), hostname, () => void send());
+    const send = async () => {
+      for (const [index, part] of first.entries()) {
+        if (index > 0) await new Promise((wait) => setTimeout(wait, gapMs));
+        if (socket.destroyed || socket.writableEnded) return;
+        socket.write(part);
+      }
+      sentFirst = true;
+      sendNext();
+    };
+    /** The next request goes once the first is all written and answered (a refusal may come before its body). */
+    const sendNext = () => {
+      const responses = parseResponses(Buffer.concat(chunks));
+      if (sentNext || !sentFirst || responses.length === 0) return;
+      if (responses[0]!.headers.connection === "close") return;
+      sentNext = true;
+      socket.write(next);
+    };
+    const done = (closed: boolean) => {
+      clearTimeout(hung);
+      resolve({ responses: parseResponses(Buffer.concat(chunks)), closed, reset });
+      socket.destroy();
+    };
+    const hung = setTimeout(
+      () => reject(new Error(`connection hung after ${Buffer.concat(chunks).toString().slice(0, 300)}`)),
+      15_000,
+    );
+    socket.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (parseResponses(Buffer.concat(chunks)).length >= 2) done(false);
+      else sendNext();
+    });
+    socket.on("error", () => (reset = true));
+    socket.on("close", () => done(true));
+  });
+}

@@ -1,0 +1,111 @@
+// A refusal given before the body was read must leave a keep-alive connection usable: either the next request
+// on it is answered, or the refusal says `Connection: close` and the connection closes. Never a hang, never a
+// reset (Node's fetch, SDKs' keep-alive agents and proxies reuse sockets). A 2 MB body once left the socket
+// dead: the next request was never answered, and the socket was reset about 6 s later.
+import { randomBytes } from "node:crypto";
+import { describe, expect, inject, it } from "vitest";
+import { paymentTotal, reuseConnection } from "../support/api-client";
+
+const baseUrl = inject("baseUrl");
+const { tokens } = inject("data");
+const host = new URL(baseUrl).host;
+const BIG = 2 * 1024 * 1024;
+
+function request(options: {
+  token?: string;
+  headers?: string[];
+  body?: Buffer;
+  chunked?: boolean;
+  ip?: string;
+}): Array<string | Buffer> {
+  const body = options.body ?? Buffer.alloc(0);
+  const head = [
+    "POST /api/payments HTTP/1.1",
+    `Host: ${host}`,
+    ...(options.token ? [`Authorization: Bearer ${options.token}`] : []),
+    ...(options.ip ? [`X-Forwarded-For: ${options.ip}`] : []),
+    ...(options.headers ?? ["Content-Type: application/json"]),
+    options.chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${body.length}`,
+    "",
+    "",
+  ].join("\r\n");
+  if (!options.chunked) return [head, body];
+  // Chunks of 64 KiB, as a streaming client sends them.
+  const chunks: Buffer[] = [];
+  for (let offset = 0; offset < body.length; offset += 65536) {
+    const part = body.subarray(offset, offset + 65536);
+    chunks.push(Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from("\r\n")]));
+  }
+  return [head, ...chunks, "0\r\n\r\n"];
+}
+
+const jsonOf = (size: number) => Buffer.from(`{"amount":1,"external_id":"${"x".repeat(size - 30)}"}`);
+const nextRequest = `GET /api/payments?perPage=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\n\r\n`;
+/** An address of its own for each run: its 100 unauthenticated requests a minute are all this test's. */
+const floodedIp = `198.51.100.${1 + (randomBytes(1)[0]! % 250)}`;
+
+describe("the next request on a connection after an early refusal", () => {
+  it.each([
+    [
+      "413, a 2 MB body declared by Content-Length",
+      () => request({ token: tokens.api, body: jsonOf(BIG) }),
+      413,
+    ],
+    [
+      "413, a 2 MB body sent chunked",
+      () => request({ token: tokens.api, body: jsonOf(BIG), chunked: true }),
+      413,
+    ],
+    ["413, 20 KiB (just over the limit)", () => request({ token: tokens.api, body: jsonOf(20 * 1024) }), 413],
+    [
+      "415, a 16 KiB body that is not JSON",
+      () => request({ token: tokens.api, headers: ["Content-Type: text/plain"], body: jsonOf(16 * 1024) }),
+      415,
+    ],
+    ["401, a 2 MB body with no token", () => request({ body: jsonOf(BIG) }), 401],
+    ["401, a 2 MB body with a wrong token", () => request({ token: "pay_nope", body: jsonOf(BIG) }), 401],
+    ["400, malformed JSON", () => request({ token: tokens.api, body: Buffer.from('{"amount":') }), 400],
+    ["400, a NUL byte", () => request({ token: tokens.api, body: Buffer.from('{"amount":1\u0000}') }), 400],
+  ])(
+    "%s: answered, then the next request answered or the connection closed",
+    async (_name, first, status) => {
+      const before = await paymentTotal(baseUrl, tokens.api);
+      const { responses, closed, reset } = await reuseConnection(baseUrl, first(), nextRequest);
+      expect(responses[0]!.status).toBe(status);
+      expect(reset).toBe(false);
+      if (responses[0]!.headers.connection === "close") expect([closed, responses.length]).toEqual([true, 1]);
+      else expect(responses[1]!.status).toBe(200);
+      expect(await paymentTotal(baseUrl, tokens.api)).toBe(before);
+    },
+  );
+
+  it("429 on a 2 MB body (an address past its 100 unauthenticated requests a minute)", async () => {
+    for (let index = 0; index < 100; index++) {
+      const refused = await fetch(`${baseUrl}/api/payments`, {
+        headers: { Authorization: "Bearer pay_nope", "X-Forwarded-For": floodedIp },
+      });
+      if (refused.status === 429) break;
+    }
+    const { responses, closed, reset } = await reuseConnection(
+      baseUrl,
+      request({ token: "pay_nope", ip: floodedIp, body: jsonOf(BIG) }),
+      nextRequest,
+    );
+    expect([responses[0]!.status, reset]).toEqual([429, false]);
+    if (responses[0]!.headers.connection === "close") expect(closed).toBe(true);
+    else expect(responses[1]!.status).toBe(200);
+  });
+
+  it("small refusals keep the connection: 413 on 20 KiB, then 201 on the same socket", async () => {
+    const create = `POST /api/payments HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\nContent-Type: application/json\r\nContent-Length: 12\r\n\r\n{"amount":1}`;
+    const { responses } = await reuseConnection(
+      baseUrl,
+      request({ token: tokens.api, body: jsonOf(20 * 1024) }),
+      create,
+    );
+    expect(responses.map((response) => [response.status, response.headers.connection])).toEqual([
+      [413, "keep-alive"],
+      [201, "keep-alive"],
+    ]);
+  });
+});
