@@ -8,7 +8,7 @@ import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-li
 import { afterMerchantWrite } from "@/lib/platform/read-your-writes";
 import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
 import { API_ERRORS, HttpError } from "./api-errors";
-import type { RequestBody } from "./request-body";
+import { parseJsonBody, type RequestBody } from "./request-body";
 import { errorResponse, jsonResponse, unauthenticatedResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
 
@@ -23,8 +23,11 @@ export type ApiContext<Params> = {
   params: Params;
   /** The request URL, parsed once by the router. */
   url: URL;
-  /** The body's bytes, read and checked by the router (size, time, type) before any database work. */
-  body: Buffer;
+  /**
+   * The body as a JSON object (`{}` when empty), read and checked by the router (size, time, type) before any
+   * database work and parsed here: a route that takes no fields still refuses a body that is not a JSON object.
+   */
+  body: Record<string, unknown>;
 };
 
 /** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
@@ -82,6 +85,7 @@ export function apiRoute<Params = Record<string, never>>(
         else if (body instanceof HttpError) response = errorResponse(body);
         else {
           const merchantId = auth.token.merchantId;
+          const input = READS.has(request.method) ? {} : parseJsonBody(body);
           response = await handler({
             request,
             db,
@@ -91,7 +95,7 @@ export function apiRoute<Params = Record<string, never>>(
             merchantId,
             params: params as Params,
             url,
-            body,
+            body: input,
           });
           if (!READS.has(request.method)) await afterMerchantWrite(merchantId);
         }

@@ -6,7 +6,6 @@ import { HttpError } from "./api-errors";
 import { apiRoute } from "./api-route";
 import { readIdempotencyKey } from "./idempotency-key";
 import { paginationEnvelope, queryValue } from "./pagination";
-import { parseJsonBody } from "./request-body";
 import { jsonResponse } from "./responses";
 
 /** GET /api/payments: one page, newest first, in Laravel's resource-collection envelope. */
@@ -21,8 +20,7 @@ export const listPaymentsRoute = apiRoute(async ({ read, merchantId, url }) => {
 
 /** POST /api/payments: the payment and its payment.pending event in one transaction. */
 export const createPaymentRoute = apiRoute(
-  async ({ db, env, merchantId, request, body: bytes }) => {
-    const body = parseJsonBody(bytes);
+  async ({ db, env, merchantId, request, body }) => {
     const idempotencyKey = readIdempotencyKey(request);
     const { paymentId, replayed } = await createPayment(db, merchantId, body, {
       source: "api",

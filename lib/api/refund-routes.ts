@@ -9,7 +9,6 @@ import { HttpError } from "./api-errors";
 import { apiRoute } from "./api-route";
 import { readIdempotencyKey } from "./idempotency-key";
 import { paginationEnvelope, queryValue } from "./pagination";
-import { parseJsonBody } from "./request-body";
 import { asApiAnswer, jsonResponse } from "./responses";
 
 /**
@@ -29,10 +28,9 @@ function pathId(raw: string): number {
 export const createRefundRoute = apiRoute<{ id: string }>(
   async ({ db, env, merchantId, params, request, body }) => {
     const paymentId = pathId(params.id);
-    const input = parseJsonBody(body);
     const idempotencyKey = readIdempotencyKey(request);
     const { refundId, replayed, refund } = await asApiAnswer(
-      createRefund(db, merchantId, paymentId, input, {
+      createRefund(db, merchantId, paymentId, body, {
         autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
         idempotencyKey,
       }),
@@ -82,17 +80,15 @@ export const cancelPaymentRoute = apiRoute<{ id: string }>(async ({ db, merchant
 /** POST /api/test-helpers/payments/{id}/settle `{outcome}`: what the simulated processor would do now. */
 export const settlePaymentHelperRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params, body }) => {
   const paymentId = pathId(params.id);
-  const input = parseJsonBody(body);
   const found = await findPayment(db, paymentId);
   if (!found) throw HttpError.of("notFound");
   if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
-  await settlePayment(db, paymentId, input, merchantId);
+  await settlePayment(db, paymentId, body, merchantId, "test_helper");
   return jsonResponse(200, { data: (await findPayment(db, paymentId))!.payment });
 }, writeScope);
 
 /** POST /api/test-helpers/refunds/{id}/settle `{outcome}`. */
 export const settleRefundHelperRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params, body }) => {
-  const input = parseJsonBody(body);
-  const refund = await asApiAnswer(settleRefund(db, pathId(params.id), input, merchantId));
+  const refund = await asApiAnswer(settleRefund(db, pathId(params.id), body, merchantId, "test_helper"));
   return jsonResponse(200, { data: refund });
 }, writeScope);

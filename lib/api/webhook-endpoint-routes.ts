@@ -23,7 +23,6 @@ import { verifyDelivery } from "@/lib/webhooks/signature-debugger";
 import { HttpError } from "./api-errors";
 import { apiRoute, type ApiContext } from "./api-route";
 import { paginationEnvelope, queryValue } from "./pagination";
-import { parseJsonBody } from "./request-body";
 import { asApiAnswer, jsonResponse } from "./responses";
 
 /**
@@ -64,7 +63,7 @@ export const listEndpointsRoute = apiRoute(async ({ db, merchantId }) => {
 }, writeScope);
 
 export const createEndpointRoute = apiRoute(async ({ db, merchantId, body }) => {
-  const { input } = readEndpointBody(parseJsonBody(body));
+  const { input } = readEndpointBody(body);
   const created = await apiFields(createWebhookEndpoint(db, merchantId, input, API_WRITE));
   return jsonResponse(
     201,
@@ -83,7 +82,7 @@ export const showEndpointRoute = apiRoute<{ id: string }>(async (context) => {
 export const updateEndpointRoute = apiRoute<{ id: string }>(async (context) => {
   const { db, merchantId, body } = context;
   const id = await endpointIdOf(context);
-  const { input, enabled } = readEndpointBody(parseJsonBody(body));
+  const { input, enabled } = readEndpointBody(body);
   const endpoint = await db.transaction(async (tx) => {
     await apiFields(updateWebhookEndpoint(tx, merchantId, id, input, API_WRITE));
     if (enabled !== undefined) await setWebhookEndpointEnabled(tx, merchantId, id, enabled);
@@ -142,5 +141,5 @@ export const resendDeliveryRoute = apiRoute<{ id: string }>(async ({ db, merchan
 
 /** POST /api/webhooks/verify `{endpoint_id, headers, body}`: the signature debugger (read scope). */
 export const verifyWebhookRoute = apiRoute(async ({ db, merchantId, body }) => {
-  return jsonResponse(200, await asApiAnswer(verifyDelivery(db, merchantId, parseJsonBody(body))));
+  return jsonResponse(200, await asApiAnswer(verifyDelivery(db, merchantId, body)));
 });
