@@ -1,4 +1,5 @@
-import { expect, logInAs, navLink, signUp, test, uniqueEmail } from "./fixtures";
+import { createPaymentViaApi, expect, logInAs, navLink, signUp, test, uniqueEmail } from "./fixtures";
+import { openSse } from "../tests/support/sse-client";
 
 test("generate a token, see it once, copy it, use it, roll it and revoke it", async ({
   page,
@@ -75,6 +76,45 @@ test("generate a token, see it once, copy it, use it, roll it and revoke it", as
   expect((await call(rolled)).status()).toBe(401);
   await page.getByRole("link", { name: /Show revoked and expired/ }).click();
   await expect(rows.filter({ hasText: "revoked" })).toHaveCount(2);
+});
+
+test("revoking a key in the dashboard ends its open event stream, with none of the later events", async ({
+  page,
+  request,
+  baseURL,
+  seed,
+  seedData,
+}) => {
+  const name = `Listener ${Date.now()}`;
+  await logInAs(page, seed);
+  await page.goto("/dashboard/api-keys");
+  await page.getByLabel("Token name").fill(name);
+  await page.getByLabel("Scope").selectOption("read");
+  await page.getByRole("button", { name: "Generate token" }).click();
+  const token = (await page.getByTestId("new-token").textContent())!;
+  const stream = await openSse(`${baseURL}/api/events/stream`, token);
+  expect(stream.status).toBe(200);
+  const idOf = (path: string) => path.split("/").at(-1)!;
+  const before = idOf(await createPaymentViaApi(request, seedData.tokens.api, { amount: 1 }));
+  await stream.waitFor((events) => events.some((event) => event.data.includes(`"id":${before}`)));
+
+  await page.reload();
+  await page.getByRole("button", { name: `Revoke ${name}` }).click();
+  await page
+    .getByRole("dialog", { name: `Revoke token “${name}”?` })
+    .getByRole("button", { name: "Revoke token" })
+    .click();
+  await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
+  const after = [];
+  for (let index = 0; index < 3; index++)
+    after.push(idOf(await createPaymentViaApi(request, seedData.tokens.api, { amount: 1 })));
+  const ended = await Promise.race([
+    stream.ended.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(resolve, 20_000, false)),
+  ]);
+  expect(ended).toBe(true);
+  for (const id of after)
+    expect(stream.events.some((event) => event.data.includes(`"id":${id}`))).toBe(false);
 });
 
 test("the Developers page shows the base URL and a curl example per endpoint", async ({ page, seed }) => {

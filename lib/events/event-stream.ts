@@ -5,6 +5,7 @@ import { getDb, selectRows, type Executor } from "@/db/client";
 import { logger } from "@/lib/platform/logger";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages } from "@/lib/platform/validation";
+import { liveTokenIds, tokenIsLive } from "@/lib/tokens/authenticate";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
 import { eventStreamHub, toStreamEvent, type StreamEvent, type StreamEventRow } from "./stream-hub";
 
@@ -49,7 +50,7 @@ export type EventStreamQuery = z.output<typeof eventStreamQuerySchema>;
 type Cursor = { createdAt: string; id: string };
 
 export type OpenedStream =
-  | { kind: "open"; leaseId: number; openedAt: string; cursor: Cursor | null }
+  | { kind: "open"; leaseId: number; tokenId: number; openedAt: string; cursor: Cursor | null }
   | { kind: "unknown_cursor" }
   | { kind: "busy"; cap: number };
 
@@ -93,10 +94,27 @@ export async function openEventStream(
     return {
       kind: "open" as const,
       leaseId: Number(lease!.id),
+      tokenId: options.tokenId,
       openedAt: isoTimestamp(lease!.opened_at),
       cursor,
     };
   });
+}
+
+/**
+ * Renews a stream's lease while its token still authenticates; false when the token was revoked, expired or
+ * deleted (with its merchant) since: the stream ends, within one heartbeat even when no event comes.
+ */
+async function renewLease(db: Executor, leaseId: number): Promise<boolean> {
+  const renewed = await selectRows(
+    db,
+    sql`update event_stream_leases l
+        set expires_at = now() + ${LEASE_SECONDS}::int * interval '1 second'
+        where l.id = ${leaseId}
+          and exists (select 1 from api_tokens t where t.id = l.token_id and ${tokenIsLive(sql`t`)})
+        returning l.id`,
+  );
+  return renewed.length > 0;
 }
 
 /** Where a stream writes: the HTTP response, whichever server carries it. */
@@ -149,6 +167,8 @@ export function runEventStream(
   };
   const unsubscribe = eventStreamHub.subscribe({
     merchantId: options.merchantId,
+    tokenId: stream.tokenId,
+    revoked: () => close(),
     deliver: (event) => {
       // The reader looks a few seconds back: what this client already has, or what came before it asked, stays out.
       if (isOld(event)) return;
@@ -160,11 +180,11 @@ export function runEventStream(
     sink.write(": heartbeat\n\n");
     const cutoff = Date.now() - SENT_MEMORY_MS;
     for (const [id, at] of sent) if (at < cutoff) sent.delete(id);
-    void selectRows(
-      db,
-      sql`update event_stream_leases set expires_at = now() + ${LEASE_SECONDS}::int * interval '1 second'
-          where id = ${stream.leaseId}`,
-    ).catch((error: unknown) => logger.warn({ err: error }, "Event stream lease renewal failed"));
+    renewLease(db, stream.leaseId)
+      .then((renewed) => {
+        if (!renewed) close();
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, "Event stream lease renewal failed"));
   }, STREAM_HEARTBEAT_MS);
 
   function close() {
@@ -196,6 +216,8 @@ export function runEventStream(
               and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})
             order by created_at, id limit ${REPLAY_BATCH}`,
       );
+      // A replay can run for a while: each batch goes out only while the token still authenticates.
+      if (rows.length > 0 && !(await liveTokenIds(db, [stream.tokenId])).has(stream.tokenId)) return close();
       for (const row of rows) send(toStreamEvent(row));
       if (closed || rows.length < REPLAY_BATCH) return;
       after = { createdAt: isoTimestamp(rows.at(-1)!.created_at), id: rows.at(-1)!.id };

@@ -3,12 +3,20 @@ import { sql } from "drizzle-orm";
 import { getDb, selectRows } from "@/db/client";
 import { logger } from "@/lib/platform/logger";
 import { isoTimestamp } from "@/lib/platform/timestamps";
+import { liveTokenIds } from "@/lib/tokens/authenticate";
 import { webhookBody } from "@/lib/webhooks/send";
 
 /** An event as a stream sends it: `body` is the exact webhook body. */
 export type StreamEvent = { id: string; merchantId: number; type: string; createdAtMs: number; body: string };
 
-export type StreamSubscriber = { merchantId: number; deliver: (event: StreamEvent) => void };
+export type StreamSubscriber = {
+  merchantId: number;
+  /** The API token the stream was opened with: events go out only while it still authenticates. */
+  tokenId: number;
+  deliver: (event: StreamEvent) => void;
+  /** The token was revoked, expired or deleted: the stream ends without the events in hand. */
+  revoked: () => void;
+};
 
 /**
  * How often each process reads new events, and how far back each read looks again: `created_at` is the
@@ -68,6 +76,13 @@ class EventStreamHub {
     };
   }
 
+  /** Ends the streams whose token no longer authenticates; the rest, which may be sent to. */
+  private async dropRevoked(): Promise<Set<StreamSubscriber>> {
+    const live = await liveTokenIds(getDb(), [...new Set([...this.subscribers].map((each) => each.tokenId))]);
+    for (const subscriber of this.subscribers) if (!live.has(subscriber.tokenId)) subscriber.revoked();
+    return new Set([...this.subscribers].filter((subscriber) => live.has(subscriber.tokenId)));
+  }
+
   private async read(): Promise<void> {
     if (this.reading || this.subscribers.size === 0) return;
     this.reading = true;
@@ -86,11 +101,13 @@ class EventStreamHub {
               and not (id = any(string_to_array(${seenIds.join(",")}, ',')))
             order by created_at, id limit ${BATCH}`,
       );
+      // Checked after the events were read: an event written after a revocation committed is never sent.
+      const live = rows.length > 0 ? await this.dropRevoked() : this.subscribers;
       for (const row of rows) {
         const event = toStreamEvent(row);
         this.seen.set(event.id, event.createdAtMs);
         this.newestMs = Math.max(this.newestMs ?? 0, event.createdAtMs);
-        for (const subscriber of this.subscribers)
+        for (const subscriber of live)
           if (subscriber.merchantId === event.merchantId) subscriber.deliver(event);
       }
       if (this.newestMs === null) return;

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { selectStatement, type Executor } from "@/db/client";
+import { selectRows, selectStatement, type Executor } from "@/db/client";
 import type { TokenScope } from "@/db/enums";
 import { Statement } from "@/db/statement";
 import { gcraUpsert, rateLimitDecision, type RateLimitDecision } from "@/lib/platform/rate-limit";
@@ -12,6 +12,28 @@ export type ApiAuthentication = { token: AuthenticatedToken; rateLimit: RateLimi
 /** `last_used_at` is refreshed when older than this, so a busy token costs one write a minute, not one a request. */
 const LAST_USED_RESOLUTION = "1 minute";
 
+/**
+ * A token that authenticates now: not revoked (a roll's grace puts revocation in the future), not expired.
+ * A deleted merchant's tokens are deleted with it.
+ */
+export function tokenIsLive(alias: SQL): SQL {
+  return sql`(${alias}.revoked_at is null or ${alias}.revoked_at > now())
+          and (${alias}.expires_at is null or ${alias}.expires_at > now())`;
+}
+
+/**
+ * Which of these tokens still authenticate: what a long-lived connection (an event stream) checks before it
+ * sends more, since its request was authenticated only once, when it opened.
+ */
+export async function liveTokenIds(db: Executor, tokenIds: number[]): Promise<Set<number>> {
+  const rows = await selectRows<{ id: number | string }>(
+    db,
+    sql`select t.id from api_tokens t
+        where t.id = any(string_to_array(${tokenIds.join(",")}, ',')::bigint[]) and ${tokenIsLive(sql`t`)}`,
+  );
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
 /** The auth + rate-limit statement, exported so the benchmark's bare baseline runs exactly the same SQL. */
 export function authenticationQuery(tokenHash: string, defaultPerMinute: number): SQL {
   return sql`
@@ -20,9 +42,7 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
                coalesce(m.rate_limit_per_minute, ${defaultPerMinute})::int as per_minute
         from api_tokens t
         join merchants m on m.id = t.merchant_id
-        where t.token_hash = ${tokenHash}
-          and (t.revoked_at is null or t.revoked_at > now())
-          and (t.expires_at is null or t.expires_at > now())
+        where t.token_hash = ${tokenHash} and ${tokenIsLive(sql`t`)}
       ),
       touched as (
         update api_tokens set last_used_at = now()

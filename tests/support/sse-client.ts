@@ -13,6 +13,8 @@ export type OpenedSse = {
     timeoutMs?: number,
   ) => Promise<EventSourceMessage[]>;
   close: () => void;
+  /** Resolves when the server ends the stream (or the test closes it). */
+  ended: Promise<void>;
 };
 
 export async function openSse(
@@ -28,6 +30,7 @@ export async function openSse(
   const events: EventSourceMessage[] = [];
   const comments: string[] = [];
   let body: unknown = null;
+  let ended: Promise<void> = Promise.resolve();
   if (response.ok && response.body) {
     const parser = createParser({
       onEvent: (event) => events.push(event),
@@ -35,7 +38,7 @@ export async function openSse(
     });
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
-    void (async () => {
+    ended = (async () => {
       try {
         for (let read = await reader.read(); !read.done; read = await reader.read())
           parser.feed(decoder.decode(read.value, { stream: true }));
@@ -64,5 +67,6 @@ export async function openSse(
       return events;
     },
     close: () => abort.abort(),
+    ended,
   };
 }
