@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb, listenForNotifications } from "@/db/client";
+import { isDatabaseUnavailable } from "@/db/errors";
 import type { BackgroundService } from "@/lib/platform/background-services";
 import { getEnv } from "@/lib/platform/env";
 import { logger } from "@/lib/platform/logger";
@@ -25,6 +26,10 @@ const failedAttempt = (error: string): SendResult => ({
   excerpt: null,
   retryAfterSeconds: null,
 });
+
+/** A batch of results the database refuses (not an outage) is tried this many times, then dropped. */
+const RECORD_TRIES = 3;
+const RECORD_RETRY_MS = 1000;
 
 export type WorkerOptions = {
   /** Sends under way at once in this process. */
@@ -77,6 +82,10 @@ export class WebhookWorker {
   private flushing: Promise<void> = Promise.resolve();
   private wake: (() => void) | undefined;
   private loop: Promise<void> = Promise.resolve();
+  /** Set while a failed batch waits to be written again; flushes in between leave it waiting. */
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** Failures of the waiting batch that count against RECORD_TRIES (not those of an unreachable database). */
+  private recordFailures = 0;
 
   constructor(private readonly options: WorkerOptions = defaultWorkerOptions()) {}
 
@@ -159,16 +168,40 @@ export class WebhookWorker {
     });
   }
 
-  /** Writes buffered results; serialised so batches never interleave. */
+  /**
+   * Writes buffered results; serialised so batches never interleave. A batch that fails goes back to the
+   * front of the buffer and is written again a second later, as the request log's batches are: for as long as
+   * the database is unreachable (a restart, a failover), and RECORD_TRIES times for any other error. While it
+   * waits, the deliveries stay claimed; one whose lease runs out first is sent again (at-least-once).
+   */
   private flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
+      if (this.retryTimer && this.running) return;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
       const batch = this.results.splice(0);
       if (batch.length === 0) return;
       try {
         await recordAttempts(getDb(), batch);
+        this.recordFailures = 0;
       } catch (error) {
-        // The deliveries stay claimed until their lease runs out, then are sent again: at-least-once.
-        logger.error({ err: error }, `Webhook worker could not record ${batch.length} attempts`);
+        if (!isDatabaseUnavailable(error)) this.recordFailures += 1;
+        const givenUp = this.recordFailures >= RECORD_TRIES || !this.running;
+        logger.error(
+          { err: error, attempts: batch.length },
+          givenUp
+            ? `Webhook worker dropped ${batch.length} attempts it could not record`
+            : `Webhook worker could not record ${batch.length} attempts yet; trying again`,
+        );
+        if (givenUp) {
+          this.recordFailures = 0;
+          return;
+        }
+        this.results.unshift(...batch);
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          void this.flush();
+        }, RECORD_RETRY_MS);
       }
     });
     return this.flushing;

@@ -5,6 +5,7 @@ import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { createPayment } from "@/lib/payments/create-payment";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { CuttableProxy } from "../support/cuttable-proxy";
 import { startWorkerProcess } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
@@ -135,6 +136,38 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
       );
     } finally {
       await survivor.kill("SIGTERM");
+    }
+  });
+
+  it("a database that goes away while a send is under way: the attempt is recorded once it is back, sent once", async () => {
+    const merchantId = await merchantWithEndpoint("/outage");
+    receiver.delay("/outage", 2000);
+    const database = new URL(process.env.DATABASE_URL!);
+    const proxy = new CuttableProxy({ host: database.hostname, port: Number(database.port || 5432) });
+    const proxyPort = port + 5;
+    await proxy.listen(proxyPort);
+    const worker = await startWorkerProcess(serverEnv, {
+      DATABASE_URL: Object.assign(new URL(database.href), { host: `127.0.0.1:${proxyPort}` }).href,
+    });
+    try {
+      await createPayment(db!, merchantId, { amount: 1 }, { source: "cli", autoSettleMs: 0 });
+      await receiver.waitFor("/outage", (hooks) => hooks.length === 1);
+      // The receiver answers 200 while the worker cannot reach the database, then it is back 3 s later.
+      proxy.cut();
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      proxy.restore();
+      // Well inside the claim's 30 s lease: recorded by the retry, not sent again after the lease ran out.
+      const [delivery] = await waitUntilAllSucceeded(merchantId, 1);
+      const attempts = await db!
+        .select({ status: webhookAttempts.responseStatus })
+        .from(webhookAttempts)
+        .where(eq(webhookAttempts.deliveryId, delivery!.id));
+      expect(attempts).toEqual([{ status: 200 }]);
+      expect(receiver.on("/outage")).toHaveLength(1);
+      expect(worker.output()).toContain("could not record 1 attempts yet; trying again");
+    } finally {
+      await worker.kill("SIGTERM");
+      await proxy.close();
     }
   });
 });
