@@ -6,6 +6,10 @@ const nextConfig = (phase) => ({
   // package folder, and postgres.js keeps sockets that should not be duplicated across bundles.
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
   poweredByHeader: false,
+  // Next.js rewrites a loopback host (127.0.0.1, [::1]) to `localhost` in the URL route handlers see, so
+  // next-auth built its redirects on http://localhost even with APP_URL (AUTH_URL) on 127.0.0.1, where the
+  // session cookie is not sent. Request URLs stay as they came.
+  skipProxyUrlNormalize: true,
   typedRoutes: false,
   experimental: {
     // No source maps in a production build: the server runs under tsx, which turns Node's source-map

@@ -73,3 +73,14 @@ export function resolveClientIp(
 export function clientIp(headers: { get(name: string): string | null }): string {
   return headers.get(CLIENT_IP_HEADER) || "unknown";
 }
+
+/** Whether the connection's peer is a trusted proxy, whose forwarded headers may be believed. */
+export function isTrustedPeer(
+  socketAddress: string | undefined,
+  trusted: TrustedProxies | undefined,
+): boolean {
+  if (!trusted) return false;
+  if ("hops" in trusted) return true;
+  const address = normalize(socketAddress ?? "");
+  return isIP(address) !== 0 && trusted.networks.check(address, family(address));
+}

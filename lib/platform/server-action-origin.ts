@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { isTrustedPeer, type TrustedProxies } from "./client-ip";
 import { appOrigin } from "./env";
 
 /** What Next.js may run as a server action: a POST naming one, or a form posted as multipart without script. */
@@ -10,30 +11,44 @@ function mayBeServerAction(incoming: http.IncomingMessage): boolean {
   );
 }
 
-/** The host the browser addressed, as Next.js reads it: the first X-Forwarded-Host, else Host. */
-function addressedHost(headers: http.IncomingHttpHeaders): string | undefined {
-  const forwarded = headers["x-forwarded-host"];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-  return first || headers.host;
+/** The last value of a header a proxy may have appended to (`a, b`): the one the nearest proxy wrote. */
+function lastValue(header: string | string[] | undefined): string | undefined {
+  const joined = Array.isArray(header) ? header.join(",") : header;
+  return joined?.split(",").at(-1)?.trim() || undefined;
 }
 
 /**
- * A server action posted from another origin (cross-site request forgery) is refused here with a 403.
- * Next.js refuses it too, but by throwing: a 500 and an error in the log for every attempt. Same origin is
- * APP_URL's, or the host the browser addressed, which is what Next.js compares; an action from APP_URL's
- * origin is passed on as addressed to that host, so Next.js agrees behind a proxy that rewrites Host. A
- * request without Origin is passed on, as Next.js passes it (only an old browser or a script sends one).
+ * The host a trusted proxy says the browser addressed (its X-Forwarded-Host, else the Host it passed on);
+ * undefined when the peer is not a trusted proxy: any client can set both headers.
  */
-export function screenServerAction(incoming: http.IncomingMessage, outgoing: http.ServerResponse): boolean {
+function proxiedHost(
+  incoming: http.IncomingMessage,
+  trusted: TrustedProxies | undefined,
+): string | undefined {
+  if (!isTrustedPeer(incoming.socket.remoteAddress, trusted)) return undefined;
+  return lastValue(incoming.headers["x-forwarded-host"]) ?? incoming.headers.host;
+}
+
+/**
+ * A server action runs only when posted from APP_URL's origin, or from the host a trusted proxy says the
+ * browser addressed (TRUSTED_PROXIES). Anything else, no Origin included, is cross-site request forgery, refused
+ * here with a 403: Next.js refuses it by throwing, a 500 and an error in the log for every attempt. The action
+ * is passed on as addressed to that origin's host, so Next.js, which compares Origin with X-Forwarded-Host or
+ * Host, agrees whatever the client sent in those headers.
+ */
+export function screenServerAction(
+  incoming: http.IncomingMessage,
+  outgoing: http.ServerResponse,
+  trusted: TrustedProxies | undefined,
+): boolean {
+  if (!mayBeServerAction(incoming)) return true;
   const origin = incoming.headers.origin;
-  if (origin === undefined || !mayBeServerAction(incoming)) return true;
-  if (origin === appOrigin()) {
-    incoming.headers["x-forwarded-host"] = new URL(origin).host;
+  // `Origin: null` (a sandboxed frame, a redirect from elsewhere) parses to no host, and is refused.
+  const originHost = origin === undefined ? undefined : URL.parse(origin)?.host;
+  if (originHost && (origin === appOrigin() || originHost === proxiedHost(incoming, trusted))) {
+    incoming.headers["x-forwarded-host"] = originHost;
     return true;
   }
-  // `Origin: null` (a sandboxed frame, a redirect from elsewhere) parses to no host, and is refused.
-  const originHost = URL.parse(origin)?.host;
-  if (originHost && originHost === addressedHost(incoming.headers)) return true;
   const body = JSON.stringify({ message: "This action is unauthorized." });
   outgoing.writeHead(403, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
   outgoing.end(body);

@@ -48,6 +48,8 @@ describe("login throttling", () => {
     // Only the hop the trusted proxy added counts: a new forged hop is still the same client.
     const forged = await logInOverHttp(baseUrl, email, "wrong password", from(`10.9.9.99, ${address}`));
     expect(outcome(forged.location)).toBe("throttled");
+    // next-auth's redirect is on APP_URL's origin (a loopback one here), never Next.js's localhost.
+    expect(forged.location.startsWith(`${baseUrl}/login?`)).toBe(true);
   });
 
   it("wrong passwords from one address do not lock the owner out from another", async () => {
