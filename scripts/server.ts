@@ -108,7 +108,7 @@ function serveFront(request: http.IncomingMessage, response: http.ServerResponse
     serveSafely(async () => sendApiResponse(response, await operator, request.method), request, response);
   else if (auth) sendApiResponse(response, auth, request.method);
   else if (isMerchantApiPath(pathname)) serveSafely(dev ? serveDashboard : serveApi, request, response);
-  else if (screenMalformedPath(pathname, response) && screenServerAction(request, response))
+  else if (screenMalformedPath(pathname, response) && screenServerAction(request, response, trustedProxies))
     serveSafely(serveDashboard, request, response);
 }
 
@@ -142,7 +142,17 @@ server.once("error", (error: NodeJS.ErrnoException) => {
   );
   process.exit(1);
 });
-if (role === "dashboard") {
+/** Every open connection, however it arrived: a stopping server waits for them. */
+const connections = new Set<Duplex>();
+server.on("connection", (socket: Duplex) => {
+  connections.add(socket);
+  socket.once("close", () => connections.delete(socket));
+});
+/** An API process takes the connections its primary accepts, and never listens itself. */
+let handed: { stopTaking: () => void } | undefined;
+if (role === "api") {
+  handed = (await import("@/lib/platform/connection-dispatcher")).serveHandedConnections(server);
+} else if (role === "dashboard") {
   const socket = dashboardSocket();
   // Left by a dashboard process that died; only this machine's processes of this server can connect.
   rmSync(socket, { force: true });
@@ -164,9 +174,14 @@ stopPlatformOnSignals(
       // Stop accepting connections; idle keep-alive ones close now, busy ones once their response is sent.
       // Event streams end now: their clients reconnect (to another process) with Last-Event-ID.
       stopping = true;
+      handed?.stopTaking();
       closeEventStreams();
-      server.close(() => resolve());
+      if (server.listening) server.close();
       server.closeIdleConnections();
+      const drained = setInterval(() => {
+        if (connections.size === 0) resolve();
+      }, 50);
       setTimeout(resolve, DRAIN_TIMEOUT_MS).unref();
+      drained.unref();
     }),
 );

@@ -3,6 +3,7 @@ import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { answerScrapes } from "./cluster-metrics";
+import { ConnectionDispatcher } from "./connection-dispatcher";
 import { checkWebServerEnv, getEnv } from "./env";
 
 /**
@@ -91,12 +92,13 @@ export function removeStaleDashboardSockets(directory = tmpdir()): string[] {
 const RESTART_DELAY_MS = 1000;
 
 /**
- * The primary of `npm start` on PostgreSQL: forks the dashboard process, then, once it listens, `apiCount`
- * API processes that share the port (node:cluster hands each accepted connection to one of them, each with
- * its own database pool). It replaces a process that dies once the platform has been up; a process that
- * dies before that failed to boot (a bad configuration, a port in use), which another try would repeat, so
- * the primary stops the rest and exits with its code. On SIGTERM/SIGINT it stops the API processes first,
- * then the dashboard, which they hand requests to while they drain, and exits once all are gone.
+ * The primary of `npm start` on PostgreSQL: listens on the port (lib/platform/connection-dispatcher.ts),
+ * forks the dashboard process, then, once it listens, `apiCount` API processes, and hands each accepted
+ * connection to one of them in turn (each has its own database pool). It replaces a process that dies once
+ * the platform has been up; a process that dies before that failed to boot (a bad configuration), which
+ * another try would repeat, so the primary stops the rest and exits with its code. On SIGTERM/SIGINT it
+ * stops accepting, stops the API processes, then the dashboard, which they hand requests to while they
+ * drain, and exits once all are gone.
  */
 export function runWebCluster(apiCount: number): void {
   for (const file of removeStaleDashboardSockets())
@@ -110,16 +112,27 @@ export function runWebCluster(apiCount: number): void {
   const roles = new Map<Worker, "api" | "dashboard">();
   let stopping: NodeJS.Signals | undefined;
   let apiStarted = false;
-  /** Set once the first API process listens: from then on a process that dies is replaced. */
+  /** Set once the first API process takes connections: from then on a process that dies is replaced. */
   let up = false;
+  const port = getEnv().PORT;
+  const dispatcher = new ConnectionDispatcher(() => {
+    if (!up) console.log(`Ready on http://localhost:${port}`);
+    up = true;
+  });
+  dispatcher.listen(port).catch((error: NodeJS.ErrnoException) => {
+    console.error(
+      error.code === "EADDRINUSE"
+        ? `\nPort ${port} is in use by another process; set PORT to use another.\n`
+        : error,
+    );
+    process.exitCode = 1;
+    stopAll("SIGTERM");
+  });
   const fork = (role: "api" | "dashboard") => {
     const worker = cluster.fork({ SERVER_ROLE: role, DASHBOARD_SOCKET: socket });
     roles.set(worker, role);
     answerScrapes(worker);
-    if (role === "api")
-      worker.once("listening", () => {
-        up = true;
-      });
+    if (role === "api") dispatcher.add(worker);
     if (role === "dashboard")
       worker.on("message", (message: unknown) => {
         if (message !== DASHBOARD_LISTENING) return;
@@ -132,6 +145,15 @@ export function runWebCluster(apiCount: number): void {
   const workersOf = (role: "api" | "dashboard") =>
     [...roles].filter(([, each]) => each === role).map(([worker]) => worker);
 
+  /** Stops accepting, then the API processes; the dashboard once they are gone (the exit handler). */
+  const stopAll = (signal: NodeJS.Signals) => {
+    stopping = signal;
+    dispatcher.close();
+    if (roles.size === 0) exit();
+    const first = workersOf("api").length > 0 ? workersOf("api") : workersOf("dashboard");
+    for (const worker of first) worker.process.kill(signal);
+  };
+
   fork("dashboard");
   cluster.on("exit", (worker, code, signal) => {
     const role = roles.get(worker)!;
@@ -139,8 +161,7 @@ export function runWebCluster(apiCount: number): void {
     if (!up && !stopping) {
       console.error(`The ${role} process failed to start (${signal ?? code}); npm start gives up.`);
       process.exitCode = typeof code === "number" && code !== 0 ? code : 1;
-      stopping = "SIGTERM";
-      for (const each of workersOf("api")) each.process.kill(stopping);
+      stopAll("SIGTERM");
     }
     if (stopping) {
       if (workersOf("api").length === 0)
@@ -155,12 +176,5 @@ export function runWebCluster(apiCount: number): void {
       if (!stopping) fork(role);
     }, RESTART_DELAY_MS);
   });
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => {
-      stopping = signal;
-      if (roles.size === 0) exit();
-      const first = workersOf("api").length > 0 ? workersOf("api") : workersOf("dashboard");
-      for (const worker of first) worker.process.kill(signal);
-    });
-  }
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => stopAll(signal));
 }

@@ -154,7 +154,7 @@ function seedDatabase(name: string, env: NodeJS.ProcessEnv): SeedData {
 export async function startServerProcess(
   port: number,
   env: NodeJS.ProcessEnv,
-): Promise<{ baseUrl: string; output: () => string; stop: () => Promise<void> }> {
+): Promise<{ baseUrl: string; pid: number; output: () => string; stop: () => Promise<void> }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   // A server left over from another run would answer in this one's place.
   if (
@@ -193,6 +193,7 @@ export async function startServerProcess(
 
   return {
     baseUrl,
+    pid: server.pid!,
     output: () => output,
     async stop() {
       if (server.exitCode === null) {
