@@ -8,12 +8,12 @@ export const MAX_AMOUNT = "999999999999.99";
 export const PAYMENT_EVENT_TYPES = ["payment.pending", "payment.completed", "payment.failed"] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
-// A plain decimal numeral, as Laravel's `numeric` rule accepts it from a string (no exponent, no hex).
-const DECIMAL_NUMERAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+// A plain decimal numeral (no exponent, no hex, no `+`); a `-` is read, so a negative amount is told so.
+const DECIMAL_NUMERAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
 /** Normalises a valid amount to exactly two decimals without floating-point arithmetic: "12.5" → "12.50". */
 function toMoneyString(numeral: string): string {
-  const unsigned = numeral.replace(/^[+-]/, "");
+  const unsigned = numeral.replace(/^-/, "");
   const [whole = "", fraction = ""] = unsigned.split(".");
   const integerPart = whole.replace(/^0+(?=\d)/, "") || "0";
   return `${integerPart}.${fraction.padEnd(2, "0").slice(0, 2)}`;
@@ -53,49 +53,62 @@ function jsonNumberValue(numeral: string): string {
 }
 
 /**
- * `amount`: a JSON number or a string holding a plain decimal numeral; at least 0, at most two decimal
- * places, at most 999999999999.99. Output is the normalised two-decimal string that is stored and returned.
- * The API passes a JSON number as it was sent (a LosslessNumber): 12.3400000000000001 has more than two
- * decimals even though the nearest double prints as 12.34.
+ * `amount`: a JSON number or a string holding a plain decimal numeral; at least 0 (a payment) or more than 0
+ * (`positive`: a refund), at most two decimal places, at most 999999999999.99. Output is the normalised
+ * two-decimal string that is stored and returned. The API passes a JSON number as it was sent (a
+ * LosslessNumber): 12.3400000000000001 has more than two decimals even though the nearest double prints as
+ * 12.34.
  */
-export const amountSchema = z
-  .unknown()
-  .transform((sent, ctx): string => {
-    const value = isLosslessNumber(sent) ? jsonNumberValue(sent.value) : sent;
-    const fail = (message: string) => {
-      ctx.addIssue({ code: "custom", message });
-      return z.NEVER;
-    };
-    if (value === undefined || value === null || value === "") return fail(messages.required("amount"));
-    let numeral: string;
-    if (typeof value === "number") {
-      if (!Number.isFinite(value)) return fail(messages.number("amount"));
-      numeral = String(value);
-      // Exponent notation only appears for very large or very small numbers.
-      if (/e/i.test(numeral))
-        return fail(
-          Math.abs(value) >= 1 ? messages.max("amount", MAX_AMOUNT) : messages.decimals("amount", "0-2"),
-        );
-    } else if (typeof value === "string" && DECIMAL_NUMERAL.test(value)) {
-      numeral = value;
-    } else {
-      return fail(messages.number("amount"));
-    }
-    const negative = numeral.startsWith("-") && /[1-9]/.test(numeral);
-    if (negative) return fail(messages.min("amount", 0));
-    if ((numeral.split(".")[1] ?? "").length > 2) return fail(messages.decimals("amount", "0-2"));
-    const money = toMoneyString(numeral);
-    if (compareMoney(money, MAX_AMOUNT) > 0) return fail(messages.max("amount", MAX_AMOUNT));
-    return money;
-  })
-  .meta({
-    description: "Amount in standard units: at least 0, at most 999999999999.99, at most two decimal places.",
-    anyOf: [
-      { type: "number", minimum: 0, maximum: 999999999999.99, multipleOf: 0.01 },
-      { type: "string", pattern: "^\\+?(\\d+(\\.\\d{0,2})?|\\.\\d{1,2})$" },
-    ],
-    examples: [12.5],
-  });
+export function amountField({ positive }: { positive: boolean }) {
+  return z
+    .unknown()
+    .transform((sent, ctx): string => {
+      const value = isLosslessNumber(sent) ? jsonNumberValue(sent.value) : sent;
+      const fail = (message: string) => {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      };
+      if (value === undefined || value === null || value === "") return fail(messages.required("amount"));
+      let numeral: string;
+      if (typeof value === "number") {
+        if (!Number.isFinite(value)) return fail(messages.number("amount"));
+        numeral = String(value);
+        // Exponent notation only appears for very large or very small numbers.
+        if (/e/i.test(numeral))
+          return fail(
+            Math.abs(value) >= 1 ? messages.max("amount", MAX_AMOUNT) : messages.decimals("amount", "0-2"),
+          );
+      } else if (typeof value === "string" && DECIMAL_NUMERAL.test(value)) {
+        numeral = value;
+      } else {
+        return fail(messages.number("amount"));
+      }
+      const negative = numeral.startsWith("-") && /[1-9]/.test(numeral);
+      const below = positive ? messages.gt("amount", 0) : messages.min("amount", 0);
+      if (negative) return fail(below);
+      if ((numeral.split(".")[1] ?? "").length > 2) return fail(messages.decimals("amount", "0-2"));
+      const money = toMoneyString(numeral);
+      if (positive && money === "0.00") return fail(below);
+      if (compareMoney(money, MAX_AMOUNT) > 0) return fail(messages.max("amount", MAX_AMOUNT));
+      return money;
+    })
+    .meta({
+      description: `Amount in standard units: ${positive ? "more than" : "at least"} 0, at most 999999999999.99, at most two decimal places.`,
+      anyOf: [
+        {
+          type: "number",
+          ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }),
+          maximum: 999999999999.99,
+          multipleOf: 0.01,
+        },
+        { type: "string", pattern: "^(\\d+(\\.\\d{0,2})?|\\.\\d{1,2})$" },
+      ],
+      examples: [12.5],
+    });
+}
+
+/** A payment's amount: at least 0. */
+export const amountSchema = amountField({ positive: false });
 
 /** Optional merchant identifier: absent or null means none; anything else must be a string of ≤ 255. */
 function optionalIdentifier(field: string) {

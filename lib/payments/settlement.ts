@@ -14,8 +14,14 @@ export const settleInputSchema = z.object({
   outcome: z.enum(["completed", "failed"], { error: messages.in("outcome") }),
 });
 
-/** Why a payment failed when a person marked it (dashboard or admin CLI), not the processor. */
-const MANUAL_FAILURE_REASON = "Marked as failed by hand.";
+/** Who settled a payment or refund instead of the processor, and the failure reason each one gives. */
+export type SettledBy = "hand" | "test_helper";
+export const MANUAL_FAILURE_REASONS: Record<SettledBy, string> = {
+  // A person in the dashboard, or the operator's CLI.
+  hand: "Marked as failed by hand.",
+  // A merchant's code: POST /api/test-helpers/…/settle (the SDK, the CLI's trigger).
+  test_helper: "Failed by the test helper.",
+};
 
 /** DESIGN.md's words for a canceled payment, and for cancelling one that is no longer pending (409). */
 export const CANCELED_REASON = "Canceled by the merchant.";
@@ -71,12 +77,21 @@ async function transition(tx: Transaction, paymentId: number, settlement: Settle
   return row;
 }
 
-/** Settles one pending payment by hand (dashboard, CLI). `merchantId` scopes it to its owner when given. */
-export async function settlePayment(db: Executor, paymentId: number, input: unknown, merchantId?: number) {
+/**
+ * Settles one pending payment by hand (dashboard, CLI) or by the test helper. `merchantId` scopes it to its
+ * owner when given.
+ */
+export async function settlePayment(
+  db: Executor,
+  paymentId: number,
+  input: unknown,
+  merchantId?: number,
+  by: SettledBy = "hand",
+) {
   const { outcome } = parseInput(settleInputSchema, input);
   const settlement: Settlement = {
     outcome,
-    failureReason: outcome === "failed" ? MANUAL_FAILURE_REASON : null,
+    failureReason: outcome === "failed" ? MANUAL_FAILURE_REASONS[by] : null,
   };
   const settled = await db.transaction(async (tx) => {
     const row = await transition(tx, paymentId, settlement, merchantId);

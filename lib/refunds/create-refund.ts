@@ -11,6 +11,7 @@ import { createRefundSchema, type CreateRefundInput, type RefundResource } from 
 
 /** The 422 on `payment` for a payment that is not completed (DESIGN.md). */
 export const NOT_REFUNDABLE = "Only a completed payment can be refunded.";
+export const NOTHING_LEFT = "This payment has nothing left to refund.";
 
 export type CreateRefundOptions = {
   /** Delay before the simulated processor settles it; 0 leaves it pending until settled by hand. */
@@ -77,6 +78,7 @@ async function explainRefusal(db: Executor, merchantId: number, paymentId: numbe
   if (!payment) return new DomainError("not_found", `Payment ${paymentId} was not found.`);
   if (Number(payment.merchant_id) !== merchantId) return new DomainError("forbidden", "Not your payment.");
   if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
+  if (payment.refundable === "0.00") return validationError({ payment: [NOTHING_LEFT] });
   return validationError({ amount: [messages.max("amount", payment.refundable)] });
 }
 

@@ -1,19 +1,16 @@
 import { z } from "zod";
 import { REFUND_REASONS, REFUND_STATUSES } from "@/db/enums";
-import { amountSchema } from "@/lib/payments/schemas";
+import { amountField } from "@/lib/payments/schemas";
 import { messages, stringField } from "@/lib/platform/validation";
 
 export const REFUND_EVENT_TYPES = ["refund.created", "refund.succeeded", "refund.failed"] as const;
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
 
 /** `amount` as on a payment, but more than 0; left out, everything still refundable is refunded. */
-const refundAmountSchema = amountSchema
-  .refine((money) => money !== "0.00", messages.gt("amount", 0))
-  .optional()
-  .meta({
-    description:
-      "Amount to refund, as a payment's amount but greater than 0. Left out: all that is still refundable.",
-  });
+const refundAmountSchema = amountField({ positive: true }).optional().meta({
+  description:
+    "Amount to refund, as a payment's amount but greater than 0. Left out: all that is still refundable.",
+});
 
 export const createRefundSchema = z.object({
   amount: refundAmountSchema,

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { MANUAL_FAILURE_REASONS, type SettledBy } from "@/lib/payments/settlement";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
@@ -10,9 +11,6 @@ import { settleRefundSchema, type RefundResource } from "./schemas";
 
 export type RefundOutcome = "succeeded" | "failed";
 export type RefundSettlement = { outcome: RefundOutcome; failureReason: string | null };
-
-/** Why a refund failed when a person marked it (dashboard, CLI, test helper), not the processor. */
-const MANUAL_FAILURE_REASON = "Marked as failed by hand.";
 
 /**
  * Deterministic, so merchants can test both paths: a refund whose amount ends in .99 fails, any other
@@ -73,14 +71,15 @@ async function transitionRefund(
 }
 
 /**
- * Settles one pending refund by hand (dashboard, test helper: scoped to `merchantId`; the operator's CLI:
- * null, any merchant's).
+ * Settles one pending refund by hand or by the test helper (dashboard, test helper: scoped to `merchantId`;
+ * the operator's CLI: null, any merchant's).
  */
 export async function settleRefund(
   db: Executor,
   refundId: number,
   input: unknown,
   merchantId: number | null,
+  by: SettledBy = "hand",
 ): Promise<RefundResource> {
   const { outcome } = parseInput(settleRefundSchema, input);
   const [existing] = await selectRows<{ merchant_id: number | string }>(
@@ -90,7 +89,7 @@ export async function settleRefund(
   if (!existing) throw new DomainError("not_found", `Refund ${refundId} was not found.`);
   const owner = Number(existing.merchant_id);
   if (merchantId !== null && owner !== merchantId) throw new DomainError("forbidden", "Not your refund.");
-  const settlement = { outcome, failureReason: outcome === "failed" ? MANUAL_FAILURE_REASON : null };
+  const settlement = { outcome, failureReason: outcome === "failed" ? MANUAL_FAILURE_REASONS[by] : null };
   const settled = await transitionRefund(db, refundId, settlement, owner);
   if (settled) return toRefundResource(settled);
   const [now] = await selectRows<{ status: string }>(

@@ -175,6 +175,7 @@ describe("POST /api/payments with bad input writes nothing", () => {
     ["empty-string amount", { json: { amount: "" } }, 422, amountError("The amount field is required.")],
     ["text amount", { json: { amount: "abc" } }, 422, amountError("The amount field must be a number.")],
     ["exponent string", { json: { amount: "1e3" } }, 422, amountError("The amount field must be a number.")],
+    ["signed string", { json: { amount: "+1.00" } }, 422, amountError("The amount field must be a number.")],
     ["boolean amount", { json: { amount: true } }, 422, amountError("The amount field must be a number.")],
     ["array amount", { json: { amount: [1] } }, 422, amountError("The amount field must be a number.")],
     [

@@ -116,10 +116,11 @@ describe("refunds", () => {
     ]);
     const shown = await api(`/api/refunds/${created.id}`);
     expect((shown.body as { data: Refund }).data).toMatchObject({ status: "succeeded", amount: "4.00" });
-    // Nothing left: a refund with no amount, or any amount, names the maximum.
-    expect(errorsOf(await refund(id))).toEqual({
-      amount: ["The amount field must not be greater than 0.00."],
-    });
+    // Nothing left: a refund with no amount, or any amount, says so on `payment`.
+    for (const body of [{}, { amount: "1.00" }])
+      expect(errorsOf(await refund(id, body))).toEqual({
+        payment: ["This payment has nothing left to refund."],
+      });
   });
 
   it("refuses more than is refundable, naming the maximum, and writes nothing", async () => {
@@ -136,7 +137,9 @@ describe("refunds", () => {
 
   it.each([
     [{ amount: 0 }, "amount", "The amount field must be greater than 0."],
-    [{ amount: -1 }, "amount", "The amount field must be at least 0."],
+    [{ amount: -1 }, "amount", "The amount field must be greater than 0."],
+    [{ amount: "-0.50" }, "amount", "The amount field must be greater than 0."],
+    [{ amount: "+1.00" }, "amount", "The amount field must be a number."],
     [{ amount: "1.001" }, "amount", "The amount field must have 0-2 decimal places."],
     [{ amount: "ten" }, "amount", "The amount field must be a number."],
     [{ reason: "bored" }, "reason", "The selected reason is invalid."],
@@ -199,7 +202,7 @@ describe("refunds", () => {
     });
     expect((failed.body as { data: Refund }).data).toMatchObject({
       status: "failed",
-      failure_reason: "Marked as failed by hand.",
+      failure_reason: "Failed by the test helper.",
     });
     expect(await retrieve(id)).toMatchObject({ amount_refunded: "0.00", amount_refundable: "10.00" });
     // Final: settled again, it is a 409.
