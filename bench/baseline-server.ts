@@ -6,6 +6,7 @@ import http from "node:http";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
+import { newCheckoutToken } from "@/lib/checkout/checkout-token";
 import { createPaymentStatement } from "@/lib/payments/create-payment";
 import { listPaymentsStatement } from "@/lib/payments/queries";
 import { publicId } from "@/lib/platform/ids";
@@ -78,7 +79,17 @@ const server = http.createServer((request, response) => {
       const [payment] = await run(
         createPaymentStatement(
           merchantId,
-          { amount, external_id, customer_id: null, metadata: null, source: "api", autoSettleMs: 0 },
+          {
+            amount,
+            external_id,
+            customer_id: null,
+            metadata: null,
+            source: "api",
+            autoSettleMs: 0,
+            return_url: null,
+            paymentLinkId: null,
+            checkout: newCheckoutToken(),
+          },
           publicId("evt"),
         ),
       );

@@ -11,8 +11,8 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export const PAYMENT_STATUSES = ["pending", "completed", "failed"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** Where a payment was created: the API, the dashboard (a test payment) or the admin CLI. */
-export const PAYMENT_SOURCES = ["api", "dashboard", "cli"] as const;
+/** Where a payment was created: the API, the dashboard (a test payment), the admin CLI or a payment link. */
+export const PAYMENT_SOURCES = ["api", "dashboard", "cli", "link"] as const;
 export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;

@@ -162,6 +162,11 @@ export const payments = pgTable(
     /** Why it failed, in words for the merchant (the processor's reason, or "marked by hand"); null otherwise. */
     failureReason: text("failure_reason"),
     /**
+     * The card it was paid (or declined) with at its checkout: `{type, brand, last4, exp_month, exp_year}`,
+     * never the number or the CVC; null for a payment no payer paid.
+     */
+    paymentMethod: json("payment_method").$type<PaymentMethod>(),
+    /**
      * Sums of its refunds by state, kept by the statements that create and settle refunds under this row's
      * lock: refundable = amount - refunded - refund_pending, never a sum over refunds on the money path.
      */
@@ -197,6 +202,72 @@ export const payments = pgTable(
     index("payments_pending_created_idx")
       .on(t.createdAt)
       .where(sql`status = 'pending'`),
+  ],
+);
+
+/** What a payment's `payment_method` holds: the card, without its number or CVC. */
+export type PaymentMethod = {
+  type: "card";
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+};
+
+/**
+ * A payment's hosted page (`{APP_URL}/pay/{token}`), one per payment, made with it. Apart from the payment
+ * row so the payments table, which every list reads, stays narrow.
+ */
+export const checkouts = pgTable(
+  "checkouts",
+  {
+    paymentId: bigint("payment_id", { mode: "number" })
+      .primaryKey()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    merchantId: merchantId(),
+    /** SHA-256 (hex) of the page's token, which is how a payer's request finds it. */
+    tokenHash: text("token_hash").notNull(),
+    /** The token, encrypted (ENCRYPTION_KEYS): the merchant reads `checkout_url` back while it is pending. */
+    tokenCiphertext: text("token_ciphertext").notNull(),
+    /** Where the payer goes after paying (with `payment_id` and `status` added); null: the page says. */
+    returnUrl: text("return_url"),
+    paymentLinkId: bigint("payment_link_id", { mode: "number" }).references(() => paymentLinks.id),
+    /** Attempts refused for their card (a decline, a card that is not a test card); 5 lock the page. */
+    declinedAttempts: integer("declined_attempts").notNull().default(0),
+    /** The card waiting at the authentication step, without its number; null when none is. */
+    authentication: json("authentication").$type<PaymentMethod>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("checkouts_token_hash_idx").on(t.tokenHash),
+    index("checkouts_payment_link_idx")
+      .on(t.paymentLinkId)
+      .where(sql`payment_link_id is not null`),
+  ],
+);
+
+/** A link a merchant shares (`{APP_URL}/l/{slug}`): each payer who opens it gets a payment of its own. */
+export const paymentLinks = pgTable(
+  "payment_links",
+  {
+    id: id(),
+    merchantId: merchantId(),
+    /** The link's public part: random, so links cannot be guessed. */
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
+    description: text("description"),
+    active: boolean("active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payment_links_slug_idx").on(t.slug),
+    index("payment_links_merchant_idx").on(
+      t.merchantId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );
 

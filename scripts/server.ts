@@ -76,6 +76,7 @@ const {
   answerClientError,
   answerConnect,
   answerExpectationFailed,
+  screenPageBody,
   screenRequest,
   sendApiResponse,
   toApiRequest,
@@ -108,7 +109,11 @@ function serveFront(request: http.IncomingMessage, response: http.ServerResponse
     serveSafely(async () => sendApiResponse(response, await operator, request.method), request, response);
   else if (auth) sendApiResponse(response, auth, request.method);
   else if (isMerchantApiPath(pathname)) serveSafely(dev ? serveDashboard : serveApi, request, response);
-  else if (screenMalformedPath(pathname, response) && screenServerAction(request, response, trustedProxies))
+  else if (
+    screenMalformedPath(pathname, response) &&
+    screenServerAction(request, response, trustedProxies) &&
+    screenPageBody(request, response)
+  )
     serveSafely(serveDashboard, request, response);
 }
 

@@ -123,6 +123,38 @@ function settleUnreadBody(outgoing: ServerResponse, response: ApiResponse): void
   };
 }
 
+/**
+ * The largest body a page (Next.js) is handed: Next.js's own limit for a server action; a checkout form is
+ * far smaller. A declared larger one is refused before it reaches Next.js.
+ */
+const MAX_PAGE_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Before a request goes to a page: a body declared over MAX_PAGE_BODY_BYTES is answered 413 here (and the
+ * connection closes after a linger). A smaller one that Next.js answers without reading all of it (a route that
+ * refused it) is read and discarded after the answer, so the connection's next request is read, not left
+ * behind the rest of this body; more than the limit arriving meanwhile closes the connection.
+ */
+export function screenPageBody(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+  if (Number(incoming.headers["content-length"] ?? 0) > MAX_PAGE_BODY_BYTES) {
+    sendApiResponse(outgoing, jsonResponse(413, { message: STATUS_CODES[413] }), incoming.method);
+    return false;
+  }
+  outgoing.once("finish", () => {
+    if (incoming.complete) return;
+    // Whatever read it (Next.js's adapter, the dashboard proxy's pipe) stops; the rest is dropped.
+    incoming.unpipe();
+    incoming.removeAllListeners("data");
+    let discarded = 0;
+    incoming.on("data", (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > MAX_PAGE_BODY_BYTES) incoming.socket.destroy();
+    });
+    incoming.resume();
+  });
+  return true;
+}
+
 /** Writes an API response in one write (headers and body together), without the body for HEAD. */
 export function sendApiResponse(
   outgoing: ServerResponse,

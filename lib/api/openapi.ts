@@ -14,6 +14,7 @@ import {
   schemaOf,
   validationErrorResponse,
 } from "./openapi-parts";
+import { paymentLinkPaths, paymentLinkSchemas } from "./openapi-payment-links";
 import { platformPaths, platformSchemas } from "./openapi-platform";
 import { refundPaths, refundSchemas } from "./openapi-refunds";
 import { webhooksSection } from "./openapi-webhooks";
@@ -49,6 +50,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         ...requestLogSchemas,
         ...inboxSchemas,
         ...refundSchemas,
+        ...paymentLinkSchemas,
       },
     },
     webhooks: webhooksSection,
@@ -116,6 +118,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         },
       },
       ...refundPaths,
+      ...paymentLinkPaths,
       ...platformPaths,
       ...eventStreamPaths,
       ...inboxPaths,

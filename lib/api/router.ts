@@ -10,6 +10,12 @@ import { listEventsRoute, resendEventRoute, showEventRoute } from "./event-route
 import { eventStreamRoute } from "./event-stream-route";
 import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
+import {
+  createPaymentLinkRoute,
+  listPaymentLinksRoute,
+  showPaymentLinkRoute,
+  updatePaymentLinkRoute,
+} from "./payment-link-routes";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
 import {
   cancelPaymentRoute,
@@ -71,6 +77,16 @@ const routes: Route[] = [
     methods: { POST: cancelPaymentRoute },
   },
   { pattern: /^\/api\/refunds\/(?<id>[^/]+)$/, name: "api/refunds/{id}", methods: { GET: showRefundRoute } },
+  {
+    pattern: /^\/api\/payment-links$/,
+    name: "api/payment-links",
+    methods: { GET: listPaymentLinksRoute, POST: createPaymentLinkRoute },
+  },
+  {
+    pattern: /^\/api\/payment-links\/(?<id>[^/]+)$/,
+    name: "api/payment-links/{id}",
+    methods: { GET: showPaymentLinkRoute, PATCH: updatePaymentLinkRoute },
+  },
   {
     pattern: /^\/api\/test-helpers\/payments\/(?<id>[^/]+)\/settle$/,
     name: "api/test-helpers/payments/{id}/settle",

@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { PaymentSource } from "@/db/enums";
+import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "@/lib/checkout/checkout-token";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
@@ -16,6 +17,8 @@ export type CreatePaymentOptions = {
   autoSettleMs: number;
   /** Optional Idempotency-Key: a replay returns the first payment's id instead of creating another. */
   idempotencyKey?: string;
+  /** The payment link it was opened from: it waits for its payer, as one with a return_url does. */
+  paymentLinkId?: number;
 };
 
 export type NewPayment = {
@@ -24,14 +27,18 @@ export type NewPayment = {
   customer_id: string | null;
   metadata: string | null;
   source: CreatePaymentOptions["source"];
+  /** 0 for a payment that waits for its payer (a return_url, a payment link): the simulator leaves it. */
   autoSettleMs: number;
+  return_url: string | null;
+  paymentLinkId: number | null;
+  checkout: NewCheckoutToken;
 };
 
 /**
  * The whole creation in one statement, so one round trip and, without an Idempotency-Key, no transaction
  * around it (a statement commits as a whole): the next sequence number from the merchant's counter, the
- * payment, its count in its day's pending total (the Overview's rollup), and its `payment.pending` event
- * with deliveries. The merchant row lock orders creations, so the count is the payment's dense sequence
+ * payment, its checkout page, its count in its day's pending total (the Overview's rollup), and its
+ * `payment.pending` event with deliveries. The merchant row lock orders creations, so the count is the payment's dense sequence
  * number, and clock_timestamp() read under the lock keeps created_at in the same order; nothing waits on the
  * application while the lock is held. No row when the merchant does not exist. Exported so the benchmark's
  * bare baseline runs the same SQL.
@@ -49,6 +56,7 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
       amount: payment.amount,
       metadata: payment.metadata,
       created_at: sql`inserted.created_at`,
+      checkout_url: checkoutUrl(payment.checkout.token),
     }),
     after: {
       ctes: sql`
@@ -63,6 +71,11 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
                at, at
         from sequence
         returning id, created_at, amount
+      ), checkout as (
+        insert into checkouts (payment_id, merchant_id, token_hash, token_ciphertext, return_url, payment_link_id, created_at)
+        select id, ${merchantId}::bigint, ${payment.checkout.hash}::text, ${payment.checkout.ciphertext}::text,
+               ${payment.return_url}::text, ${payment.paymentLinkId}::bigint, created_at
+        from inserted
       ), day_total as (
         insert into payment_daily_totals as t (merchant_id, day, status, count, volume)
         select ${merchantId}::bigint, (created_at at time zone 'UTC')::date, 'pending', 1, amount from inserted
@@ -74,7 +87,12 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
   });
 }
 
-export type CreatePaymentResult = { paymentId: number; replayed: boolean };
+export type CreatePaymentResult = {
+  paymentId: number;
+  replayed: boolean;
+  /** The new payment's checkout token (its page is `/pay/{token}`); not known again on a replay. */
+  checkoutToken?: string;
+};
 
 /**
  * Creates a payment and its `payment.pending` event (with deliveries) in one transaction. The one domain
@@ -88,12 +106,23 @@ export async function createPayment(
 ): Promise<CreatePaymentResult> {
   const data = parseInput(createPaymentSchema, input);
   const metadata = data.customer_id === null ? null : JSON.stringify({ customer_id: data.customer_id });
+  const paymentLinkId = options.paymentLinkId ?? null;
+  // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.
+  const awaitsPayer = data.return_url !== null || paymentLinkId !== null;
+  const checkout = newCheckoutToken();
   const created = (executor: Executor) =>
     selectRows<{ id: number | string }>(
       executor,
       createPaymentStatement(
         merchantId,
-        { ...data, metadata, source: options.source, autoSettleMs: options.autoSettleMs },
+        {
+          ...data,
+          metadata,
+          source: options.source,
+          autoSettleMs: awaitsPayer ? 0 : options.autoSettleMs,
+          paymentLinkId,
+          checkout,
+        },
         publicId("evt"),
       ),
     ).then(([payment]) => {
@@ -101,7 +130,8 @@ export async function createPayment(
       return Number(payment.id);
     });
   const { idempotencyKey } = options;
-  if (idempotencyKey === undefined) return { paymentId: await created(db), replayed: false };
+  if (idempotencyKey === undefined)
+    return { paymentId: await created(db), replayed: false, checkoutToken: checkout.token };
   const { id, replayed } = await runOnceForKey(
     db,
     merchantId,
@@ -109,5 +139,5 @@ export async function createPayment(
     { target: "payment", hash: requestHash(data) },
     created,
   );
-  return { paymentId: id, replayed };
+  return { paymentId: id, replayed, checkoutToken: replayed ? undefined : checkout.token };
 }

@@ -1,8 +1,9 @@
 import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { selectStatement, type Executor } from "@/db/client";
-import { payments } from "@/db/schema";
+import { checkouts, paymentLinks, payments } from "@/db/schema";
 import { Statement } from "@/db/statement";
+import { checkoutUrlOf } from "@/lib/checkout/checkout-token";
 import { toPaymentListItem, toPaymentResource, type PaymentRow } from "./resource";
 import type { PaymentListItem, PaymentResource, RetrievedPayment } from "./schemas";
 
@@ -74,20 +75,27 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
       amount: payments.amount,
       metadata: payments.metadata,
       created_at: payments.createdAt,
+      payment_method: payments.paymentMethod,
+      checkoutToken: checkouts.tokenCiphertext,
       ...refundSums,
     })
     .from(payments)
+    .leftJoin(checkouts, eq(checkouts.paymentId, payments.id))
     .where(eq(payments.id, paymentId))
     .limit(1);
   if (!row) return undefined;
   const { amount_refunded, amount_refundable } = row;
+  const checkoutUrl = row.status === "pending" ? checkoutUrlOf(row.checkoutToken) : null;
   return {
-    payment: { ...toPaymentResource(row), amount_refunded, amount_refundable },
+    payment: { ...toPaymentResource(row, checkoutUrl), amount_refunded, amount_refundable },
     merchantId: row.merchantId,
   };
 }
 
 export type PaymentDetail = PaymentResource & {
+  returnUrl: string | null;
+  /** The payment link it was opened from, if any. */
+  paymentLink: { id: number; name: string } | null;
   /** Succeeded refunds, and what is left to refund (0 unless completed); decimal strings. */
   amountRefunded: string;
   amountRefundable: string;
@@ -119,14 +127,25 @@ export async function getMerchantPayment(
       updatedAt: payments.updatedAt,
       amountRefunded: refundSums.amount_refunded,
       amountRefundable: refundSums.amount_refundable,
+      payment_method: payments.paymentMethod,
+      checkoutToken: checkouts.tokenCiphertext,
+      returnUrl: checkouts.returnUrl,
+      paymentLinkId: paymentLinks.id,
+      paymentLinkName: paymentLinks.name,
     })
     .from(payments)
+    .leftJoin(checkouts, eq(checkouts.paymentId, payments.id))
+    .leftJoin(paymentLinks, eq(paymentLinks.id, checkouts.paymentLinkId))
     .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)))
     .limit(1);
   if (!row) return undefined;
   const { customerId, source, settledAt, failureReason, updatedAt, amountRefunded, amountRefundable } = row;
+  const checkoutUrl = row.status === "pending" ? checkoutUrlOf(row.checkoutToken) : null;
   return {
-    ...toPaymentResource(row),
+    ...toPaymentResource(row, checkoutUrl),
+    returnUrl: row.returnUrl,
+    paymentLink:
+      row.paymentLinkId === null ? null : { id: row.paymentLinkId, name: row.paymentLinkName ?? "" },
     amountRefunded,
     amountRefundable,
     customerId,

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { PaymentStatus } from "@/db/enums";
+import type { PaymentMethod } from "@/db/schema";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import type { PaymentListItem, PaymentResource } from "./schemas";
 
@@ -10,7 +11,14 @@ export type PaymentRow = {
   amount: string;
   metadata?: string | null;
   created_at: Date | string;
+  payment_method?: PaymentMethod | string | null;
 };
+
+/** json columns arrive parsed from postgres.js and PGlite, as text when a statement casts them. */
+function paymentMethodOf(value: PaymentRow["payment_method"]): PaymentMethod | null {
+  if (value === undefined || value === null) return null;
+  return typeof value === "string" ? (JSON.parse(value) as PaymentMethod) : value;
+}
 
 /**
  * Exactly the fields of a list item (paymentListItemSchema, which documents them), built field by field so
@@ -28,10 +36,19 @@ export function toPaymentListItem(row: PaymentRow): PaymentListItem {
   };
 }
 
-/** A full payment (paymentSchema): the list fields, then metadata, in the contract's field order. */
-export function toPaymentResource(row: PaymentRow): PaymentResource {
+/**
+ * A full payment (paymentSchema): the list fields, then metadata, in the contract's field order, then its
+ * checkout page (while pending; the caller reads it) and the card it was paid with.
+ */
+export function toPaymentResource(row: PaymentRow, checkoutUrl: string | null = null): PaymentResource {
   const { created_at, ...listFields } = toPaymentListItem(row);
-  return { ...listFields, metadata: row.metadata ?? null, created_at };
+  return {
+    ...listFields,
+    metadata: row.metadata ?? null,
+    created_at,
+    checkout_url: row.status === "pending" ? checkoutUrl : null,
+    payment_method: paymentMethodOf(row.payment_method),
+  };
 }
 
 /**
@@ -46,8 +63,10 @@ export function paymentResourceJson(row: {
   amount: string;
   metadata: string | null;
   created_at: SQL;
+  checkout_url: string;
 }): SQL {
   return sql`json_build_object('id', ${row.id}, 'external_id', ${row.external_id}::text, 'type', 'payment',
     'status', ${row.status}::text, 'amount', ${row.amount}::text, 'metadata', ${row.metadata}::text,
-    'created_at', to_char(${row.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+    'created_at', to_char(${row.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'checkout_url', ${row.checkout_url}::text, 'payment_method', null)`;
 }

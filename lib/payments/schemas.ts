@@ -117,10 +117,39 @@ function optionalIdentifier(field: string) {
     .transform((value) => value ?? null);
 }
 
+/** A loopback host, where plain http is allowed even in production: a developer's own machine. */
+function isLoopbackHost(hostname: string): boolean {
+  return /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname) || hostname.endsWith(".localhost");
+}
+
+/**
+ * Where the payer goes after paying at the checkout page: an absolute http(s) URL of at most 2,048
+ * characters; in production https, or any URL on a loopback host (DESIGN.md, "Checkout").
+ */
+const returnUrlField = stringField("return_url", { max: 2048 })
+  .superRefine((value, ctx) => {
+    const url = URL.parse(value);
+    if (!url || !["http:", "https:"].includes(url.protocol))
+      ctx.addIssue({ code: "custom", message: messages.url("return_url") });
+    else if (
+      process.env.NODE_ENV === "production" &&
+      url.protocol === "http:" &&
+      !isLoopbackHost(url.hostname)
+    )
+      ctx.addIssue({ code: "custom", message: "The return url field must use https://." });
+  })
+  .nullish()
+  .transform((value) => value ?? null)
+  .meta({
+    description:
+      "Where the payer is sent after paying at `checkout_url`, with `payment_id` and `status` added to its query. https in production (plain http only on a loopback host). With it the payment waits for its payer: the simulator does not settle it.",
+  });
+
 export const createPaymentSchema = z.object({
   amount: amountSchema,
   external_id: optionalIdentifier("external_id"),
   customer_id: optionalIdentifier("customer_id"),
+  return_url: returnUrlField,
 });
 
 /** An integer as Laravel's `integer` rule reads one (PHP's FILTER_VALIDATE_INT): no leading zeros. */
@@ -161,11 +190,29 @@ export const paymentListItemSchema = z.object({
 });
 export type PaymentListItem = z.infer<typeof paymentListItemSchema>;
 
+/** The card a payer paid (or was declined) with at the checkout: never its number or CVC. */
+export const paymentMethodSchema = z
+  .object({
+    type: z.literal("card"),
+    brand: z.string().describe('"visa", "mastercard", …'),
+    last4: z.string().describe("The card number's last four digits."),
+    exp_month: z.number().int(),
+    exp_year: z.number().int(),
+  })
+  .describe("The card it was paid with at its checkout page; null when no payer paid it.");
+
 /** A full payment: retrieve one, and a webhook event's `data`. */
 export const paymentSchema = z.object({
   ...paymentListItemSchema.omit({ created_at: true }).shape,
   metadata: z.string().nullable().describe('JSON text, e.g. "{\\"customer_id\\":\\"cus_1\\"}", or null.'),
   created_at: createdAt,
+  checkout_url: z
+    .string()
+    .nullable()
+    .describe(
+      "The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final.",
+    ),
+  payment_method: paymentMethodSchema.nullable(),
 });
 export type PaymentResource = z.infer<typeof paymentSchema>;
 

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
-import { payments } from "@/db/schema";
+import { payments, type PaymentMethod } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
@@ -35,7 +35,11 @@ type TransitionedRow = {
   amount: string;
   metadata: string | null;
   created_at: Date | string;
+  payment_method: PaymentMethod | null;
 };
+
+/** A settlement decided at the checkout page: with the card the payer paid (or was declined) with. */
+export type PayerSettlement = Settlement & { paymentMethod: PaymentMethod };
 
 /**
  * Moves settled payments from their day's pending total to their outcome's (the Overview's rollup), in one
@@ -64,17 +68,39 @@ async function moveDailyTotals(tx: Transaction, settled: TransitionedRow[]): Pro
  * The one transition: a single `UPDATE … WHERE status = 'pending'`, with its event and deliveries in the
  * same transaction. Concurrent settles of one payment give exactly one transition and one event.
  */
-async function transition(tx: Transaction, paymentId: number, settlement: Settlement, merchantId?: number) {
+async function transition(
+  tx: Transaction,
+  paymentId: number,
+  settlement: Settlement | PayerSettlement,
+  merchantId?: number,
+) {
   const { outcome, failureReason } = settlement;
+  const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
   const [row] = await selectRows<TransitionedRow>(
     tx,
-    sql`update payments set status = ${outcome}, failure_reason = ${failureReason}, settled_at = now(), updated_at = now()
+    sql`update payments set status = ${outcome}, failure_reason = ${failureReason}, settled_at = now(), updated_at = now(),
+               payment_method = coalesce(${card}::json, payment_method)
         where id = ${paymentId} and status = 'pending' ${merchantId === undefined ? sql`` : sql`and merchant_id = ${merchantId}`}
-        returning id, merchant_id, external_id, status, amount, metadata, created_at`,
+        returning id, merchant_id, external_id, status, amount, metadata, created_at, payment_method`,
   );
   if (!row) return undefined;
   await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${outcome}`, toPaymentResource(row));
   return row;
+}
+
+/**
+ * The payer's settlement at the checkout page, in the caller's transaction (which holds the checkout's row
+ * lock): false when the payment was no longer pending (another tab, a cancel or the expirer came first).
+ */
+export async function settleByPayer(
+  tx: Transaction,
+  paymentId: number,
+  merchantId: number,
+  settlement: PayerSettlement,
+): Promise<boolean> {
+  const row = await transition(tx, paymentId, settlement, merchantId);
+  if (row) await moveDailyTotals(tx, [row]);
+  return row !== undefined;
 }
 
 /**

@@ -58,9 +58,10 @@ export function dashboardProxy(
       },
     );
     upstream.once("error", () => answerUnavailable(response));
-    // A client gone before the answer was sent: the dashboard stops working for it.
+    // A client gone before the answer was sent: the dashboard stops working for it. An answer sent before the
+    // whole body was (a refusal): the rest is not passed on, and this upstream connection is not reused.
     response.once("close", () => {
-      if (!response.writableFinished) upstream.destroy();
+      if (!response.writableFinished || !request.complete) upstream.destroy();
     });
     request.pipe(upstream);
   };

@@ -14,13 +14,18 @@ import { getEnv } from "./env";
  */
 type Key = { id: string; key: Buffer };
 
-/** The columns that hold encrypted secrets: checked at boot and moved by reencrypt. */
-const ENCRYPTED_COLUMNS = [
+/**
+ * The columns that hold encrypted secrets: moved by reencrypt (by their table's key, `id` unless named), and
+ * checked at boot unless the table grows with payments (a scan of it at every boot would cost seconds).
+ */
+const ENCRYPTED_COLUMNS: Array<{ table: string; column: string; key?: string; checkedAtBoot?: false }> = [
   { table: "webhook_endpoints", column: "secret_ciphertext" },
   { table: "webhook_endpoints", column: "previous_secret_ciphertext" },
   { table: "users", column: "totp_secret_ciphertext" },
   { table: "users", column: "totp_pending_ciphertext" },
-] as const;
+  // A checkout page's token: under a dropped key, its payment's checkout_url reads as null (and is logged).
+  { table: "checkouts", column: "token_ciphertext", key: "payment_id", checkedAtBoot: false },
+];
 
 export const keyId = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 8);
 
@@ -90,7 +95,7 @@ function canDecrypt(stored: string): boolean {
  * each webhook later. One grouped scan per column (endpoints are few); one sample decrypted per key.
  */
 export async function checkStoredSecrets(db: Executor): Promise<void> {
-  for (const { table, column } of ENCRYPTED_COLUMNS) {
+  for (const { table, column } of ENCRYPTED_COLUMNS.filter((each) => each.checkedAtBoot !== false)) {
     const groups = await selectRows<{ key: string; count: number; sample: string }>(
       db,
       sql`select case when ${sql.identifier(column)} like 'v2.%' then split_part(${sql.identifier(column)}, '.', 2)
@@ -118,22 +123,22 @@ export async function checkStoredSecrets(db: Executor): Promise<void> {
 export async function reencryptStoredSecrets(db: Executor, batchSize = 100): Promise<number> {
   const current = encryptSecret("").split(".")[1]!;
   let moved = 0;
-  for (const { table, column } of ENCRYPTED_COLUMNS) {
+  for (const { table, column, key = "id" } of ENCRYPTED_COLUMNS) {
     let afterId = 0;
     for (;;) {
       const rows = await selectRows<{ id: number | string; stored: string }>(
         db,
-        sql`select id, ${sql.identifier(column)} as stored from ${sql.identifier(table)}
-            where id > ${afterId} and ${sql.identifier(column)} is not null
+        sql`select ${sql.identifier(key)} as id, ${sql.identifier(column)} as stored from ${sql.identifier(table)}
+            where ${sql.identifier(key)} > ${afterId} and ${sql.identifier(column)} is not null
               and ${sql.identifier(column)} not like ${`v2.${current}.%`}
-            order by id limit ${batchSize}`,
+            order by ${sql.identifier(key)} limit ${batchSize}`,
       );
       for (const row of rows) {
         // Only if unchanged since read: a secret rotated meanwhile is already under the current key.
         const updated = await selectRows(
           db,
           sql`update ${sql.identifier(table)} set ${sql.identifier(column)} = ${encryptSecret(decryptSecret(row.stored))}
-              where id = ${row.id} and ${sql.identifier(column)} = ${row.stored} returning 1`,
+              where ${sql.identifier(key)} = ${row.id} and ${sql.identifier(column)} = ${row.stored} returning 1`,
         );
         moved += updated.length;
       }

@@ -18,7 +18,7 @@ function randomByte(): number {
 }
 
 /** `length` random base62 characters; rejection sampling keeps every character equally likely. */
-function randomChars(length: number): string {
+export function randomChars(length: number): string {
   let chars = "";
   while (chars.length < length) {
     const byte = randomByte();

@@ -19,21 +19,21 @@ export type RateLimitDecision = {
  * ahead; a request is accepted while tat + interval stays within one period of now. That allows a burst of
  * `limit` and then one request per interval, never the 2x burst a fixed window allows at its boundary.
  *
- * `source` must be a select yielding `bucket_key` and `per_minute`; the statement returns `allowed` and
- * `ahead_seconds` (tat - now) for the row it touched.
+ * `source` must be a select yielding `bucket_key` and `per_period` (the limit over `periodSeconds`, a minute
+ * unless said); the statement returns `allowed` and `ahead_seconds` (tat - now) for the row it touched.
  */
-export function gcraUpsert(source: SQL): SQL {
+export function gcraUpsert(source: SQL, periodSeconds = RATE_LIMIT_PERIOD_SECONDS): SQL {
   // clock_timestamp(), read after the row lock is held: a request that waited for a concurrent one must not
   // be judged by the time it started waiting (now() is the transaction's start).
   return sql`
     insert into rate_limit_buckets as b (key, tat, allowed, emission_interval_seconds)
-    select s.bucket_key, clock_timestamp() + make_interval(secs => ${RATE_LIMIT_PERIOD_SECONDS}::float8 / s.per_minute), true,
-           ${RATE_LIMIT_PERIOD_SECONDS}::float8 / s.per_minute
+    select s.bucket_key, clock_timestamp() + make_interval(secs => ${periodSeconds}::float8 / s.per_period), true,
+           ${periodSeconds}::float8 / s.per_period
     from (${source}) s
     on conflict (key) do update set (allowed, tat, emission_interval_seconds) = (
       select decision.ok, case when decision.ok then decision.next_tat else b.tat end, excluded.emission_interval_seconds
       from (
-        select next_tat, next_tat <= clock.at + make_interval(secs => ${RATE_LIMIT_PERIOD_SECONDS}) as ok
+        select next_tat, next_tat <= clock.at + make_interval(secs => ${periodSeconds}) as ok
         from (select clock_timestamp() as at) clock,
              lateral (select greatest(b.tat, clock.at) + make_interval(secs => excluded.emission_interval_seconds) as next_tat) candidate
       ) decision
@@ -41,30 +41,39 @@ export function gcraUpsert(source: SQL): SQL {
     returning b.allowed, extract(epoch from (b.tat - clock_timestamp()))::float8 as ahead_seconds`;
 }
 
-export function rateLimitDecision(limit: number, allowed: boolean, aheadSeconds: number): RateLimitDecision {
-  const interval = RATE_LIMIT_PERIOD_SECONDS / limit;
+export function rateLimitDecision(
+  limit: number,
+  allowed: boolean,
+  aheadSeconds: number,
+  periodSeconds = RATE_LIMIT_PERIOD_SECONDS,
+): RateLimitDecision {
+  const interval = periodSeconds / limit;
   if (!allowed) {
     return {
       allowed,
       limit,
       remaining: 0,
-      retryAfterSeconds: Math.max(1, Math.ceil(aheadSeconds + interval - RATE_LIMIT_PERIOD_SECONDS)),
+      retryAfterSeconds: Math.max(1, Math.ceil(aheadSeconds + interval - periodSeconds)),
     };
   }
   // tat is stored to the millisecond, so it can read up to half a millisecond late: allow for that.
-  const remaining = Math.floor((RATE_LIMIT_PERIOD_SECONDS - aheadSeconds + 0.001) / interval);
+  const remaining = Math.floor((periodSeconds - aheadSeconds + 0.001) / interval);
   return { allowed, limit, remaining: Math.max(0, Math.min(limit - 1, remaining)), retryAfterSeconds: 0 };
 }
 
-/** Counts one request against `key` (used for requests that carry no valid token, per client IP). */
+/**
+ * Counts one request against `key`, `limit` per `periodSeconds` (a minute unless said): requests that carry no
+ * valid token, per client IP; a checkout's pay attempts, per client IP and hour.
+ */
 export async function consumeRateLimit(
   db: Executor,
   key: string,
-  perMinute: number,
+  limit: number,
+  periodSeconds = RATE_LIMIT_PERIOD_SECONDS,
 ): Promise<RateLimitDecision> {
   const [row] = await selectRows<{ allowed: boolean; ahead_seconds: number }>(
     db,
-    gcraUpsert(sql`select ${key}::text as bucket_key, ${perMinute}::int as per_minute`),
+    gcraUpsert(sql`select ${key}::text as bucket_key, ${limit}::int as per_period`, periodSeconds),
   );
-  return rateLimitDecision(perMinute, row!.allowed, Number(row!.ahead_seconds));
+  return rateLimitDecision(limit, row!.allowed, Number(row!.ahead_seconds), periodSeconds);
 }

@@ -2,12 +2,16 @@ import type http from "node:http";
 import { isTrustedPeer, type TrustedProxies } from "./client-ip";
 import { appOrigin } from "./env";
 
-/** What Next.js may run as a server action: a POST naming one, or a form posted as multipart without script. */
+/**
+ * What only this site's own pages may post: a server action (a POST naming one, or a form posted as multipart
+ * without script), and a payer's card form at a checkout page (`/pay/…`).
+ */
 function mayBeServerAction(incoming: http.IncomingMessage): boolean {
   return (
     incoming.method === "POST" &&
     (incoming.headers["next-action"] !== undefined ||
-      (incoming.headers["content-type"] ?? "").startsWith("multipart/form-data"))
+      (incoming.headers["content-type"] ?? "").startsWith("multipart/form-data") ||
+      (incoming.url ?? "").startsWith("/pay/"))
   );
 }
 
@@ -49,6 +53,10 @@ export function screenServerAction(
     incoming.headers["x-forwarded-host"] = originHost;
     return true;
   }
+  // A checkout page sends no referrer (its URL holds the token), so a browser posts its form without script
+  // with `Origin: null`; Fetch Metadata, which no page can set, says whether it came from this site.
+  if ((incoming.url ?? "").startsWith("/pay/") && origin === "null")
+    if (incoming.headers["sec-fetch-site"] === "same-origin") return true;
   const body = JSON.stringify({ message: "This action is unauthorized." });
   outgoing.writeHead(403, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
   outgoing.end(body);

@@ -48,7 +48,7 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
         update api_tokens set last_used_at = now()
         where id = (select id from token where last_used_at is null or last_used_at < now() - ${LAST_USED_RESOLUTION}::interval)
       ),
-      bucket as (${gcraUpsert(sql`select 'token:' || id as bucket_key, per_minute from token`)})
+      bucket as (${gcraUpsert(sql`select 'token:' || id as bucket_key, per_minute as per_period from token`)})
       select token.id, token.merchant_id, token.scope, token.per_minute,
              bucket.allowed, bucket.ahead_seconds
       from token, bucket`;

@@ -127,8 +127,25 @@ export function parseResponses(bytes: Buffer): RawResponse[] {
         line.slice(line.indexOf(":") + 1).trim(),
       ]),
     );
-    const bodyEnd = headEnd + 4 + Number(headers["content-length"] ?? 0);
-    const body = rest.subarray(headEnd + 4, bodyEnd).toString();
+    let body = "";
+    let bodyEnd = headEnd + 4;
+    if (headers["transfer-encoding"] === "chunked") {
+      // Chunks until the empty one; an answer not all here yet is left for the next call.
+      for (;;) {
+        const lineEnd = rest.indexOf("\r\n", bodyEnd);
+        if (lineEnd < 0) return responses;
+        const size = parseInt(rest.subarray(bodyEnd, lineEnd).toString(), 16);
+        if (size === 0) {
+          bodyEnd = lineEnd + 4;
+          break;
+        }
+        body += rest.subarray(lineEnd + 2, lineEnd + 2 + size).toString();
+        bodyEnd = lineEnd + 2 + size + 2;
+      }
+    } else {
+      bodyEnd += Number(headers["content-length"] ?? 0);
+      body = rest.subarray(headEnd + 4, bodyEnd).toString();
+    }
     responses.push({ status: Number(statusLine.split(" ")[1] ?? 0), headers, body });
     rest = rest.subarray(bodyEnd);
   }

@@ -135,7 +135,10 @@ export type TestServer = {
   baseUrl: string;
   env: NodeJS.ProcessEnv;
   data: SeedData;
-  stop: () => Promise<void>;
+  /** Everything the server printed so far (its JSON log). */
+  output: () => string;
+  /** Stops it; its PGlite directory is removed unless `keepData` (then the caller removes it). */
+  stop: (options?: { keepData?: boolean }) => Promise<void>;
 };
 
 /** Runs tests/support/seed.ts (domain functions, before the server holds the database). */
@@ -218,9 +221,11 @@ export async function startTestServer(
     baseUrl: server.baseUrl,
     env,
     data,
-    async stop() {
+    output: server.output,
+    async stop({ keepData = false } = {}) {
       await server.stop();
-      if (env.PGLITE_DATA_DIR) rmSync(path.dirname(env.PGLITE_DATA_DIR), { recursive: true, force: true });
+      if (env.PGLITE_DATA_DIR && !keepData)
+        rmSync(path.dirname(env.PGLITE_DATA_DIR), { recursive: true, force: true });
       assertNoSecretLogged(server.output(), data);
     },
   };

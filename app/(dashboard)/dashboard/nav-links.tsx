@@ -8,6 +8,7 @@ import { useEffect, useRef } from "react";
 const links = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/payments", label: "Payments" },
+  { href: "/dashboard/payment-links", label: "Payment links" },
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/api-keys", label: "API keys" },
   { href: "/dashboard/webhooks", label: "Webhooks" },

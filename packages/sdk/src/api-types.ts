@@ -1386,6 +1386,568 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payment links, newest first, with how many were paid */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    perPage?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of payment links. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: components["schemas"]["PaymentLink"][];
+                            links?: {
+                                first?: string | null;
+                                last?: string | null;
+                                prev?: string | null;
+                                next?: string | null;
+                            };
+                            meta?: {
+                                current_page?: number | null;
+                                from?: number | null;
+                                last_page?: number | null;
+                                per_page?: number | null;
+                                to?: number | null;
+                                total?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad page or perPage. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a payment link: each payer who opens its url gets a payment of its amount */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreatePaymentLink"];
+                };
+            };
+            responses: {
+                /** @description Created; the body carries the link and its url. */
+                201: {
+                    headers: {
+                        /** @description /api/payment-links/{id} */
+                        Location?: string;
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Payment link created successfully */
+                            message: string;
+                            data: components["schemas"]["PaymentLink"];
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body is not valid JSON. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The token is read-only. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This action is unauthorized. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body over 16 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body must not be larger than 16 KiB. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Validation failed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve one payment link */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The payment link's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The payment link. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PaymentLink"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The link belongs to another merchant, or the token is read-only. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This action is unauthorized. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such payment link. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Activate or deactivate a payment link (an inactive link says so and creates nothing) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The payment link's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdatePaymentLink"];
+                };
+            };
+            responses: {
+                /** @description The payment link. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PaymentLink"];
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body is not valid JSON. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The link belongs to another merchant, or the token is read-only. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This action is unauthorized. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such payment link. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body over 16 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body must not be larger than 16 KiB. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description `active` is missing or not a boolean. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -3910,6 +4472,8 @@ export interface components {
             amount: number | string;
             external_id?: string | null;
             customer_id?: string | null;
+            /** @description Where the payer is sent after paying at `checkout_url`, with `payment_id` and `status` added to its query. https in production (plain http only on a loopback host). With it the payment waits for its payer: the simulator does not settle it. */
+            return_url?: string | null;
         };
         PaymentListItem: {
             /** @description Unique payment identifier. */
@@ -3938,6 +4502,18 @@ export interface components {
             metadata: string | null;
             /** @description Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             created_at: string;
+            /** @description The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final. */
+            checkout_url: string | null;
+            payment_method: {
+                /** @constant */
+                type: "card";
+                /** @description "visa", "mastercard", … */
+                brand: string;
+                /** @description The card number's last four digits. */
+                last4: string;
+                exp_month: number;
+                exp_year: number;
+            } | null;
         };
         ValidationError: {
             /** @example The given data was invalid. */
@@ -4153,6 +4729,18 @@ export interface components {
             metadata: string | null;
             /** @description Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             created_at: string;
+            /** @description The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final. */
+            checkout_url: string | null;
+            payment_method: {
+                /** @constant */
+                type: "card";
+                /** @description "visa", "mastercard", … */
+                brand: string;
+                /** @description The card number's last four digits. */
+                last4: string;
+                exp_month: number;
+                exp_year: number;
+            } | null;
             /** @description Sum of its succeeded refunds, two decimals ("0.00" when none). */
             amount_refunded: string;
             /** @description What can still be refunded: amount − (pending + succeeded refunds); 0.00 unless completed. */
@@ -4187,6 +4775,30 @@ export interface components {
         SettleRefund: {
             /** @enum {string} */
             outcome: "succeeded" | "failed";
+        };
+        PaymentLink: {
+            id: number;
+            name: string;
+            /** @description Two decimals, e.g. "12.50". */
+            amount: string;
+            description: string | null;
+            /** @description `{APP_URL}/l/{slug}`: each payer who opens it gets a payment of their own. */
+            url: string;
+            /** @description An inactive link says so and creates nothing. */
+            active: boolean;
+            /** @description How many of its payments were paid (completed). */
+            paid_count: number;
+            created_at: string;
+        };
+        CreatePaymentLink: {
+            /** @description What the payer is paying for. */
+            name: string;
+            /** @description Amount in standard units: more than 0, at most 999999999999.99, at most two decimal places. */
+            amount: number | string;
+            description?: string | null;
+        };
+        UpdatePaymentLink: {
+            active: boolean;
         };
     };
     responses: never;

@@ -14,6 +14,9 @@ export type EventWithDeliveries = Schemas["EventWithDeliveries"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointInput = Schemas["WebhookEndpointInput"];
 export type RequestLogEntry = Schemas["RequestLogEntry"];
+export type PaymentLink = Schemas["PaymentLink"];
+export type CreatePaymentLinkInput = Schemas["CreatePaymentLink"];
+export type PaymentMethod = NonNullable<Payment["payment_method"]>;
 
 export type PaymentsOptions = TransportOptions;
 export type CreateOptions = { idempotencyKey?: string };
@@ -146,6 +149,23 @@ export class Payments {
     rotateSecret: async (id: number): Promise<WebhookEndpoint & { secret: string }> =>
       dataOf<WebhookEndpoint & { secret: string }>(
         await this.api.POST("/api/webhook-endpoints/{id}/rotate-secret", { params: { path: { id } } }),
+      ),
+  };
+
+  /** Links to a hosted page of a fixed amount: each payer who opens one gets a payment of their own. */
+  readonly paymentLinks = {
+    create: async (input: CreatePaymentLinkInput): Promise<PaymentLink> =>
+      dataOf<PaymentLink>(await this.api.POST("/api/payment-links", { body: input })),
+    list: (options: { perPage?: number } = {}): AsyncGenerator<PaymentLink> =>
+      everyPage((page) =>
+        this.api.GET("/api/payment-links", { params: { query: { page, perPage: options.perPage } } }),
+      ),
+    retrieve: async (id: number): Promise<PaymentLink> =>
+      dataOf<PaymentLink>(await this.api.GET("/api/payment-links/{id}", { params: { path: { id } } })),
+    /** An inactive link says so to its payers and creates nothing. */
+    update: async (id: number, input: { active: boolean }): Promise<PaymentLink> =>
+      dataOf<PaymentLink>(
+        await this.api.PATCH("/api/payment-links/{id}", { params: { path: { id } }, body: input }),
       ),
   };
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { formatMoney } from "@/components/format";
 import { LiveRefresh } from "@/components/live-refresh";
@@ -8,6 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
+import { cardLabel } from "@/lib/checkout/test-cards";
 import { metadataEntries } from "@/lib/payments/metadata";
 import { getPaymentTimeline } from "@/lib/payments/timeline";
 import { listPaymentRefunds } from "@/lib/refunds/queries";
@@ -60,6 +62,31 @@ export default async function PaymentPage({ params }: Props) {
       ),
     ],
     ["Customer ID", payment.customerId ?? "—"],
+    ["Payment method", payment.payment_method ? cardLabel(payment.payment_method) : "—"],
+    ...(payment.paymentLink
+      ? [
+          [
+            "Payment link",
+            <Link
+              key="link"
+              href="/dashboard/payment-links"
+              className="text-indigo-700 hover:underline dark:text-indigo-300"
+            >
+              {payment.paymentLink.name}
+            </Link>,
+          ] as [string, React.ReactNode],
+        ]
+      : []),
+    ...(payment.returnUrl
+      ? [
+          [
+            "Return URL",
+            <span key="return" className="break-all">
+              {payment.returnUrl}
+            </span>,
+          ] as [string, React.ReactNode],
+        ]
+      : []),
     ["Type", payment.type],
     ["Refunded", formatMoney(payment.amountRefunded, currency)],
     ...(completed
@@ -93,6 +120,12 @@ export default async function PaymentPage({ params }: Props) {
           </span>
         </div>
       </div>
+      {payment.checkout_url ? (
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <CopyButton value={payment.checkout_url} label="Copy payment link" />
+          <span className="text-zinc-600 dark:text-zinc-400">The page a payer pays this payment on.</span>
+        </div>
+      ) : null}
       {canWrite ? (
         <div className="flex flex-wrap items-start gap-2">
           <SettleButtons
@@ -159,7 +192,12 @@ export default async function PaymentPage({ params }: Props) {
         )}
       </section>
       <RefundsSection refunds={refunds} currency={currency} canSettle={canWrite} />
-      <PaymentTimeline paymentId={payment.id} timeline={timeline} />
+      <PaymentTimeline
+        paymentId={payment.id}
+        timeline={timeline}
+        failureReason={payment.failureReason}
+        currency={currency}
+      />
     </div>
   );
 }

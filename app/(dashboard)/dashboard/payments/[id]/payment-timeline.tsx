@@ -1,11 +1,65 @@
 import Link from "next/link";
+import { formatMoney } from "@/components/format";
 import { JsonViewer } from "@/components/json-viewer";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
+import type { PaymentMethod } from "@/db/schema";
+import { cardLabel } from "@/lib/checkout/test-cards";
 import type { TimelineEvent } from "@/lib/payments/timeline";
 
+type EventData = {
+  amount?: string;
+  id?: number;
+  status?: string;
+  payment_method?: PaymentMethod | null;
+  failure_reason?: string | null;
+};
+
+/** What happened, in a line: how it was paid, why it was declined, what a refund did. */
+function EventSummary({
+  event,
+  failureReason,
+  currency,
+}: {
+  event: TimelineEvent;
+  failureReason: string | null;
+  currency: string | null;
+}) {
+  const { data } = JSON.parse(event.body) as { data: EventData };
+  const card = data.payment_method ? cardLabel(data.payment_method) : null;
+  let text: React.ReactNode = null;
+  if (event.type === "payment.completed") text = card ? `Paid with ${card} at checkout.` : "Completed.";
+  else if (event.type === "payment.failed")
+    text = card
+      ? `Declined: ${failureReason ?? "the card was refused."} (${card})`
+      : `Failed: ${failureReason ?? "—"}`;
+  else if (event.type.startsWith("refund.") && data.amount) {
+    const verb = event.type.slice("refund.".length);
+    text = (
+      <>
+        <Link href={`#refund-${data.id}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
+          Refund of {formatMoney(data.amount, currency)}
+        </Link>{" "}
+        {verb}
+        {verb === "failed" && data.failure_reason ? `: ${data.failure_reason}` : "."}
+      </>
+    );
+  }
+  return text ? <p className="text-sm text-zinc-700 dark:text-zinc-300">{text}</p> : null;
+}
+
 /** The payment's and its refunds' events, oldest first, each with its body and its deliveries' attempts. */
-export function PaymentTimeline({ paymentId, timeline }: { paymentId: number; timeline: TimelineEvent[] }) {
+export function PaymentTimeline({
+  paymentId,
+  timeline,
+  failureReason,
+  currency,
+}: {
+  paymentId: number;
+  timeline: TimelineEvent[];
+  failureReason: string | null;
+  currency: string | null;
+}) {
   return (
     <section aria-labelledby="timeline-heading" className="space-y-3">
       <div className="flex items-baseline justify-between gap-3">
@@ -34,6 +88,7 @@ export function PaymentTimeline({ paymentId, timeline }: { paymentId: number; ti
                 <RelativeTime value={event.createdAt} />
               </span>
             </p>
+            <EventSummary event={event} failureReason={failureReason} currency={currency} />
             <JsonViewer body={event.body} summary="Event body" />
             {event.deliveries.length === 0 ? (
               <p className="text-xs text-zinc-600 dark:text-zinc-400">No webhook endpoint subscribed.</p>

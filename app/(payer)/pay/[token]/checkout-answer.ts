@@ -1,0 +1,73 @@
+import type { CheckoutAnswer } from "@/lib/checkout/checkouts";
+import { CHECKOUT_MESSAGES } from "@/lib/checkout/test-cards";
+import { VALIDATION_FAILED } from "@/lib/platform/errors";
+
+/** The token is in the URL: no referrer carries it away, and no cache keeps the answer. */
+const CHECKOUT_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+/** More than a card form ever sends. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** The posted card form (urlencoded, as a browser sends it, or JSON); null when it is too large to read. */
+export async function readCheckoutForm(request: Request): Promise<Record<string, unknown> | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) return null;
+  const text = await request.text();
+  if (text.length > MAX_FORM_BYTES) return null;
+  if ((request.headers.get("content-type") ?? "").startsWith("application/json")) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : {};
+    } catch {
+      return {};
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers: { ...CHECKOUT_HEADERS, ...headers } });
+
+/**
+ * An attempt's answer: JSON for the page's script (`Accept: application/json`), a 303 back to the page (or on
+ * to the return_url) for a form posted without script.
+ */
+export function checkoutResponse(request: Request, token: string, answer: CheckoutAnswer | null): Response {
+  const page = `/pay/${token}`;
+  if (!(request.headers.get("accept") ?? "").includes("application/json")) {
+    const refusal: Record<string, string> = { invalid: "invalid", locked: "locked", limited: "limited" };
+    const location =
+      answer === null
+        ? `${page}?error=invalid`
+        : answer.kind === "final" && answer.redirectUrl
+          ? answer.redirectUrl
+          : refusal[answer.kind]
+            ? `${page}?error=${refusal[answer.kind]}`
+            : page;
+    return new Response(null, { status: 303, headers: { ...CHECKOUT_HEADERS, Location: location } });
+  }
+  if (answer === null) return json(413, { message: "The request body is too large." });
+  switch (answer.kind) {
+    case "final":
+      return json(answer.already ? 409 : 200, {
+        ...(answer.already ? { message: `This payment is already ${answer.status}.` } : {}),
+        status: answer.status,
+        failure_reason: answer.failureReason,
+        redirect_url: answer.redirectUrl,
+      });
+    case "authentication":
+      return json(200, { status: "requires_authentication" });
+    case "invalid":
+      return json(422, { message: VALIDATION_FAILED, errors: answer.errors });
+    case "locked":
+      return json(429, { message: CHECKOUT_MESSAGES.locked });
+    case "limited":
+      return json(
+        429,
+        { message: CHECKOUT_MESSAGES.locked },
+        { "Retry-After": String(answer.retryAfterSeconds) },
+      );
+    case "not_found":
+      return json(404, { message: "Not Found" });
+  }
+}

@@ -1,0 +1,170 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/text-field";
+import type { PaymentMethod } from "@/db/schema";
+import { cardLabel, CHECKOUT_MESSAGES } from "@/lib/checkout/test-cards";
+
+/** What the attempts and authentication endpoints answer (app/pay/[token]/checkout-answer.ts). */
+type Answer = {
+  status?: "completed" | "failed" | "requires_authentication";
+  redirect_url?: string | null;
+  message?: string;
+  errors?: Record<string, string[]>;
+};
+
+/** Words for a refusal the page was sent back with when the browser ran no script (`?error=`). */
+const REFUSALS: Record<string, string> = {
+  invalid: "Check the card details and try again.",
+  locked: CHECKOUT_MESSAGES.locked,
+  limited: CHECKOUT_MESSAGES.locked,
+};
+
+/**
+ * The card form, posted to `/pay/{token}/attempts` (a plain form post works without script; with it, errors
+ * show inline and focus moves to the first field in error), and the authentication step when the card asks
+ * for one.
+ */
+export function CheckoutForm({
+  token,
+  amount,
+  authentication,
+  locked,
+  refusal,
+}: {
+  token: string;
+  amount: string;
+  authentication: PaymentMethod | null;
+  locked: boolean;
+  refusal?: string;
+}) {
+  const router = useRouter();
+  const form = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [message, setMessage] = useState<string | null>(
+    locked ? CHECKOUT_MESSAGES.locked : refusal ? (REFUSALS[refusal] ?? null) : null,
+  );
+  const [busy, setBusy] = useState(false);
+
+  async function send(path: string, body: URLSearchParams): Promise<void> {
+    setBusy(true);
+    try {
+      const response = await fetch(`/pay/${token}/${path}`, {
+        method: "POST",
+        headers: { Accept: "application/json" },
+        body,
+      });
+      const answer = (await response.json().catch(() => ({}))) as Answer;
+      if (answer.redirect_url) return window.location.assign(answer.redirect_url);
+      // The page renders what is stored now: the authentication step, or the outcome.
+      if (answer.status) {
+        setErrors({});
+        setMessage(null);
+        return router.refresh();
+      }
+      setErrors(answer.errors ?? {});
+      setMessage(answer.errors ? null : (answer.message ?? "Something went wrong. Try again."));
+      const first = Object.keys(answer.errors ?? {})[0];
+      if (first) form.current?.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function pay(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void send("attempts", new URLSearchParams(new FormData(event.currentTarget) as never));
+  }
+
+  if (authentication)
+    return (
+      <section aria-labelledby="authentication-heading" className="space-y-4">
+        <h2 id="authentication-heading" className="text-lg font-semibold">
+          Authenticate this payment
+        </h2>
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+          Your bank asks you to confirm {amount} with {cardLabel(authentication)}. This is a test
+          authentication: choose how it ends.
+        </p>
+        {message ? <Alert>{message}</Alert> : null}
+        <form
+          method="post"
+          action={`/pay/${token}/authentication`}
+          className="flex flex-col gap-3 sm:flex-row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const submitter = event.nativeEvent.submitter as HTMLButtonElement | null;
+            void send("authentication", new URLSearchParams({ result: submitter?.value ?? "" }));
+          }}
+        >
+          <Button type="submit" name="result" value="complete" disabled={busy} className="flex-1">
+            Complete authentication
+          </Button>
+          <Button
+            type="submit"
+            name="result"
+            value="fail"
+            variant="secondary"
+            disabled={busy}
+            className="flex-1"
+          >
+            Fail authentication
+          </Button>
+        </form>
+      </section>
+    );
+
+  return (
+    <form
+      ref={form}
+      method="post"
+      action={`/pay/${token}/attempts`}
+      onSubmit={pay}
+      noValidate
+      className="space-y-4"
+    >
+      {message ? <Alert>{message}</Alert> : null}
+      <TextField
+        label="Card number"
+        name="card_number"
+        autoComplete="cc-number"
+        inputMode="numeric"
+        placeholder="4242 4242 4242 4242"
+        errors={errors.card_number}
+        required
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <TextField
+          label="Expiration"
+          name="expiry"
+          autoComplete="cc-exp"
+          inputMode="numeric"
+          placeholder="MM / YY"
+          hint="MM / YY"
+          errors={errors.expiry}
+          required
+        />
+        <TextField
+          label="CVC"
+          name="cvc"
+          autoComplete="cc-csc"
+          inputMode="numeric"
+          placeholder="123"
+          maxLength={4}
+          errors={errors.cvc}
+          required
+        />
+      </div>
+      <TextField label="Name on card" name="name" autoComplete="cc-name" errors={errors.name} required />
+      <p aria-live="polite" className="sr-only">
+        {Object.values(errors).flat().join(" ")}
+      </p>
+      <Button type="submit" disabled={busy || locked} aria-busy={busy} className="w-full">
+        Pay {amount}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,215 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { selectRows, type Executor } from "@/db/client";
+import { createPayment } from "@/lib/payments/create-payment";
+import { amountField } from "@/lib/payments/schemas";
+import { appOrigin } from "@/lib/platform/env";
+import { DomainError } from "@/lib/platform/errors";
+import { randomChars } from "@/lib/platform/ids";
+import { consumeRateLimit } from "@/lib/platform/rate-limit";
+import { isoTimestamp } from "@/lib/platform/timestamps";
+import { messages, parseInput, stringField } from "@/lib/platform/validation";
+
+/** Links opened from one client address per hour: each opening makes a payment, so a crawler is held off. */
+const OPENINGS_PER_ADDRESS_PER_HOUR = 60;
+
+export const createPaymentLinkSchema = z.object({
+  name: stringField("name", { min: 1, max: 100 }).meta({ description: "What the payer is paying for." }),
+  amount: amountField({ positive: true }),
+  description: stringField("description", { max: 500 })
+    .nullish()
+    .transform((value) => value || null),
+});
+
+export const updatePaymentLinkSchema = z.object({
+  active: z.boolean({
+    error: (issue) =>
+      issue.input === undefined ? messages.required("active") : "The active field must be true or false.",
+  }),
+});
+
+/** A payment link as the API returns it. */
+export const paymentLinkSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  amount: z.string().describe('Two decimals, e.g. "12.50".'),
+  description: z.string().nullable(),
+  url: z.string().describe("`{APP_URL}/l/{slug}`: each payer who opens it gets a payment of their own."),
+  active: z.boolean().describe("An inactive link says so and creates nothing."),
+  paid_count: z.number().int().describe("How many of its payments were paid (completed)."),
+  created_at: z.string(),
+});
+export type PaymentLinkResource = z.infer<typeof paymentLinkSchema>;
+
+type LinkRow = {
+  id: number | string;
+  slug: string;
+  name: string;
+  amount: string;
+  description: string | null;
+  active: boolean;
+  paid_count: number | string;
+  created_at: Date | string;
+};
+
+function toResource(row: LinkRow): PaymentLinkResource {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    amount: row.amount,
+    description: row.description,
+    url: `${appOrigin()}/l/${row.slug}`,
+    active: row.active,
+    paid_count: Number(row.paid_count),
+    created_at: isoTimestamp(row.created_at),
+  };
+}
+
+/** A link's columns and its paid payments, counted through the index on checkouts' link. */
+const LINK_COLUMNS = sql`l.id, l.slug, l.name, l.amount::text as amount, l.description, l.active, l.created_at,
+  (select count(*) from checkouts c join payments p on p.id = c.payment_id and p.merchant_id = c.merchant_id
+   where c.payment_link_id = l.id and c.merchant_id = l.merchant_id and p.status = 'completed') as paid_count`;
+
+export async function createPaymentLink(
+  db: Executor,
+  merchantId: number,
+  input: unknown,
+): Promise<PaymentLinkResource> {
+  const link = parseInput(createPaymentLinkSchema, input);
+  const [row] = await selectRows<LinkRow>(
+    db,
+    sql`insert into payment_links (merchant_id, slug, name, amount, description)
+        values (${merchantId}, ${randomChars(16)}, ${link.name}, ${link.amount}::numeric, ${link.description})
+        returning id, slug, name, amount::text as amount, description, active, created_at, 0 as paid_count`,
+  );
+  return toResource(row!);
+}
+
+export async function getPaymentLink(
+  db: Executor,
+  merchantId: number,
+  linkId: number,
+): Promise<PaymentLinkResource | undefined> {
+  const [row] = await selectRows<LinkRow>(
+    db,
+    sql`select ${LINK_COLUMNS} from payment_links l where l.id = ${linkId} and l.merchant_id = ${merchantId}`,
+  );
+  return row ? toResource(row) : undefined;
+}
+
+/** The merchant's links, newest first, a page at a time. */
+export async function listPaymentLinks(
+  db: Executor,
+  merchantId: number,
+  page: number,
+  perPage: number,
+): Promise<{ items: PaymentLinkResource[]; total: number }> {
+  const [rows, [count]] = await Promise.all([
+    selectRows<LinkRow>(
+      db,
+      sql`select ${LINK_COLUMNS} from payment_links l where l.merchant_id = ${merchantId}
+          order by l.created_at desc, l.id desc limit ${perPage} offset ${(page - 1) * perPage}`,
+    ),
+    selectRows<{ total: number | string }>(
+      db,
+      sql`select count(*) as total from payment_links where merchant_id = ${merchantId}`,
+    ),
+  ]);
+  return { items: rows.map(toResource), total: Number(count?.total ?? 0) };
+}
+
+/** Turns a link on or off; an inactive link creates nothing. */
+export async function setPaymentLinkActive(
+  db: Executor,
+  merchantId: number,
+  linkId: number,
+  input: unknown,
+): Promise<PaymentLinkResource> {
+  const { active } = parseInput(updatePaymentLinkSchema, input);
+  const [updated] = await selectRows(
+    db,
+    sql`update payment_links set active = ${active}, updated_at = now()
+        where id = ${linkId} and merchant_id = ${merchantId} returning id`,
+  );
+  if (!updated) throw new DomainError("not_found", `Payment link ${linkId} was not found.`);
+  return (await getPaymentLink(db, merchantId, linkId))!;
+}
+
+/** The merchant that owns a link, for the API's 403-or-404; undefined for none. */
+export async function paymentLinkOwner(db: Executor, linkId: number): Promise<number | undefined> {
+  const [row] = await selectRows<{ merchant_id: number | string }>(
+    db,
+    sql`select merchant_id from payment_links where id = ${linkId}`,
+  );
+  return row ? Number(row.merchant_id) : undefined;
+}
+
+export type LinkOpening =
+  | { kind: "created"; checkoutToken: string }
+  | { kind: "inactive"; name: string; merchantName: string }
+  | { kind: "limited" }
+  | { kind: "not_found" };
+
+/**
+ * A payer opens `/l/{slug}`: a new pending payment of the link's amount (source `link`, waiting for its
+ * payer, so the simulator leaves it) and its checkout page. An inactive link creates nothing.
+ */
+export async function openPaymentLink(
+  db: Executor,
+  slug: string,
+  clientIp: string,
+  autoSettleMs: number,
+): Promise<LinkOpening> {
+  const link = await findPaymentLinkBySlug(db, slug);
+  if (!link) return { kind: "not_found" };
+  if (!link.active) return { kind: "inactive", name: link.name, merchantName: link.merchantName };
+  const limit = await consumeRateLimit(db, `link:${clientIp}`, OPENINGS_PER_ADDRESS_PER_HOUR, 3600);
+  if (!limit.allowed) return { kind: "limited" };
+  const created = await createPayment(
+    db,
+    link.merchantId,
+    { amount: link.amount },
+    { source: "link", autoSettleMs, paymentLinkId: link.id },
+  );
+  return { kind: "created", checkoutToken: created.checkoutToken! };
+}
+
+export type PublicPaymentLink = {
+  id: number;
+  merchantId: number;
+  merchantName: string;
+  name: string;
+  amount: string;
+  active: boolean;
+};
+
+/** A link as a payer reaches it, by its slug; undefined when the slug names none. */
+export async function findPaymentLinkBySlug(
+  db: Executor,
+  slug: string,
+): Promise<PublicPaymentLink | undefined> {
+  if (!/^[0-9A-Za-z]{16}$/.test(slug)) return undefined;
+  const [link] = await selectRows<{
+    id: number | string;
+    merchant_id: number | string;
+    amount: string;
+    active: boolean;
+    name: string;
+    merchant_name: string;
+  }>(
+    db,
+    sql`select l.id, l.merchant_id, l.amount::text as amount, l.active, l.name, m.name as merchant_name
+        from payment_links l join merchants m on m.id = l.merchant_id where l.slug = ${slug}`,
+  );
+  return link
+    ? {
+        id: Number(link.id),
+        merchantId: Number(link.merchant_id),
+        merchantName: link.merchant_name,
+        name: link.name,
+        amount: link.amount,
+        active: link.active,
+      }
+    : undefined;
+}

@@ -1,0 +1,263 @@
+// The payer's side over real HTTP (DESIGN.md, "Checkout"): return_url and checkout_url on the API, the page
+// and its headers, each test card through the page's own endpoints, field errors that change nothing, who
+// settles, races that give one transition, and the card-testing limits.
+import { describe, expect, inject, it } from "vitest";
+import { callApi } from "../support/api-client";
+import { CARDS, card, newClientAddress, paymentWithCheckout, postCheckout } from "../support/checkout-client";
+import { startWorkerProcess } from "../support/test-server";
+
+const baseUrl = inject("baseUrl");
+const serverEnv = inject("serverEnv");
+const { tokens } = inject("data");
+const api = (path: string, request: Parameters<typeof callApi>[2] = {}) =>
+  callApi(baseUrl, path, { ...request, token: request.token ?? tokens.api });
+const retrieve = async (id: number) =>
+  ((await api(`/api/payments/${id}`)).body as { data: Record<string, unknown> }).data;
+const eventsOf = async (id: number) =>
+  ((await api(`/api/events?payment_id=${id}`)).body as { data: Array<{ event: string }> }).data.map(
+    (event) => event.event,
+  );
+
+describe("return_url and checkout_url on the API", () => {
+  it.each([
+    [{ return_url: "not a url" }, "The return url field must be a valid URL."],
+    [{ return_url: "ftp://example.com/done" }, "The return url field must be a valid URL."],
+    [{ return_url: "/relative/path" }, "The return url field must be a valid URL."],
+    [{ return_url: 42 }, "The return url field must be a string."],
+    [
+      { return_url: `https://example.com/${"x".repeat(2049)}` },
+      "The return url field must not be greater than 2048 characters.",
+    ],
+    [{ return_url: "http://shop.example.com/done" }, "The return url field must use https://."],
+  ])("%j: 422 naming return_url, nothing written", async (body, message) => {
+    const before = ((await api("/api/payments?perPage=1")).body as { meta: { total: number } }).meta.total;
+    const response = await api("/api/payments", { json: { amount: 5, ...body } });
+    expect([response.status, response.body]).toEqual([
+      422,
+      { message: "The given data was invalid.", errors: { return_url: [message] } },
+    ]);
+    expect(((await api("/api/payments?perPage=1")).body as { meta: { total: number } }).meta.total).toBe(
+      before,
+    );
+  });
+
+  it("a pending payment carries its checkout_url; the page shows merchant, amount and reference, with its headers", async () => {
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api, { external_id: "order_881" });
+    expect(checkoutUrl).toMatch(new RegExp(`^${baseUrl}/pay/[0-9A-Za-z]{43}$`));
+    expect(await retrieve(id)).toMatchObject({ status: "pending", payment_method: null });
+    const page = await fetch(checkoutUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("cache-control")).toContain("no-store");
+    const html = await page.text();
+    expect(html).toContain("order_881");
+    expect(html).toMatch(/Pay (<!-- -->)?12\.50/);
+    // The list items stay exactly the seed's.
+    const list = (await api("/api/payments?perPage=1")).body as { data: Array<Record<string, unknown>> };
+    expect(Object.keys(list.data[0]!)).toEqual([
+      "id",
+      "external_id",
+      "type",
+      "status",
+      "amount",
+      "created_at",
+    ]);
+  });
+
+  it("an unknown or malformed token is a 404 page, and its endpoints a JSON 404", async () => {
+    expect((await fetch(`${baseUrl}/pay/${"A".repeat(43)}`)).status).toBe(404);
+    expect((await fetch(`${baseUrl}/pay/short`)).status).toBe(404);
+    const answer = await postCheckout(
+      baseUrl,
+      `${baseUrl}/pay/${"A".repeat(43)}`,
+      "attempts",
+      card(CARDS.success),
+    );
+    expect([answer.status, answer.body]).toEqual([404, { message: "Not Found" }]);
+  });
+});
+
+describe("test cards at the page", () => {
+  it("4242 completes it: the payer goes to return_url with payment_id and status; the card is on the payment", async () => {
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const paid = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success));
+    expect(paid).toEqual({
+      status: 200,
+      body: {
+        status: "completed",
+        failure_reason: null,
+        redirect_url: `http://127.0.0.1:9/return?order=7&payment_id=${id}&status=completed`,
+      },
+    });
+    expect(await retrieve(id)).toMatchObject({
+      status: "completed",
+      checkout_url: null,
+      payment_method: { type: "card", brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 },
+    });
+  });
+
+  it.each([
+    [CARDS.declined, "Your card was declined.", "0002"],
+    [CARDS.insufficientFunds, "Your card has insufficient funds.", "9995"],
+    [CARDS.expired, "Your card has expired.", "0069"],
+  ])("%s fails it: %s", async (number, reason, last4) => {
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const answer = await postCheckout(baseUrl, checkoutUrl, "attempts", card(number));
+    expect(answer.body).toMatchObject({ status: "failed", failure_reason: reason });
+    expect(answer.body.redirect_url).toContain(`payment_id=${id}&status=failed`);
+    expect(await retrieve(id)).toMatchObject({ status: "failed", payment_method: { last4 } });
+  });
+
+  it.each([
+    ["complete", "completed", null],
+    ["fail", "failed", "The payer failed authentication."],
+  ])("the authentication card, then %s: %s", async (result, status, reason) => {
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const ip = newClientAddress();
+    const step = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.authentication), { ip });
+    expect(step).toEqual({ status: 200, body: { status: "requires_authentication" } });
+    expect(await retrieve(id)).toMatchObject({ status: "pending" });
+    const page = await (await fetch(checkoutUrl)).text();
+    expect(page).toContain("Complete authentication");
+    const done = await postCheckout(baseUrl, checkoutUrl, "authentication", { result }, { ip });
+    expect(done.body).toMatchObject({ status, failure_reason: reason });
+    expect(await retrieve(id)).toMatchObject({ status, payment_method: { last4: "3184" } });
+  });
+
+  it.each([
+    [
+      "a number that fails Luhn",
+      card("4242 4242 4242 4241"),
+      { card_number: ["Your card number is invalid."] },
+    ],
+    ["letters", card("abcd"), { card_number: ["Your card number is invalid."] }],
+    ["another valid card", card(CARDS.real), { card_number: ["Use a test card number."] }],
+    [
+      "a past expiry",
+      card(CARDS.success, { expiry: "01 / 20" }),
+      { expiry: ["Your card's expiration date is in the past."] },
+    ],
+    [
+      "month 13",
+      card(CARDS.success, { expiry: "13 / 30" }),
+      { expiry: ["Enter the expiration date as MM / YY."] },
+    ],
+    ["a 2-digit CVC", card(CARDS.success, { cvc: "12" }), { cvc: ["Your card's security code is invalid."] }],
+    ["no name", card(CARDS.success, { name: " " }), { name: ["Enter the name on the card."] }],
+    [
+      "nothing at all",
+      {},
+      {
+        card_number: ["Your card number is invalid."],
+        expiry: ["Enter the expiration date as MM / YY."],
+        cvc: ["Your card's security code is invalid."],
+        name: ["Enter the name on the card."],
+      },
+    ],
+  ])("%s: 422 naming the field, the payment unchanged", async (_name, form, errors) => {
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const answer = await postCheckout(baseUrl, checkoutUrl, "attempts", form);
+    expect([answer.status, answer.body]).toEqual([422, { message: "The given data was invalid.", errors }]);
+    expect(await retrieve(id)).toMatchObject({ status: "pending", payment_method: null });
+    expect(await eventsOf(id)).toEqual(["payment.pending"]);
+  });
+
+  it("a payment with a return_url waits for its payer: the simulator does not settle it", async () => {
+    // On PostgreSQL the suite's server runs no settler: a worker process does, as in production.
+    const worker = serverEnv.WORKER_MODE === "off" ? await startWorkerProcess(serverEnv) : undefined;
+    try {
+      const waiting = await paymentWithCheckout(baseUrl, tokens.api);
+      const settled = await paymentWithCheckout(baseUrl, tokens.api, { return_url: null });
+      // Payments settle 1.5 s after they are made.
+      await expect
+        .poll(async () => (await retrieve(settled.id)).status, { timeout: 20_000 })
+        .toBe("completed");
+      expect(await retrieve(waiting.id)).toMatchObject({ status: "pending" });
+    } finally {
+      await worker?.kill("SIGTERM");
+    }
+  });
+});
+
+describe("the first outcome wins", () => {
+  it("two tabs paying at once: one pays, the other is told it is already completed; one event", async () => {
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const answers = await Promise.all([
+      postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success)),
+      postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.declined)),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const final = (await retrieve(id)).status;
+    for (const answer of answers) expect(answer.body.status).toBe(final);
+    expect((await eventsOf(id)).filter((type) => type !== "payment.pending")).toHaveLength(1);
+  });
+
+  it("paying against a cancel: one transition, one event, and the page says which", async () => {
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const [paid, canceled] = await Promise.all([
+      postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success)),
+      api(`/api/payments/${id}/cancel`, { method: "POST" }),
+    ]);
+    const final = String((await retrieve(id)).status);
+    expect(paid.body.status).toBe(final);
+    expect(canceled.status).toBe(final === "failed" ? 200 : 409);
+    expect((await eventsOf(id)).filter((type) => type !== "payment.pending")).toEqual([`payment.${final}`]);
+  });
+});
+
+describe("card testing", () => {
+  it("5 refused cards lock the checkout: the 6th attempt, even with 4242, is 'Too many attempts.'", async () => {
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    for (let index = 0; index < 5; index++) {
+      const refused = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.real));
+      expect(refused.status).toBe(422);
+    }
+    const locked = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success));
+    expect([locked.status, locked.body]).toEqual([429, { message: "Too many attempts." }]);
+    expect(await retrieve(id)).toMatchObject({ status: "pending" });
+    expect(await (await fetch(checkoutUrl)).text()).toContain("Too many attempts.");
+  });
+
+  it("20 attempts an hour from one address, across checkouts; the 21st is a 429 with Retry-After", async () => {
+    const ip = newClientAddress();
+    for (let index = 0; index < 20; index++) {
+      const { checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+      expect((await postCheckout(baseUrl, checkoutUrl, "attempts", {}, { ip })).status).toBe(422);
+    }
+    const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const response = await fetch(`${checkoutUrl}/attempts`, {
+      method: "POST",
+      headers: { Accept: "application/json", Origin: baseUrl, "X-Forwarded-For": ip },
+      body: new URLSearchParams(card(CARDS.success)),
+    });
+    expect([response.status, await response.json()]).toEqual([429, { message: "Too many attempts." }]);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await retrieve(id)).toMatchObject({ status: "pending" });
+    // Another address is not held back.
+    expect((await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success))).status).toBe(200);
+  });
+
+  it("a post from another site is refused; the page's own form without script (Origin: null, same-origin) is not", async () => {
+    const { checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const refused = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success), {
+      origin: "https://evil.example",
+    });
+    expect(refused.status).toBe(403);
+    const sandboxed = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success), {
+      origin: "null",
+      headers: { "Sec-Fetch-Site": "cross-site" },
+    });
+    expect(sandboxed.status).toBe(403);
+    const form = await fetch(`${checkoutUrl}/attempts`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: "null", "Sec-Fetch-Site": "same-origin", "X-Forwarded-For": newClientAddress() },
+      body: new URLSearchParams(card(CARDS.success)),
+    });
+    expect([form.status, form.headers.get("location")]).toEqual([
+      303,
+      expect.stringContaining("status=completed"),
+    ]);
+  });
+});
