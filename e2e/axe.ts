@@ -21,3 +21,13 @@ export async function seriousViolations(page: Page) {
       targets: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")),
     }));
 }
+
+/** Every axe-core finding on the page as it is now, whatever its impact (the payer's pages hold to 0). */
+export async function allViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    targets: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")),
+  }));
+}

@@ -10,8 +10,11 @@ export function SimpleTable({
 }: {
   caption: string;
   className?: string;
-  /** Column headings; an empty string is an unlabelled (actions) column, named for screen readers only. */
-  headings: string[];
+  /**
+   * Column headings; an empty string is an unlabelled (actions) column, named for screen readers only. A
+   * money column is right-aligned, heading and cells alike: `{ label, align: "right" }`.
+   */
+  headings: Array<string | { label: string; align: "right" }>;
   empty: string;
   children: React.ReactNode[];
 }) {
@@ -28,8 +31,14 @@ export function SimpleTable({
         <thead className="text-left text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
           <tr>
             {headings.map((heading, index) => (
-              <th key={index} scope="col" className="px-4 py-3 font-medium">
-                {heading || <span className="sr-only">Actions</span>}
+              <th
+                key={index}
+                scope="col"
+                className={`px-4 py-3 font-medium ${typeof heading === "string" ? "" : "text-right"}`}
+              >
+                {typeof heading === "string"
+                  ? heading || <span className="sr-only">Actions</span>
+                  : heading.label}
               </th>
             ))}
           </tr>

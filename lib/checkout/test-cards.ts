@@ -29,6 +29,34 @@ export const CHECKOUT_MESSAGES = {
   locked: "Too many attempts.",
 };
 
+/**
+ * A form posted without script is sent back to its page with its field errors in the URL as message names
+ * (`card_number:number,expiry:expiryPast`), never as text: a crafted URL can only show the page's own words.
+ */
+export function encodeFieldErrors(errors: Record<string, string[]>): string {
+  const names = Object.entries(CHECKOUT_MESSAGES);
+  return Object.entries(errors)
+    .flatMap(([field, list]) =>
+      list.flatMap((message) =>
+        names.filter(([, text]) => text === message).map(([name]) => `${field}:${name}`),
+      ),
+    )
+    .join(",");
+}
+
+/** The field errors a page was sent back with, read from `encodeFieldErrors`' form; unknown names are dropped. */
+export function decodeFieldErrors(encoded: string | undefined): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const pair of (encoded ?? "").split(",")) {
+    const [field = "", name = ""] = pair.split(":");
+    const text = Object.hasOwn(CHECKOUT_MESSAGES, name)
+      ? CHECKOUT_MESSAGES[name as keyof typeof CHECKOUT_MESSAGES]
+      : undefined;
+    if (text && ["card_number", "expiry", "cvc", "name"].includes(field)) (errors[field] ??= []).push(text);
+  }
+  return errors;
+}
+
 /** The Luhn checksum every card number carries. */
 function passesLuhn(digits: string): boolean {
   let sum = 0;

@@ -80,7 +80,10 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
       ...refundSums,
     })
     .from(payments)
-    .leftJoin(checkouts, eq(checkouts.paymentId, payments.id))
+    .leftJoin(
+      checkouts,
+      and(eq(checkouts.paymentId, payments.id), eq(checkouts.merchantId, payments.merchantId)),
+    )
     .where(eq(payments.id, paymentId))
     .limit(1);
   if (!row) return undefined;
@@ -134,8 +137,11 @@ export async function getMerchantPayment(
       paymentLinkName: paymentLinks.name,
     })
     .from(payments)
-    .leftJoin(checkouts, eq(checkouts.paymentId, payments.id))
-    .leftJoin(paymentLinks, eq(paymentLinks.id, checkouts.paymentLinkId))
+    .leftJoin(checkouts, and(eq(checkouts.paymentId, payments.id), eq(checkouts.merchantId, merchantId)))
+    .leftJoin(
+      paymentLinks,
+      and(eq(paymentLinks.id, checkouts.paymentLinkId), eq(paymentLinks.merchantId, merchantId)),
+    )
     .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)))
     .limit(1);
   if (!row) return undefined;

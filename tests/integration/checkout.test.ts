@@ -180,6 +180,28 @@ describe("test cards at the page", () => {
   });
 });
 
+describe("the page's form without script", () => {
+  it("is sent back to the page with its field errors named in the URL, shown in the page's own words", async () => {
+    const { checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const posted = await fetch(`${checkoutUrl}/attempts`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: baseUrl, "X-Forwarded-For": newClientAddress() },
+      body: new URLSearchParams(card(CARDS.real, { cvc: "1" })),
+    });
+    const location = posted.headers.get("location")!;
+    expect([posted.status, location]).toEqual([
+      303,
+      `${new URL(checkoutUrl).pathname}?error=invalid&fields=cvc%3Acvc`,
+    ]);
+    const page = await (await fetch(`${baseUrl}${location}`)).text();
+    expect(page).toContain("Your card&#x27;s security code is invalid.");
+    // A crafted URL shows only the page's own messages.
+    const crafted = await (await fetch(`${checkoutUrl}?error=invalid&fields=cvc:Send%20money%20to`)).text();
+    expect(crafted).not.toContain("Send money to");
+  });
+});
+
 describe("the first outcome wins", () => {
   it("two tabs paying at once: one pays, the other is told it is already completed; one event", async () => {
     const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);

@@ -72,9 +72,17 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     onCitus: "Multi-shard reads and by-id updates, once per boot or operator command.",
   },
   {
-    site: "ownerOf (lib/webhooks/endpoint-api.ts), findRefund, findEvent, listPaymentRefunds, findPayment, settleRefund, verifyWebhook",
-    tables: ["payments", "refunds", "events", "webhook_endpoints", "webhook_deliveries"],
-    sql: /^(select merchant_id from "?\w+"? where id = \$1|select "id" from "webhook_endpoints" where "webhook_endpoints"\."id" = \$1|select "merchant_id" from "payments" where "payments"\."id" = \$1|select id, payment_id, amount, status, reason, external_id, failure_reason, created_at, settled_at, merchant_id from refunds where id = \$1|select id, merchant_id, type, data, created_at from events where id = \$1|select r\.\*, p\.merchant_id as owner, .* where p\.id = \$\d+|select "id", "merchant_id", "external_id", .* from "payments" where "payments"\."id" = \$1 limit \$2|select merchant_id, status, \(amount - amount_refunded - amount_refund_pending\)::text as refundable from payments where id = \$1)$/,
+    site: "ownerOf (lib/webhooks/endpoint-api.ts), findRefund, findEvent, listPaymentRefunds, findPayment, settleRefund, verifyWebhook, paymentLinkOwner",
+    tables: [
+      "payments",
+      "refunds",
+      "events",
+      "webhook_endpoints",
+      "webhook_deliveries",
+      "checkouts",
+      "payment_links",
+    ],
+    sql: /^(select merchant_id from "?\w+"? where id = \$1|select "payments"\."id", "payments"\."merchant_id", .* from "payments" left join "checkouts" on \("checkouts"\."payment_id" = "payments"\."id" and "checkouts"\."merchant_id" = "payments"\."merchant_id"\) where "payments"\."id" = \$1 limit \$2|select "id" from "webhook_endpoints" where "webhook_endpoints"\."id" = \$1|select "merchant_id" from "payments" where "payments"\."id" = \$1|select id, payment_id, amount, status, reason, external_id, failure_reason, created_at, settled_at, merchant_id from refunds where id = \$1|select id, merchant_id, type, data, created_at from events where id = \$1|select r\.\*, p\.merchant_id as owner, .* where p\.id = \$\d+|select "id", "merchant_id", "external_id", .* from "payments" where "payments"\."id" = \$1 limit \$2|select merchant_id, status, \(amount - amount_refunded - amount_refund_pending\)::text as refundable from payments where id = \$1)$/,
     why: "The contract's 403 (another merchant's) versus 404 (none): the row is found by id whoever owns it.",
     onCitus:
       "Read with the caller's merchant_id first (one shard); only on a miss, a multi-shard `select merchant_id … where id` to choose 403 or 404.",
@@ -85,6 +93,21 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments set status = \$1, failure_reason = \$2, settled_at = now\(\), updated_at = now\(\) where id = \$3 and status = 'pending' returning)/,
     why: "An operator settles or cancels any merchant's payment by id (`admin payment:settle --id`).",
     onCitus: "A multi-shard lookup on an operator's command; rare enough to leave as it is.",
+  },
+  {
+    site: "readCheckout, findPaymentLinkBySlug (lib/checkout)",
+    tables: ["checkouts", "payments", "payment_links"],
+    sql: /^(select c\.payment_id, c\.merchant_id, .* from checkouts c join payments p on p\.id = c\.payment_id and p\.merchant_id = c\.merchant_id .* where c\.token_hash = \$1 ?( for update of c)?|select l\.id, l\.merchant_id, .* from payment_links l join merchants m on m\.id = l\.merchant_id where l\.slug = \$1)$/,
+    why: "A payer reaches a checkout by its token and a link by its slug: there is no merchant until the row is read.",
+    onCitus:
+      "A reference lookup table (token hash or slug → merchant_id), then one single-shard read; or tokens and slugs that carry their merchant's shard.",
+  },
+  {
+    site: "liveTokenIds (lib/tokens/authenticate.ts): an open stream re-checks its token",
+    tables: ["api_tokens"],
+    sql: /^select t\.id from api_tokens t where t\.id = any\(string_to_array\(\$1, ','\)::bigint\[\]\) and/,
+    why: "The streams of one process, of any merchants, are re-checked in one statement.",
+    onCitus: "api_tokens is a reference table: the lookup is local on every node.",
   },
   {
     site: "authenticateApiToken, token roll, stream lease lock (lib/tokens, lib/events/event-stream.ts)",

@@ -66,7 +66,7 @@ export default async function PaymentLinksPage({
       <SimpleTable
         className="hidden sm:block"
         caption="Payment links"
-        headings={["Name", "Amount", "Link", "Paid", "Status", "Created", ""]}
+        headings={["Name", { label: "Amount", align: "right" }, "Link", "Paid", "Status", "Created", ""]}
         empty={empty}
       >
         {links.map((link) => (

@@ -1,5 +1,5 @@
 import type { CheckoutAnswer } from "@/lib/checkout/checkouts";
-import { CHECKOUT_MESSAGES } from "@/lib/checkout/test-cards";
+import { CHECKOUT_MESSAGES, encodeFieldErrors } from "@/lib/checkout/test-cards";
 import { VALIDATION_FAILED } from "@/lib/platform/errors";
 
 /** The token is in the URL: no referrer carries it away, and no cache keeps the answer. */
@@ -35,15 +35,16 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 export function checkoutResponse(request: Request, token: string, answer: CheckoutAnswer | null): Response {
   const page = `/pay/${token}`;
   if (!(request.headers.get("accept") ?? "").includes("application/json")) {
-    const refusal: Record<string, string> = { invalid: "invalid", locked: "locked", limited: "limited" };
     const location =
       answer === null
         ? `${page}?error=invalid`
         : answer.kind === "final" && answer.redirectUrl
           ? answer.redirectUrl
-          : refusal[answer.kind]
-            ? `${page}?error=${refusal[answer.kind]}`
-            : page;
+          : answer.kind === "invalid"
+            ? `${page}?${new URLSearchParams({ error: "invalid", fields: encodeFieldErrors(answer.errors) })}`
+            : answer.kind === "locked" || answer.kind === "limited"
+              ? `${page}?error=${answer.kind}`
+              : page;
     return new Response(null, { status: 303, headers: { ...CHECKOUT_HEADERS, Location: location } });
   }
   if (answer === null) return json(413, { message: "The request body is too large." });

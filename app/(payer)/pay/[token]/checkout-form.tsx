@@ -34,16 +34,20 @@ export function CheckoutForm({
   authentication,
   locked,
   refusal,
+  fieldErrors = {},
 }: {
   token: string;
   amount: string;
   authentication: PaymentMethod | null;
   locked: boolean;
   refusal?: string;
+  /** Errors a form posted without script was sent back with. */
+  fieldErrors?: Record<string, string[]>;
 }) {
   const router = useRouter();
   const form = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [errors, setErrors] = useState<Record<string, string[]>>(fieldErrors);
+  const firstInvalid = Object.keys(fieldErrors)[0];
   const [message, setMessage] = useState<string | null>(
     locked ? CHECKOUT_MESSAGES.locked : refusal ? (REFUSALS[refusal] ?? null) : null,
   );
@@ -124,12 +128,15 @@ export function CheckoutForm({
       action={`/pay/${token}/attempts`}
       onSubmit={pay}
       noValidate
+      // Errors are announced as they appear beside their fields (and focus moves to the first).
+      aria-live="polite"
       className="space-y-4"
     >
       {message ? <Alert>{message}</Alert> : null}
       <TextField
         label="Card number"
         name="card_number"
+        autoFocus={firstInvalid === "card_number"}
         autoComplete="cc-number"
         inputMode="numeric"
         placeholder="4242 4242 4242 4242"
@@ -140,6 +147,7 @@ export function CheckoutForm({
         <TextField
           label="Expiration"
           name="expiry"
+          autoFocus={firstInvalid === "expiry"}
           autoComplete="cc-exp"
           inputMode="numeric"
           placeholder="MM / YY"
@@ -150,6 +158,7 @@ export function CheckoutForm({
         <TextField
           label="CVC"
           name="cvc"
+          autoFocus={firstInvalid === "cvc"}
           autoComplete="cc-csc"
           inputMode="numeric"
           placeholder="123"
@@ -158,10 +167,14 @@ export function CheckoutForm({
           required
         />
       </div>
-      <TextField label="Name on card" name="name" autoComplete="cc-name" errors={errors.name} required />
-      <p aria-live="polite" className="sr-only">
-        {Object.values(errors).flat().join(" ")}
-      </p>
+      <TextField
+        label="Name on card"
+        name="name"
+        autoFocus={firstInvalid === "name"}
+        autoComplete="cc-name"
+        errors={errors.name}
+        required
+      />
       <Button type="submit" disabled={busy || locked} aria-busy={busy} className="w-full">
         Pay {amount}
       </Button>

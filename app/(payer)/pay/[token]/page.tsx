@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { formatMoney } from "@/components/format";
 import { getDb } from "@/db/client";
 import { findCheckout } from "@/lib/checkout/checkouts";
+import { decodeFieldErrors } from "@/lib/checkout/test-cards";
 import { CheckoutForm } from "./checkout-form";
 import { CheckoutResult } from "./checkout-result";
 
@@ -11,12 +12,13 @@ export default async function CheckoutPage({
   searchParams,
 }: {
   params: Promise<{ token: string }>;
-  searchParams: Promise<{ error?: string }>;
+  searchParams: Promise<{ error?: string; fields?: string }>;
 }) {
   const { token } = await params;
   const page = await findCheckout(getDb(), token);
   if (!page) notFound();
   const amount = formatMoney(page.amount, page.displayCurrency);
+  const { error, fields } = await searchParams;
   return (
     <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
       <header className="mb-6 space-y-1">
@@ -38,7 +40,8 @@ export default async function CheckoutPage({
           amount={amount}
           authentication={page.authentication}
           locked={page.locked}
-          refusal={(await searchParams).error}
+          refusal={fields ? undefined : error}
+          fieldErrors={decodeFieldErrors(fields)}
         />
       ) : (
         <CheckoutResult
