@@ -43,9 +43,15 @@ export async function seedBenchmark(
       from generate_series(1, ${paymentCount}) as g`;
     // The Overview's rollup, as the create and settle statements would have kept it.
     await sql`
-      insert into payment_daily_totals (merchant_id, day, status, count, volume)
-      select merchant_id, (created_at at time zone 'UTC')::date, status, count(*), sum(amount)
-      from payments where merchant_id = ${merchantId} group by 1, 2, 3`;
+      insert into payment_daily_totals (merchant_id, customer_id, day, status, count, volume)
+      select merchant_id, scope, (created_at at time zone 'UTC')::date, status, count(*), sum(amount)
+      from payments, lateral (values (''), (customer_id)) as scopes (scope)
+      where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3, 4`;
+    await sql`
+      insert into customers (merchant_id, customer_id, payments_count, completed_volume, refunded, first_payment_at, last_payment_at)
+      select merchant_id, customer_id, count(*), coalesce(sum(amount) filter (where status = 'completed'), 0), 0,
+             min(created_at), max(created_at)
+      from payments where merchant_id = ${merchantId} and customer_id is not null group by 1, 2`;
     // A live database is vacuumed by autovacuum; a fresh bulk load is not yet, and index-only scans need it.
     await sql`vacuum analyze payments`;
     // The load's pages written out now, not by the checkpointer during the first rounds' measurements.

@@ -22,6 +22,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
+/** What a payment's succeeded refunds took: nothing, part of its amount, or all of it (the list's refund_status). */
+export const REFUND_STATES = ["none", "partial", "full"] as const;
+export type RefundState = (typeof REFUND_STATES)[number];
+
 /** Why a merchant refunds, as Stripe lists it. */
 export const REFUND_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "other"] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];

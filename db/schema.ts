@@ -21,6 +21,7 @@ import {
   PAYMENT_SOURCES,
   PAYMENT_STATUSES,
   REFUND_REASONS,
+  REFUND_STATES,
   REFUND_STATUSES,
   TOKEN_SCOPES,
   USER_ROLES,
@@ -194,7 +195,13 @@ export const payments = pgTable(
       t.merchantId,
       sql`lower(${t.externalId}) text_pattern_ops`,
     ),
-    index("payments_merchant_customer_idx").on(t.merchantId, t.customerId),
+    // A customer's payments, newest first (the customer_id filter, a customer's page, the search box).
+    index("payments_merchant_customer_created_idx").on(
+      t.merchantId,
+      t.customerId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index("payments_settle_at_idx")
       .on(t.settleAt)
       .where(sql`status = 'pending'`),
@@ -279,12 +286,49 @@ export const paymentDailyTotals = pgTable(
   "payment_daily_totals",
   {
     merchantId: merchantId(),
+    /**
+     * Whose payments the row counts: '' for all of the merchant's, or one customer id's (the same statements
+     * keep both), so a list filtered by customer counts and seeks like an unfiltered one.
+     */
+    customerId: text("customer_id").notNull().default(""),
     day: date("day").notNull(),
     status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
+    /**
+     * What succeeded refunds took: none, part or all of the amount (moved by the statement that settles a
+     * refund). With it the list filters count, and seek to a deep page, from this table (lib/payments/list.ts).
+     */
+    refundState: text("refund_state", { enum: REFUND_STATES }).notNull().default("none"),
     count: bigint("count", { mode: "number" }).notNull().default(0),
     volume: numeric("volume", { precision: 20, scale: 2 }).notNull().default("0"),
   },
-  (t) => [primaryKey({ columns: [t.merchantId, t.day, t.status] })],
+  (t) => [primaryKey({ columns: [t.merchantId, t.customerId, t.day, t.status, t.refundState] })],
+);
+
+/**
+ * One row per customer id a merchant has used, kept by the statements that create and settle payments and
+ * refunds (as the daily totals are): the Customers page and API read it instead of scanning payments.
+ */
+export const customers = pgTable(
+  "customers",
+  {
+    merchantId: merchantId(),
+    customerId: text("customer_id").notNull(),
+    paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
+    /** Sum of its completed payments. */
+    completedVolume: numeric("completed_volume", { precision: 20, scale: 2 }).notNull().default("0"),
+    /** Sum of its succeeded refunds. */
+    refunded: numeric("refunded", { precision: 20, scale: 2 }).notNull().default("0"),
+    firstPaymentAt: at("first_payment_at").notNull(),
+    lastPaymentAt: at("last_payment_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.customerId] }),
+    index("customers_merchant_last_payment_idx").on(
+      t.merchantId,
+      t.lastPaymentAt.desc().nullsFirst(),
+      t.customerId.desc().nullsFirst(),
+    ),
+  ],
 );
 
 /** Money given back on a completed payment, in part or whole (DESIGN.md, "Refunds and cancellation"). */

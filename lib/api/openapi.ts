@@ -1,5 +1,6 @@
 import { createPaymentSchema, paymentListItemSchema, paymentSchema } from "@/lib/payments/schemas";
 import { API_ERRORS, MAX_BODY_BYTES } from "./api-errors";
+import { customerPaths, customerSchemas, paymentFilterParameters } from "./openapi-customers";
 import { eventStreamPaths, requestLogSchemas } from "./openapi-events";
 import { inboxPaths, inboxSchemas } from "./openapi-inbox";
 import {
@@ -7,7 +8,6 @@ import {
   common,
   dataResponse,
   errorResponse,
-  message,
   pagedResponse,
   pageParameters,
   rateLimitHeaders,
@@ -51,20 +51,21 @@ export function buildOpenApiDocument(serverUrl: string) {
         ...inboxSchemas,
         ...refundSchemas,
         ...paymentLinkSchemas,
+        ...customerSchemas,
       },
     },
     webhooks: webhooksSection,
     paths: {
       "/api/payments": {
         get: {
-          summary: "List payments, newest first",
-          parameters: pageParameters,
+          summary: "List payments, newest first, filtered by any of its parameters",
+          parameters: [...pageParameters, ...paymentFilterParameters],
           responses: {
             "200": pagedResponse(
-              "A page of payments (a page past the end has empty data).",
+              "A page of payments (a page past the end has empty data); meta.total counts what matches the filters, and the links carry them.",
               "#/components/schemas/PaymentListItem",
             ),
-            "422": validationErrorResponse("Bad page or perPage."),
+            "422": validationErrorResponse("Bad page, perPage or filter value; errors names the parameter."),
             ...common,
           },
         },
@@ -79,6 +80,14 @@ export function buildOpenApiDocument(serverUrl: string) {
                 "Same key and body within 24 h replays the first response without a new payment; another body gives 409.",
               schema: { type: "string", maxLength: 255 },
             },
+            {
+              name: "Prefer",
+              in: "header",
+              required: false,
+              description:
+                '`return=representation`: the answer carries the payment (`data`), so one request makes and reads it. Without it the body is `{"message"}` only.',
+              schema: { type: "string", examples: ["return=representation"] },
+            },
           ],
           requestBody: {
             required: true,
@@ -86,12 +95,24 @@ export function buildOpenApiDocument(serverUrl: string) {
           },
           responses: {
             "201": {
-              description: "Created.",
+              description:
+                "Created. With `Prefer: return=representation`, `data` is the payment as retrieved.",
               headers: {
                 Location: { description: "/api/payments/{id}", schema: { type: "string" } },
                 ...rateLimitHeaders,
               },
-              content: { "application/json": { schema: message("Payment created successfully") } },
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      message: { type: "string", examples: ["Payment created successfully"] },
+                      data: { $ref: "#/components/schemas/RetrievedPayment" },
+                    },
+                    required: ["message"],
+                  },
+                },
+              },
             },
             "400": errorResponse(
               "malformedJson",
@@ -119,6 +140,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       },
       ...refundPaths,
       ...paymentLinkPaths,
+      ...customerPaths,
       ...platformPaths,
       ...eventStreamPaths,
       ...inboxPaths,

@@ -5,7 +5,7 @@ import {
   paymentLinkOwner,
   setPaymentLinkActive,
 } from "@/lib/checkout/payment-links";
-import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/payments/schemas";
 import { idParam, parseInput } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
 import { apiRoute, type ApiContext } from "./api-route";
@@ -26,7 +26,7 @@ async function ownedLinkId({ db, params, merchantId }: ApiContext<{ id: string }
 
 /** GET /api/payment-links: newest first, each with how many of its payments were paid. */
 export const listPaymentLinksRoute = apiRoute(async ({ read, merchantId, url }) => {
-  const { page, perPage } = parseInput(listPaymentsQuerySchema, {
+  const { page, perPage } = parseInput(pageQuerySchema, {
     page: queryValue(url, "page"),
     perPage: queryValue(url, "perPage"),
   });

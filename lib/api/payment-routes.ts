@@ -8,14 +8,37 @@ import { readIdempotencyKey } from "./idempotency-key";
 import { paginationEnvelope, queryValue } from "./pagination";
 import { jsonResponse } from "./responses";
 
-/** GET /api/payments: one page, newest first, in Laravel's resource-collection envelope. */
+/** The list's filters as sent: the pagination links carry them. */
+const LIST_FILTERS = ["status", "external_id", "customer_id", "refund_status", "created_from", "created_to"];
+
+/**
+ * GET /api/payments: one page, newest first, in Laravel's resource-collection envelope; filtered by any of
+ * LIST_FILTERS, with `meta.total` counting what matches.
+ */
 export const listPaymentsRoute = apiRoute(async ({ read, merchantId, url }) => {
-  const { page, perPage } = parseInput(listPaymentsQuerySchema, {
-    page: queryValue(url, "page"),
-    perPage: queryValue(url, "perPage"),
+  const sent = Object.fromEntries(
+    ["page", "perPage", ...LIST_FILTERS].map((name) => [name, queryValue(url, name)]),
+  );
+  const query = parseInput(listPaymentsQuerySchema, sent);
+  const { page, perPage } = query;
+  const filter = {
+    status: query.status,
+    externalId: query.external_id,
+    customerId: query.customer_id,
+    refundStatus: query.refund_status,
+    from: query.created_from,
+    to: query.created_to,
+  };
+  const { items, total } = await read((db) => listPayments(db, merchantId, page, perPage, filter));
+  const kept = Object.fromEntries(
+    LIST_FILTERS.flatMap((name) =>
+      typeof sent[name] === "string" && sent[name] ? [[name, sent[name]]] : [],
+    ),
+  );
+  return jsonResponse(200, {
+    data: items,
+    ...paginationEnvelope(url, page, perPage, total, items.length, kept),
   });
-  const { items, total } = await read((db) => listPayments(db, merchantId, page, perPage));
-  return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
 });
 
 /** POST /api/payments: the payment and its payment.pending event in one transaction. */
@@ -27,17 +50,27 @@ export const createPaymentRoute = apiRoute(
       autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
       idempotencyKey,
     });
+    const headers = {
+      Location: `/api/payments/${paymentId}`,
+      ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
+    };
+    // RFC 7240: the payment in the answer, one request instead of two; without it, the seed's body exactly.
+    if (!prefersRepresentation(request.headers.get("prefer")))
+      return jsonResponse(201, { message: "Payment created successfully" }, headers);
+    const created = (await findPayment(db, paymentId))!;
     return jsonResponse(
       201,
-      { message: "Payment created successfully" },
-      {
-        Location: `/api/payments/${paymentId}`,
-        ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
-      },
+      { message: "Payment created successfully", data: created.payment },
+      { ...headers, "Preference-Applied": "return=representation" },
     );
   },
   { requiresWrite: true },
 );
+
+/** Whether a Prefer header asks for `return=representation` (among other preferences, any case). */
+function prefersRepresentation(prefer: string | null): boolean {
+  return (prefer ?? "").split(",").some((each) => /^\s*return\s*=\s*"?representation"?\s*$/i.test(each));
+}
 
 /** GET /api/payments/{id}: 404 when no payment has the id, 403 when another merchant owns it. */
 export const showPaymentRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {

@@ -1,9 +1,10 @@
 import { findPayment } from "@/lib/payments/queries";
-import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/payments/schemas";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { idParam, parseInput } from "@/lib/platform/validation";
 import { createRefund } from "@/lib/refunds/create-refund";
-import { findRefund, listPaymentRefunds } from "@/lib/refunds/queries";
+import { findRefund, listMerchantRefunds, listPaymentRefunds } from "@/lib/refunds/queries";
+import { listRefundsQuerySchema } from "@/lib/refunds/schemas";
 import { settleRefund } from "@/lib/refunds/settlement";
 import { HttpError } from "./api-errors";
 import { apiRoute } from "./api-route";
@@ -49,7 +50,7 @@ export const createRefundRoute = apiRoute<{ id: string }>(
 /** GET /api/payments/{id}/refunds: the payment's refunds, newest first, in Laravel's envelope. */
 export const listRefundsRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params, url }) => {
   const paymentId = pathId(params.id);
-  const { page, perPage } = parseInput(listPaymentsQuerySchema, {
+  const { page, perPage } = parseInput(pageQuerySchema, {
     page: queryValue(url, "page"),
     perPage: queryValue(url, "perPage"),
   });
@@ -92,3 +93,27 @@ export const settleRefundHelperRoute = apiRoute<{ id: string }>(async ({ db, mer
   const refund = await asApiAnswer(settleRefund(db, pathId(params.id), body, merchantId, "test_helper"));
   return jsonResponse(200, { data: refund });
 }, writeScope);
+
+/** GET /api/refunds: every refund of the merchant, newest first, by `status` and `payment_id`. */
+export const listAllRefundsRoute = apiRoute(async ({ read, merchantId, url }) => {
+  const query = parseInput(listRefundsQuerySchema, {
+    page: queryValue(url, "page"),
+    perPage: queryValue(url, "perPage"),
+    status: queryValue(url, "status"),
+    payment_id: queryValue(url, "payment_id"),
+  });
+  const { items, total } = await read((db) =>
+    listMerchantRefunds(
+      db,
+      merchantId,
+      { status: query.status, paymentId: query.payment_id },
+      query.page,
+      query.perPage,
+    ),
+  );
+  const kept = { status: query.status, payment_id: query.payment_id };
+  return jsonResponse(200, {
+    data: items,
+    ...paginationEnvelope(url, query.page, query.perPage, total, items.length, kept),
+  });
+});

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
-import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/payments/schemas";
 import { isoTimestamp, isoTimestampOrNull } from "@/lib/platform/timestamps";
 import { messages } from "@/lib/platform/validation";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
@@ -11,7 +11,7 @@ import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
  * The events API's read side: what a merchant reads when a webhook was missed. An event is exactly what was
  * delivered (`event`, `data`), with its id (the deliveries' `webhook-id`) and creation time.
  */
-export const listEventsQuerySchema = listPaymentsQuerySchema.extend({
+export const listEventsQuerySchema = pageQuerySchema.extend({
   type: z
     .string({ error: messages.in("type") })
     .optional()

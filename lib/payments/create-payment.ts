@@ -37,8 +37,8 @@ export type NewPayment = {
 /**
  * The whole creation in one statement, so one round trip and, without an Idempotency-Key, no transaction
  * around it (a statement commits as a whole): the next sequence number from the merchant's counter, the
- * payment, its checkout page, its count in its day's pending total (the Overview's rollup), and its
- * `payment.pending` event with deliveries. The merchant row lock orders creations, so the count is the payment's dense sequence
+ * payment, its checkout page, its customer's row, its count in its day's pending totals (the merchant's and
+ * its customer's: the Overview's and the lists' rollup), and its `payment.pending` event with deliveries. The merchant row lock orders creations, so the count is the payment's dense sequence
  * number, and clock_timestamp() read under the lock keeps created_at in the same order; nothing waits on the
  * application while the lock is held. No row when the merchant does not exist. Exported so the benchmark's
  * bare baseline runs the same SQL.
@@ -70,16 +70,24 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
                case when ${payment.autoSettleMs}::int > 0 then at + ${payment.autoSettleMs}::int * interval '1 millisecond' end,
                at, at
         from sequence
-        returning id, created_at, amount
+        returning id, created_at, amount, customer_id
+      ), customer as (
+        insert into customers as c (merchant_id, customer_id, payments_count, first_payment_at, last_payment_at)
+        select ${merchantId}::bigint, customer_id, 1, created_at, created_at from inserted where customer_id <> ''
+        on conflict (merchant_id, customer_id) do update
+          set payments_count = c.payments_count + 1, last_payment_at = excluded.last_payment_at
       ), checkout as (
         insert into checkouts (payment_id, merchant_id, token_hash, token_ciphertext, return_url, payment_link_id, created_at)
         select id, ${merchantId}::bigint, ${payment.checkout.hash}::text, ${payment.checkout.ciphertext}::text,
                ${payment.return_url}::text, ${payment.paymentLinkId}::bigint, created_at
         from inserted
       ), day_total as (
-        insert into payment_daily_totals as t (merchant_id, day, status, count, volume)
-        select ${merchantId}::bigint, (created_at at time zone 'UTC')::date, 'pending', 1, amount from inserted
-        on conflict (merchant_id, day, status) do update set count = t.count + 1, volume = t.volume + excluded.volume
+        insert into payment_daily_totals as t (merchant_id, customer_id, day, status, count, volume)
+        select ${merchantId}::bigint, scope, (created_at at time zone 'UTC')::date, 'pending', 1, amount
+        from inserted, lateral (values (''), (nullif(customer_id, ''))) as scopes (scope) where scope is not null
+        order by scope
+        on conflict (merchant_id, customer_id, day, status, refund_state)
+          do update set count = t.count + 1, volume = t.volume + excluded.volume
       )`,
       from: sql`inserted`,
       returning: sql`inserted.id`,
@@ -105,7 +113,9 @@ export async function createPayment(
   options: CreatePaymentOptions,
 ): Promise<CreatePaymentResult> {
   const data = parseInput(createPaymentSchema, input);
-  const metadata = data.customer_id === null ? null : JSON.stringify({ customer_id: data.customer_id });
+  // Stored and returned as JSON text, the customer id beside the merchant's own keys (the field wins).
+  const pairs = { ...data.metadata, ...(data.customer_id === null ? {} : { customer_id: data.customer_id }) };
+  const metadata = Object.keys(pairs).length === 0 ? null : JSON.stringify(pairs);
   const paymentLinkId = options.paymentLinkId ?? null;
   // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.
   const awaitsPayer = data.return_url !== null || paymentLinkId !== null;

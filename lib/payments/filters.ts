@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import type { FieldErrors } from "@/lib/platform/errors";
 import { isStorableText } from "@/lib/platform/validation";
+import type { PaymentFilter } from "./list";
 
 export const DASHBOARD_PAGE_SIZES = [10, 25, 50, 100] as const;
 
@@ -26,6 +27,8 @@ const paymentFiltersSchema = z.object({
     .catch(25)
     .default(25),
   status: z.enum(PAYMENT_STATUSES).optional().catch(undefined),
+  /** What refunds took: "partial" (Partially refunded) or "full" (Refunded). */
+  refund: z.enum(["partial", "full"]).optional().catch(undefined),
   /** The search box: a payment id, an external id prefix (any case) or a customer id. */
   q: z
     .string()
@@ -66,7 +69,17 @@ export function readPaymentFilters(params: SearchParams): { filters: PaymentFilt
 }
 
 export function hasFilters(filters: PaymentFilters): boolean {
-  return Boolean(filters.status || filters.q || filters.from || filters.to);
+  return Boolean(filters.status || filters.refund || filters.q || filters.from || filters.to);
+}
+
+/** The dashboard's filters as the list's (lib/payments/list.ts): its UTC days as instants. */
+export function toPaymentFilter(filters: PaymentFilters): PaymentFilter {
+  return {
+    status: filters.status,
+    refundStatus: filters.refund,
+    from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
+    to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + 86_400_000) : undefined,
+  };
 }
 
 /** The URL query for filters (and optionally a page), omitting defaults. */
@@ -74,7 +87,7 @@ export function filtersToQuery(filters: Partial<PaymentFilters>): string {
   const params = new URLSearchParams();
   if (filters.page && filters.page > 1) params.set("page", String(filters.page));
   if (filters.pageSize && filters.pageSize !== 25) params.set("pageSize", String(filters.pageSize));
-  for (const key of ["status", "q", "from", "to"] as const)
+  for (const key of ["status", "refund", "q", "from", "to"] as const)
     if (filters[key]) params.set(key, String(filters[key]));
   const query = params.toString();
   return query ? `?${query}` : "";

@@ -4,6 +4,7 @@ import { selectStatement, type Executor } from "@/db/client";
 import { checkouts, paymentLinks, payments } from "@/db/schema";
 import { Statement } from "@/db/statement";
 import { checkoutUrlOf } from "@/lib/checkout/checkout-token";
+import { hasPaymentFilter, listFilteredPayments, type PaymentFilter } from "./list";
 import { toPaymentListItem, toPaymentResource, type PaymentRow } from "./resource";
 import type { PaymentListItem, PaymentResource, RetrievedPayment } from "./schemas";
 
@@ -39,17 +40,28 @@ export const listPaymentsStatement = new Statement<
 >((values) => listPaymentsQuery(values.merchantId, values.offset, values.perPage));
 
 /**
- * Lists a merchant's payments newest first. Sequence numbers are dense, so page N is an index range on
- * (merchant_id, merchant_seq), not an OFFSET scan: page 10,000 costs what page 1 costs. Total and page come
- * back in one round trip.
+ * Lists a merchant's payments newest first. Unfiltered, sequence numbers are dense, so page N is an index
+ * range on (merchant_id, merchant_seq), not an OFFSET scan: page 10,000 costs what page 1 costs, and total
+ * and page come back in one round trip. Filtered, the daily totals find the page (lib/payments/list.ts).
  */
 export async function listPayments(
   db: Executor,
   merchantId: number,
   page: number,
   perPage: number,
+  filter: PaymentFilter = {},
 ): Promise<PaymentPage> {
   const offset = (page - 1) * perPage;
+  if (hasPaymentFilter(filter)) {
+    const { rows, total } = await listFilteredPayments<PaymentRow>(
+      db,
+      merchantId,
+      filter,
+      { offset, limit: perPage },
+      sql`id, external_id, status, amount, created_at`,
+    );
+    return { items: rows.map(toPaymentListItem), total };
+  }
   const rows = await selectStatement(db, listPaymentsStatement, { merchantId, offset, perPage });
   const total = Number(rows[0]?.total ?? 0);
   return { items: rows.filter((row) => row.id !== null).map(toPaymentListItem), total };

@@ -1,7 +1,7 @@
 import { isLosslessNumber } from "lossless-json";
 import { z } from "zod";
-import { PAYMENT_STATUSES } from "@/db/enums";
-import { messages, stringField } from "@/lib/platform/validation";
+import { PAYMENT_STATUSES, REFUND_STATES } from "@/db/enums";
+import { attributeName, isStorableText, messages, stringField } from "@/lib/platform/validation";
 
 export const MAX_AMOUNT = "999999999999.99";
 
@@ -145,12 +145,70 @@ const returnUrlField = stringField("return_url", { max: 2048 })
       "Where the payer is sent after paying at `checkout_url`, with `payment_id` and `status` added to its query. https in production (plain http only on a loopback host). With it the payment waits for its payer: the simulator does not settle it.",
   });
 
-export const createPaymentSchema = z.object({
-  amount: amountSchema,
-  external_id: optionalIdentifier("external_id"),
-  customer_id: optionalIdentifier("customer_id"),
-  return_url: returnUrlField,
-});
+export const METADATA_LIMITS = { keys: 20, keyLength: 40, valueLength: 500 };
+
+/**
+ * `metadata` on create: an object of at most 20 keys (each at most 40 characters) to string values (each at
+ * most 500). The values are checked by createPaymentSchema, which names each as Laravel names a nested field:
+ * `metadata.order_ref`.
+ */
+const metadataField = z
+  .unknown()
+  .transform((value, ctx): Record<string, unknown> | null => {
+    if (value === undefined || value === null) return null;
+    if (typeof value !== "object" || Array.isArray(value)) {
+      ctx.addIssue({ code: "custom", message: "The metadata field must be an object." });
+      return z.NEVER;
+    }
+    const keys = Object.keys(value);
+    if (keys.length > METADATA_LIMITS.keys)
+      ctx.addIssue({
+        code: "custom",
+        message: `The metadata field must not have more than ${METADATA_LIMITS.keys} items.`,
+      });
+    if (keys.some((key) => key.length > METADATA_LIMITS.keyLength || !isStorableText(key)))
+      ctx.addIssue({
+        code: "custom",
+        message: `The metadata field's keys must be text of at most ${METADATA_LIMITS.keyLength} characters.`,
+      });
+    return value as Record<string, unknown>;
+  })
+  .optional()
+  .meta({
+    description: `Your own key/value pairs: at most ${METADATA_LIMITS.keys} keys of at most ${METADATA_LIMITS.keyLength} characters, string values of at most ${METADATA_LIMITS.valueLength}. Returned as JSON text in \`metadata\`, with \`customer_id\` beside them (the field wins).`,
+    type: "object",
+    additionalProperties: { type: "string", maxLength: METADATA_LIMITS.valueLength },
+    maxProperties: METADATA_LIMITS.keys,
+  });
+
+/** A metadata value's refusal, if any, in Laravel's words for the nested field `metadata.<key>`. */
+function metadataValueError(key: string, value: unknown): string | undefined {
+  const field = `metadata.${key}`;
+  if (typeof value !== "string") return messages.string(field);
+  if (value.length > METADATA_LIMITS.valueLength)
+    return messages.maxLength(field, METADATA_LIMITS.valueLength);
+  if (!isStorableText(value)) return messages.noNul(field);
+  return undefined;
+}
+
+export const createPaymentSchema = z
+  .object({
+    amount: amountSchema,
+    external_id: optionalIdentifier("external_id"),
+    customer_id: optionalIdentifier("customer_id"),
+    metadata: metadataField,
+    return_url: returnUrlField,
+  })
+  .superRefine((payment, ctx) => {
+    for (const [key, value] of Object.entries(payment.metadata ?? {})) {
+      const message = metadataValueError(key, value);
+      if (message) ctx.addIssue({ code: "custom", path: [`metadata.${key}`], message });
+    }
+  })
+  .transform(({ metadata, ...payment }) => ({
+    ...payment,
+    metadata: (metadata ?? null) as Record<string, string> | null,
+  }));
 
 /** An integer as Laravel's `integer` rule reads one (PHP's FILTER_VALIDATE_INT): no leading zeros. */
 const INTEGER_NUMERAL = /^[+-]?(0|[1-9]\d*)$/;
@@ -170,11 +228,79 @@ function pageParameter(field: string, { max, fallback }: { max: number; fallback
   });
 }
 
-/** `GET /api/payments` query: `page` ≥ 1 (default 1), `perPage` 1..100 (default 10). */
-export const listPaymentsQuerySchema = z.object({
+/** `page` ≥ 1 (default 1), `perPage` 1..100 (default 10): every paged list of the API. */
+export const pageQuerySchema = z.object({
   page: pageParameter("page", { max: Number.MAX_SAFE_INTEGER, fallback: 1 }),
   perPage: pageParameter("per_page", { max: 100, fallback: 10 }),
 });
+
+/** A query filter's value: absent or empty is no filter; `name[]=…` (an array) is not a string. */
+function queryText(field: string) {
+  return z.unknown().transform((value, ctx): string | undefined => {
+    if (value === undefined || value === "") return undefined;
+    if (typeof value !== "string") {
+      ctx.addIssue({ code: "custom", message: messages.string(field) });
+      return z.NEVER;
+    }
+    if (value.length > 255) ctx.addIssue({ code: "custom", message: messages.maxLength(field, 255) });
+    return value;
+  });
+}
+
+/** One of `values`, or no filter; anything else is Laravel's "The selected … is invalid.". */
+export function queryChoice<const Values extends readonly string[]>(field: string, values: Values) {
+  return queryText(field).refine(
+    (value): value is Values[number] | undefined => value === undefined || values.includes(value),
+    messages.in(field),
+  ) as unknown as z.ZodType<Values[number] | undefined>;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * `created_from` / `created_to`: an ISO 8601 date or date-time (UTC unless it names an offset), both ends
+ * inclusive. Read as instants bounding a half-open range: a `created_to` date runs to the end of its day.
+ */
+function createdBound(field: string, end: "from" | "to") {
+  return queryText(field).transform((value, ctx): Date | undefined => {
+    if (value === undefined) return undefined;
+    const dateOnly = ISO_DATE.test(value);
+    const instant =
+      dateOnly || ISO_DATE_TIME.test(value)
+        ? new Date(dateOnly ? `${value}T00:00:00Z` : /Z|[+-]\d{2}:\d{2}$/.test(value) ? value : `${value}Z`)
+        : new Date(NaN);
+    // new Date rolls 2026-02-30 over to March: a day that does not exist is refused.
+    if (Number.isNaN(instant.getTime()) || (dateOnly && !instant.toISOString().startsWith(value))) {
+      ctx.addIssue({ code: "custom", message: `The ${attributeName(field)} field must be a valid date.` });
+      return z.NEVER;
+    }
+    if (end === "from") return instant;
+    return new Date(instant.getTime() + (dateOnly ? 86_400_000 : 1));
+  });
+}
+
+/**
+ * `GET /api/payments`: the page, and the filters (DESIGN.md, "The API beyond the seed"). A bad value is a 422
+ * naming its parameter; unknown parameters are ignored.
+ */
+export const listPaymentsQuerySchema = pageQuerySchema
+  .extend({
+    status: queryChoice("status", PAYMENT_STATUSES),
+    external_id: queryText("external_id"),
+    customer_id: queryText("customer_id"),
+    refund_status: queryChoice("refund_status", REFUND_STATES),
+    created_from: createdBound("created_from", "from"),
+    created_to: createdBound("created_to", "to"),
+  })
+  .superRefine((query, ctx) => {
+    if (query.created_from && query.created_to && query.created_to <= query.created_from)
+      ctx.addIssue({
+        code: "custom",
+        path: ["created_to"],
+        message: "The created to field must be a date after or equal to created from.",
+      });
+  });
 
 const paymentId = z.number().int().describe("Unique payment identifier.");
 const createdAt = z.string().describe("Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`.");

@@ -2,7 +2,8 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { isoTimestamp } from "@/lib/platform/timestamps";
-import { hasFilters, type PaymentFilters } from "./filters";
+import { hasFilters, toPaymentFilter, type PaymentFilters } from "./filters";
+import { allOf, listFilteredPayments, paymentFilterConditions } from "./list";
 import { listPaymentsQuery } from "./queries";
 import { toPaymentListItem, type PaymentRow } from "./resource";
 import type { PaymentListItem } from "./schemas";
@@ -27,13 +28,11 @@ function searchCondition(term: string): SQL {
   return sql`(${sql.join(branches, sql` or `)})`;
 }
 
+/** The dashboard's filters as conditions: the list's (one code for the API, the dashboard and the CSV) and the search box. */
 function filterConditions(merchantId: number, filters: PaymentFilters): SQL {
-  const conditions = [sql`merchant_id = ${merchantId}`];
-  if (filters.status) conditions.push(sql`status = ${filters.status}`);
+  const conditions = paymentFilterConditions(merchantId, toPaymentFilter(filters));
   if (filters.q) conditions.push(searchCondition(filters.q));
-  if (filters.from) conditions.push(sql`created_at >= ${filters.from}::date`);
-  if (filters.to) conditions.push(sql`created_at < ${filters.to}::date + 1`);
-  return sql.join(conditions, sql` and `);
+  return allOf(conditions);
 }
 
 /** A row of the dashboard's list: the API's list item plus the customer and the refunded sum. */
@@ -81,6 +80,17 @@ export async function searchPayments(
       listPaymentsQuery(merchantId, offset, filters.pageSize, true),
     );
     return toPage(rows);
+  }
+  if (!filters.q) {
+    // Status, refund state and dates: the daily totals count them and find any page (lib/payments/list.ts).
+    const { rows, total } = await listFilteredPayments<DashboardRow>(
+      db,
+      merchantId,
+      toPaymentFilter(filters),
+      { offset, limit: filters.pageSize },
+      sql`id, external_id, customer_id, status, amount, amount_refunded, created_at`,
+    );
+    return { ...toPage(rows), total, totalIsCapped: false };
   }
   const where = filterConditions(merchantId, filters);
   const countLimit = filters.q ? SEARCH_COUNT_LIMIT : undefined;

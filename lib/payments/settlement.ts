@@ -36,32 +36,49 @@ type TransitionedRow = {
   metadata: string | null;
   created_at: Date | string;
   payment_method: PaymentMethod | null;
+  customer_id: string | null;
 };
 
 /** A settlement decided at the checkout page: with the card the payer paid (or was declined) with. */
 export type PayerSettlement = Settlement & { paymentMethod: PaymentMethod };
 
 /**
- * Moves settled payments from their day's pending total to their outcome's (the Overview's rollup), in one
- * statement per batch. PostgreSQL sums the moves per row and applies them in key order, so two workers
- * settling at once lock the totals in the same order and cannot deadlock.
+ * Moves settled payments from their day's pending totals to their outcome's (the merchant's and their
+ * customer's rows: the Overview's and the lists' rollup), and adds completed ones to their customer's volume,
+ * one statement each per batch. PostgreSQL sums the moves per row and applies them in key order, so two
+ * workers settling at once lock the rows in the same order and cannot deadlock.
  */
-async function moveDailyTotals(tx: Transaction, settled: TransitionedRow[]): Promise<void> {
+async function moveRollups(tx: Transaction, settled: TransitionedRow[]): Promise<void> {
   if (settled.length === 0) return;
   const moves = settled.flatMap((row) => {
     const createdAt = isoTimestamp(row.created_at);
-    return [
-      sql`(${row.merchant_id}::bigint, ${createdAt}::timestamptz, 'pending', -1, -${row.amount}::numeric)`,
-      sql`(${row.merchant_id}::bigint, ${createdAt}::timestamptz, ${row.status}::text, 1, ${row.amount}::numeric)`,
-    ];
+    return ["", row.customer_id ?? ""]
+      .filter((scope, index) => index === 0 || scope !== "")
+      .flatMap((scope) => [
+        sql`(${row.merchant_id}::bigint, ${scope}::text, ${createdAt}::timestamptz, 'pending', -1, -${row.amount}::numeric)`,
+        sql`(${row.merchant_id}::bigint, ${scope}::text, ${createdAt}::timestamptz, ${row.status}::text, 1, ${row.amount}::numeric)`,
+      ]);
   });
   await tx.execute(sql`
-    insert into payment_daily_totals as t (merchant_id, day, status, count, volume)
-    select merchant_id, (created_at at time zone 'UTC')::date, status, sum(count), sum(volume)
-    from (values ${sql.join(moves, sql`, `)}) as v(merchant_id, created_at, status, count, volume)
-    group by 1, 2, 3 order by 1, 2, 3
-    on conflict (merchant_id, day, status) do update
+    insert into payment_daily_totals as t (merchant_id, customer_id, day, status, count, volume)
+    select merchant_id, customer_id, (created_at at time zone 'UTC')::date, status, sum(count), sum(volume)
+    from (values ${sql.join(moves, sql`, `)}) as v(merchant_id, customer_id, created_at, status, count, volume)
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (merchant_id, customer_id, day, status, refund_state) do update
       set count = t.count + excluded.count, volume = t.volume + excluded.volume`);
+  const completed = settled.filter((row) => row.status === "completed" && row.customer_id);
+  if (completed.length === 0) return;
+  await tx.execute(sql`
+    update customers c set completed_volume = c.completed_volume + v.volume
+    from (select merchant_id, customer_id, sum(volume) as volume
+          from (values ${sql.join(
+            completed.map(
+              (row) => sql`(${row.merchant_id}::bigint, ${row.customer_id}::text, ${row.amount}::numeric)`,
+            ),
+            sql`, `,
+          )}) as moved(merchant_id, customer_id, volume)
+          group by 1, 2 order by 1, 2) v
+    where c.merchant_id = v.merchant_id and c.customer_id = v.customer_id`);
 }
 
 /**
@@ -81,7 +98,7 @@ async function transition(
     sql`update payments set status = ${outcome}, failure_reason = ${failureReason}, settled_at = now(), updated_at = now(),
                payment_method = coalesce(${card}::json, payment_method)
         where id = ${paymentId} and status = 'pending' ${merchantId === undefined ? sql`` : sql`and merchant_id = ${merchantId}`}
-        returning id, merchant_id, external_id, status, amount, metadata, created_at, payment_method`,
+        returning id, merchant_id, external_id, status, amount, metadata, created_at, payment_method, customer_id`,
   );
   if (!row) return undefined;
   await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${outcome}`, toPaymentResource(row));
@@ -99,7 +116,7 @@ export async function settleByPayer(
   settlement: PayerSettlement,
 ): Promise<boolean> {
   const row = await transition(tx, paymentId, settlement, merchantId);
-  if (row) await moveDailyTotals(tx, [row]);
+  if (row) await moveRollups(tx, [row]);
   return row !== undefined;
 }
 
@@ -121,7 +138,7 @@ export async function settlePayment(
   };
   const settled = await db.transaction(async (tx) => {
     const row = await transition(tx, paymentId, settlement, merchantId);
-    if (row) await moveDailyTotals(tx, [row]);
+    if (row) await moveRollups(tx, [row]);
     return row;
   });
   if (settled) return toPaymentResource(settled);
@@ -167,7 +184,7 @@ export async function settleDuePayments(
       const transitioned = await transition(tx, Number(row.id), settlement, Number(row.merchant_id));
       if (transitioned) settled.push(transitioned);
     }
-    await moveDailyTotals(tx, settled);
+    await moveRollups(tx, settled);
     return due.length;
   });
 }
@@ -185,7 +202,7 @@ export async function cancelPayment(db: Executor, paymentId: number, merchantId:
       { outcome: "failed", failureReason: CANCELED_REASON },
       merchantId ?? undefined,
     );
-    if (row) await moveDailyTotals(tx, [row]);
+    if (row) await moveRollups(tx, [row]);
     return row;
   });
   if (canceled) return toPaymentResource(canceled);
@@ -222,7 +239,7 @@ export async function expireStalePayments(db: Executor, expireAfterMs: number, l
       );
       if (transitioned) expired.push(transitioned);
     }
-    await moveDailyTotals(tx, expired);
+    await moveRollups(tx, expired);
     return stale.length;
   });
 }

@@ -21,14 +21,14 @@ export async function getPaymentStats(
     selectRows<{ status: PaymentStatus; count: number | string; volume: string | null }>(
       db,
       sql`select status, sum(count) as count, sum(volume)::numeric(20,2)::text as volume
-          from payment_daily_totals where merchant_id = ${merchantId} group by status`,
+          from payment_daily_totals where merchant_id = ${merchantId} and customer_id = '' group by status`,
     ),
     selectRows<{ day: string; count: number | string; volume: string | null }>(
       db,
       sql`select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(t.count), 0) as count,
                  coalesce(sum(t.volume), 0)::numeric(20,2)::text as volume
           from generate_series((now() at time zone 'utc')::date - ${days - 1}::int, (now() at time zone 'utc')::date, interval '1 day') as d(day)
-          left join payment_daily_totals t on t.merchant_id = ${merchantId} and t.day = d.day::date
+          left join payment_daily_totals t on t.merchant_id = ${merchantId} and t.customer_id = '' and t.day = d.day::date
           group by d.day order by d.day`,
     ),
     selectRows<NetVolume>(
@@ -37,7 +37,7 @@ export async function getPaymentStats(
                  (gross - refunded)::numeric(20,2)::text as net
           from (select
             coalesce((select sum(volume) from payment_daily_totals
-                      where merchant_id = ${merchantId} and status = 'completed'), 0) as gross,
+                      where merchant_id = ${merchantId} and customer_id = '' and status = 'completed'), 0) as gross,
             coalesce((select sum(amount) from refunds
                       where merchant_id = ${merchantId} and status = 'succeeded'), 0) as refunded) sums`,
     ),

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import type { RefundStatus } from "@/db/enums";
 import { REFUND_COLUMNS, toRefundResource, type RefundRow } from "./resource";
 import type { RefundResource } from "./schemas";
 
@@ -45,4 +46,39 @@ export async function listPaymentRefunds(
     total: Number(first.total),
     items: rows.filter((row) => row.id != null).map((row) => toRefundResource(row as RefundRow)),
   };
+}
+
+export type RefundFilter = { status?: RefundStatus; paymentId?: number };
+
+/**
+ * The merchant's refunds, newest first, a page at a time (`GET /api/refunds`, the dashboard's Refunds page),
+ * by status or payment. Refunds are far fewer than payments: an index range with an offset.
+ */
+export async function listMerchantRefunds(
+  db: Executor,
+  merchantId: number,
+  filter: RefundFilter,
+  page: number,
+  perPage: number,
+): Promise<{ items: RefundResource[]; total: number }> {
+  const conditions = sql.join(
+    [
+      sql`merchant_id = ${merchantId}`,
+      ...(filter.status ? [sql`status = ${filter.status}`] : []),
+      ...(filter.paymentId !== undefined ? [sql`payment_id = ${filter.paymentId}`] : []),
+    ],
+    sql` and `,
+  );
+  const [rows, [count]] = await Promise.all([
+    selectRows<RefundRow>(
+      db,
+      sql`select ${REFUND_COLUMNS} from refunds where ${conditions}
+          order by created_at desc, id desc offset ${(page - 1) * perPage} limit ${perPage}`,
+    ),
+    selectRows<{ total: number | string }>(
+      db,
+      sql`select count(*) as total from refunds where ${conditions}`,
+    ),
+  ]);
+  return { items: rows.map(toRefundResource), total: Number(count!.total) };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { REFUND_REASONS, REFUND_STATUSES } from "@/db/enums";
-import { amountField } from "@/lib/payments/schemas";
-import { messages, stringField } from "@/lib/platform/validation";
+import { amountField, pageQuerySchema, queryChoice } from "@/lib/payments/schemas";
+import { idParam, messages, stringField } from "@/lib/platform/validation";
 
 export const REFUND_EVENT_TYPES = ["refund.created", "refund.succeeded", "refund.failed"] as const;
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
@@ -23,6 +23,20 @@ export const createRefundSchema = z.object({
     .transform((value) => value ?? null),
 });
 export type CreateRefundInput = z.output<typeof createRefundSchema>;
+
+/** `GET /api/refunds`: the page, and `status` and `payment_id` filters (422 naming a bad one). */
+export const listRefundsQuerySchema = pageQuerySchema.extend({
+  status: queryChoice("status", REFUND_STATUSES),
+  payment_id: z.unknown().transform((value, ctx): number | undefined => {
+    if (value === undefined || value === "") return undefined;
+    const id = idParam.safeParse(value);
+    if (!id.success) {
+      ctx.addIssue({ code: "custom", message: messages.integer("payment_id") });
+      return z.NEVER;
+    }
+    return id.data;
+  }),
+});
 
 export const settleRefundSchema = z.object({
   outcome: z.enum(["succeeded", "failed"], { error: messages.in("outcome") }),

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { MANUAL_FAILURE_REASONS, type SettledBy } from "@/lib/payments/settlement";
 import { DomainError } from "@/lib/platform/errors";
@@ -22,6 +22,11 @@ export function simulateRefund(refund: { amount: string }): RefundSettlement {
     outcome: "failed",
     failureReason: "Declined by the test processor: a refund amount ending in .99 always fails.",
   };
+}
+
+/** A payment's refund state (REFUND_STATES) for what its succeeded refunds took, `refunded`. */
+function refundStateOf(refunded: SQL): SQL {
+  return sql`(case when ${refunded} = 0 then 'none' when ${refunded} < moved.amount then 'partial' else 'full' end)`;
 }
 
 /**
@@ -58,6 +63,28 @@ async function transitionRefund(
                    + case when settled.status = 'succeeded' then settled.amount else 0 end,
                  updated_at = now()
           from settled where p.merchant_id = ${merchantId} and p.id = settled.payment_id
+          returning p.customer_id, p.created_at, p.status, p.amount, p.amount_refunded,
+                    p.amount_refunded - case when settled.status = 'succeeded' then settled.amount else 0 end
+                      as refunded_before,
+                    case when settled.status = 'succeeded' then settled.amount else 0 end as refunded_now
+        ), restated as (
+          -- Its day's totals (the merchant's and its customer's) move to the refund state it is in now.
+          insert into payment_daily_totals as t (merchant_id, customer_id, day, status, refund_state, count, volume)
+          select ${merchantId}::bigint, scope, (moved.created_at at time zone 'UTC')::date, moved.status,
+                 state.refund_state, state.count, state.count * moved.amount
+          from moved,
+               lateral (values (''), (nullif(moved.customer_id, ''))) as scopes (scope),
+               lateral (values (${refundStateOf(sql`moved.refunded_before`)}, -1),
+                               (${refundStateOf(sql`moved.amount_refunded`)}, 1)) as state (refund_state, count)
+          where scope is not null and moved.refunded_now > 0
+            and ${refundStateOf(sql`moved.refunded_before`)} <> ${refundStateOf(sql`moved.amount_refunded`)}
+          order by 2, 5
+          on conflict (merchant_id, customer_id, day, status, refund_state)
+            do update set count = t.count + excluded.count, volume = t.volume + excluded.volume
+        ), customer_refunded as (
+          update customers c set refunded = c.refunded + moved.refunded_now
+          from moved where c.merchant_id = ${merchantId} and c.customer_id = moved.customer_id
+            and moved.refunded_now > 0
         )`,
         from: sql`settled`,
         returning: sql`${sql.raw(

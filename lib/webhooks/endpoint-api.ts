@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
 import { DELIVERY_STATUSES } from "@/db/enums";
-import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/payments/schemas";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { isoTimestamp, isoTimestampOrNull } from "@/lib/platform/timestamps";
 import { messages } from "@/lib/platform/validation";
@@ -83,7 +83,7 @@ export function withApiFieldNames(error: unknown): unknown {
   });
 }
 
-export const endpointDeliveriesQuerySchema = listPaymentsQuerySchema.extend({
+export const endpointDeliveriesQuerySchema = pageQuerySchema.extend({
   status: z.enum(DELIVERY_STATUSES, { error: messages.in("status") }).optional(),
 });
 

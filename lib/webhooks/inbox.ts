@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
-import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/payments/schemas";
 import { DomainError } from "@/lib/platform/errors";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import type { ClaimedDelivery } from "./delivery-queue";
@@ -116,7 +116,7 @@ export async function captureInboxDelivery(
   return result(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
 }
 
-export const inboxQuerySchema = listPaymentsQuerySchema.pick({ page: true, perPage: true });
+export const inboxQuerySchema = pageQuerySchema;
 
 export type InboxCapture = {
   id: number;

@@ -25,10 +25,12 @@ describe("POST /api/payments then GET it back", () => {
       "amount",
       "amount_refundable",
       "amount_refunded",
+      "checkout_url",
       "created_at",
       "external_id",
       "id",
       "metadata",
+      "payment_method",
       "status",
       "type",
     ]);

@@ -8,12 +8,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payments, newest first */
+        /** List payments, newest first, filtered by any of its parameters */
         get: {
             parameters: {
                 query?: {
                     page?: number;
                     perPage?: number;
+                    /** @description Only payments in this status. */
+                    status?: "pending" | "completed" | "failed";
+                    /** @description Only the payment(s) with this external id, exactly. */
+                    external_id?: string;
+                    /** @description Only this customer's payments. */
+                    customer_id?: string;
+                    /** @description What succeeded refunds took: none, part (partial) or all (full) of the amount. */
+                    refund_status?: "none" | "partial" | "full";
+                    /** @description Created at or after: an ISO 8601 date (its start, UTC) or date-time (UTC unless it names an offset). */
+                    created_from?: string;
+                    /** @description Created at or before: an ISO 8601 date (through its end, UTC) or date-time. */
+                    created_to?: string;
                 };
                 header?: never;
                 path?: never;
@@ -21,7 +33,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description A page of payments (a page past the end has empty data). */
+                /** @description A page of payments (a page past the end has empty data); meta.total counts what matches the filters, and the links carry them. */
                 200: {
                     headers: {
                         /** @description Requests accepted per minute for this token. */
@@ -62,7 +74,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Bad page or perPage. */
+                /** @description Bad page, perPage or filter value; errors names the parameter. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -121,6 +133,8 @@ export interface paths {
                 header?: {
                     /** @description Same key and body within 24 h replays the first response without a new payment; another body gives 409. */
                     "Idempotency-Key"?: string;
+                    /** @description `return=representation`: the answer carries the payment (`data`), so one request makes and reads it. Without it the body is `{"message"}` only. */
+                    Prefer?: string;
                 };
                 path?: never;
                 cookie?: never;
@@ -131,7 +145,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Created. */
+                /** @description Created. With `Prefer: return=representation`, `data` is the payment as retrieved. */
                 201: {
                     headers: {
                         /** @description /api/payments/{id} */
@@ -146,6 +160,7 @@ export interface paths {
                         "application/json": {
                             /** @example Payment created successfully */
                             message: string;
+                            data?: components["schemas"]["RetrievedPayment"];
                         };
                     };
                 };
@@ -1946,6 +1961,359 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List every refund of the merchant, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    perPage?: number;
+                    /** @description Only refunds in this status. */
+                    status?: "pending" | "succeeded" | "failed";
+                    /** @description Only this payment's refunds. */
+                    payment_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of refunds. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: components["schemas"]["Refund"][];
+                            links?: {
+                                first?: string | null;
+                                last?: string | null;
+                                prev?: string | null;
+                                next?: string | null;
+                            };
+                            meta?: {
+                                current_page?: number | null;
+                                from?: number | null;
+                                last_page?: number | null;
+                                per_page?: number | null;
+                                to?: number | null;
+                                total?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad page, perPage, status or payment_id. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customers (one per customer_id sent on payments), the latest payment first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    perPage?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of customers. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: components["schemas"]["Customer"][];
+                            links?: {
+                                first?: string | null;
+                                last?: string | null;
+                                prev?: string | null;
+                                next?: string | null;
+                            };
+                            meta?: {
+                                current_page?: number | null;
+                                from?: number | null;
+                                last_page?: number | null;
+                                per_page?: number | null;
+                                to?: number | null;
+                                total?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad page or perPage. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a customer: its payments count, completed volume and refunds */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The customer_id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The customer. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Customer"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The merchant never sent this customer_id. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/events": {
@@ -4472,6 +4840,10 @@ export interface components {
             amount: number | string;
             external_id?: string | null;
             customer_id?: string | null;
+            /** @description Your own key/value pairs: at most 20 keys of at most 40 characters, string values of at most 500. Returned as JSON text in `metadata`, with `customer_id` beside them (the field wins). */
+            metadata?: {
+                [key: string]: string;
+            };
             /** @description Where the payer is sent after paying at `checkout_url`, with `payment_id` and `status` added to its query. https in production (plain http only on a loopback host). With it the payment waits for its payer: the simulator does not settle it. */
             return_url?: string | null;
         };
@@ -4799,6 +5171,17 @@ export interface components {
         };
         UpdatePaymentLink: {
             active: boolean;
+        };
+        Customer: {
+            /** @description The customer_id the merchant sends on payments. */
+            id: string;
+            payments_count: number;
+            /** @description Sum of its completed payments, two decimals ("0.00" when none). */
+            completed_volume: string;
+            /** @description Sum of its succeeded refunds, two decimals. */
+            refunded: string;
+            first_payment_at: string;
+            last_payment_at: string;
         };
     };
     responses: never;

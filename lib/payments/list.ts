@@ -1,0 +1,157 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import type { PaymentStatus, RefundState } from "@/db/enums";
+import { isoTimestamp } from "@/lib/platform/timestamps";
+
+/**
+ * What a list of payments can be narrowed to: the API's filters, the dashboard's and the CSV export's. `from`
+ * and `to` are instants, `from` inclusive and `to` exclusive (a date filter's day is turned into them).
+ */
+export type PaymentFilter = {
+  status?: PaymentStatus;
+  externalId?: string;
+  customerId?: string;
+  refundStatus?: RefundState;
+  from?: Date;
+  to?: Date;
+};
+
+export function hasPaymentFilter(filter: PaymentFilter): boolean {
+  return Object.values(filter).some((value) => value !== undefined);
+}
+
+const REFUND_STATE_CONDITIONS: Record<RefundState, SQL> = {
+  none: sql`amount_refunded = 0`,
+  partial: sql`amount_refunded > 0 and amount_refunded < amount`,
+  full: sql`amount_refunded > 0 and amount_refunded >= amount`,
+};
+
+/** The filter as conditions on `payments`; each narrows along an index the list can use. */
+export function paymentFilterConditions(merchantId: number, filter: PaymentFilter): SQL[] {
+  const conditions = [sql`merchant_id = ${merchantId}`];
+  if (filter.status) conditions.push(sql`status = ${filter.status}`);
+  // Exact, but through the case-insensitive index the dashboard's search uses (its lower() narrows first).
+  if (filter.externalId !== undefined)
+    conditions.push(
+      sql`lower(external_id) = lower(${filter.externalId}) and external_id = ${filter.externalId}`,
+    );
+  if (filter.customerId !== undefined) conditions.push(sql`customer_id = ${filter.customerId}`);
+  if (filter.refundStatus) conditions.push(REFUND_STATE_CONDITIONS[filter.refundStatus]);
+  if (filter.from) conditions.push(sql`created_at >= ${filter.from.toISOString()}::timestamptz`);
+  if (filter.to) conditions.push(sql`created_at < ${filter.to.toISOString()}::timestamptz`);
+  return conditions;
+}
+
+export const allOf = (conditions: SQL[]) => sql.join(conditions, sql` and `);
+
+type DayCount = { day: string; count: number };
+const DAY_MS = 86_400_000;
+const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
+const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
+
+/**
+ * How many payments match, per creation day (UTC), newest day first: from the daily totals (kept by the
+ * statements that write payments, per merchant and per customer) for whole days; a day the date range cuts
+ * through is counted on its own rows. An external id filter is not in the totals: it matches a handful of
+ * rows, counted directly.
+ */
+async function countByDay(db: Executor, merchantId: number, filter: PaymentFilter): Promise<DayCount[]> {
+  const conditions = [
+    sql`merchant_id = ${merchantId}`,
+    sql`customer_id = ${filter.customerId ?? ""}`,
+    ...(filter.status ? [sql`status = ${filter.status}`] : []),
+    ...(filter.refundStatus ? [sql`refund_state = ${filter.refundStatus}`] : []),
+    ...(filter.from ? [sql`day >= ${dayOf(filter.from)}::date`] : []),
+    ...(filter.to ? [sql`day <= ${dayOf(new Date(filter.to.getTime() - 1))}::date`] : []),
+  ];
+  const rows = await selectRows<{ day: string; count: number | string }>(
+    db,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(count) as count from payment_daily_totals
+        where ${allOf(conditions)} group by day having sum(count) > 0 order by day desc`,
+  );
+  const counts = rows.map((row) => ({ day: row.day, count: Number(row.count) }));
+  // The range's first and last days, when it starts or ends inside them: counted on the rows themselves.
+  const cut = [filter.from, filter.to].filter(
+    (instant): instant is Date => instant !== undefined && instant.getTime() % DAY_MS !== 0,
+  );
+  for (const day of new Set(
+    cut.map((instant) => dayOf(instant === filter.to ? new Date(instant.getTime() - 1) : instant)),
+  )) {
+    const entry = counts.find((each) => each.day === day);
+    if (!entry) continue;
+    const [exact] = await selectRows<{ count: number | string }>(
+      db,
+      sql`select count(*) as count from payments
+          where ${allOf([...paymentFilterConditions(merchantId, filter), ...dayConditions(day)])}`,
+    );
+    entry.count = Number(exact!.count);
+  }
+  return counts.filter((entry) => entry.count > 0);
+}
+
+const dayConditions = (day: string) => [
+  sql`created_at >= ${startOf(day).toISOString()}::timestamptz`,
+  sql`created_at < ${new Date(startOf(day).getTime() + DAY_MS).toISOString()}::timestamptz`,
+];
+
+export type FilteredPage<Row> = { rows: Row[]; total: number };
+
+/**
+ * A page of the payments matching `filter`, newest first, and how many match, without scanning what comes
+ * before the page: the daily counts say which day the page starts in, an index read skips to its place in
+ * that day (at most a day of rows, read from the index alone where the filter's index covers it), and the page
+ * is read from there by keyset. Page 50,000 costs about what page 1 does.
+ */
+export async function listFilteredPayments<Row>(
+  db: Executor,
+  merchantId: number,
+  filter: PaymentFilter,
+  page: { offset: number; limit: number },
+  columns: SQL,
+): Promise<FilteredPage<Row>> {
+  const conditions = paymentFilterConditions(merchantId, filter);
+  const ordered = sql`order by created_at desc, id desc`;
+  if (filter.externalId !== undefined) {
+    const [rows, [count]] = await Promise.all([
+      selectRows<Row>(
+        db,
+        sql`select ${columns} from payments where ${allOf(conditions)} ${ordered} limit ${page.limit} offset ${page.offset}`,
+      ),
+      selectRows<{ total: number | string }>(
+        db,
+        sql`select count(*) as total from payments where ${allOf(conditions)}`,
+      ),
+    ]);
+    return { rows, total: Number(count!.total) };
+  }
+  const days = await countByDay(db, merchantId, filter);
+  const total = days.reduce((sum, day) => sum + day.count, 0);
+  let before = 0;
+  const start = days.find((day) => {
+    if (before + day.count > page.offset) return true;
+    before += day.count;
+    return false;
+  });
+  if (!start) return { rows: [], total };
+  const rows = await selectRows<Row>(
+    db,
+    sql`with boundary as (
+          select created_at as first_at, id as first_id from payments
+          where ${allOf([...conditions, ...dayConditions(start.day)])}
+          ${ordered} offset ${page.offset - before} limit 1
+        )
+        -- Lateral: the boundary reaches the page's index scan as a key, not as a filter over every row.
+        select page.* from boundary, lateral (
+          select ${columns} from payments
+          where ${allOf(conditions)} and (created_at, id) <= (first_at, first_id)
+          ${ordered} limit ${page.limit}
+        ) page`,
+  );
+  return { rows, total };
+}
+
+/** The keyset position after a row: where the next batch of an export starts. */
+export function positionAfter(row: { created_at: Date | string; id: number | string }) {
+  return sql`(created_at, id) < (${isoTimestamp(row.created_at)}::timestamptz, ${Number(row.id)})`;
+}
