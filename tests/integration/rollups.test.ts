@@ -1,0 +1,88 @@
+// The rollups the lists and Overview read instead of scanning payments, against the payments themselves: after
+// creates with and without customers, settles both ways, cancels, refunds that succeed (part, then the rest)
+// and fail, the daily totals (the merchant's and each customer's, by status and refund state) and the
+// customers table say exactly what an aggregate over payments says.
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { selectRows } from "@/db/client";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { createPayment } from "@/lib/payments/create-payment";
+import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
+import { createRefund } from "@/lib/refunds/create-refund";
+import { settleRefund } from "@/lib/refunds/settlement";
+import { db } from "../support/direct-db";
+
+const REFUND_STATE = sql`case when amount_refunded = 0 then 'none' when amount_refunded < amount then 'partial' else 'full' end`;
+
+async function rollupsOf(merchantId: number) {
+  const totals = await selectRows<Record<string, string>>(
+    db,
+    sql`select customer_id, to_char(day, 'YYYY-MM-DD') as day, status, refund_state, count::text, volume::text
+        from payment_daily_totals where merchant_id = ${merchantId} and count <> 0 order by 1, 2, 3, 4`,
+  );
+  const expected = await selectRows<Record<string, string>>(
+    db,
+    sql`select scope as customer_id, to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, status,
+               ${REFUND_STATE} as refund_state, count(*)::text as count, sum(amount)::numeric(20, 2)::text as volume
+        from payments, lateral (values (''), (nullif(customer_id, ''))) as scopes (scope)
+        where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+  );
+  const customers = await selectRows<Record<string, string>>(
+    db,
+    sql`select customer_id, payments_count::text, completed_volume::numeric(20, 2)::text as completed_volume,
+               refunded::numeric(20, 2)::text as refunded from customers where merchant_id = ${merchantId} order by 1`,
+  );
+  const expectedCustomers = await selectRows<Record<string, string>>(
+    db,
+    sql`select customer_id, count(*)::text as payments_count,
+               coalesce(sum(amount) filter (where status = 'completed'), 0)::numeric(20, 2)::text as completed_volume,
+               sum(amount_refunded)::numeric(20, 2)::text as refunded
+        from payments where merchant_id = ${merchantId} and customer_id <> '' group by 1 order by 1`,
+  );
+  return { totals, expected, customers, expectedCustomers };
+}
+
+describe("the payment rollups", () => {
+  it("match an aggregate over the payments after every kind of write", async () => {
+    const { merchantId } = await createMerchantWithOwner(db, {
+      name: "Rollups",
+      email: `rollups-${randomBytes(5).toString("hex")}@example.test`,
+      password: "long enough pw",
+    });
+    const create = async (amount: string, customer_id?: string) =>
+      (await createPayment(db, merchantId, { amount, customer_id }, { source: "cli", autoSettleMs: 0 }))
+        .paymentId;
+    const ids = {
+      plain: await create("10.00"),
+      alice: await create("20.00", "alice"),
+      aliceAgain: await create("5.00", "alice"),
+      bob: await create("7.00", "bob"),
+      bobFailed: await create("3.00", "bob"),
+      canceled: await create("4.00", "alice"),
+    };
+    await settlePayment(db, ids.plain, { outcome: "completed" }, merchantId);
+    await settlePayment(db, ids.alice, { outcome: "completed" }, merchantId);
+    await settlePayment(db, ids.aliceAgain, { outcome: "completed" }, merchantId);
+    await settlePayment(db, ids.bob, { outcome: "completed" }, merchantId);
+    await settlePayment(db, ids.bobFailed, { outcome: "failed" }, merchantId);
+    await cancelPayment(db, ids.canceled, merchantId);
+    const refund = async (paymentId: number, amount: string, outcome: "succeeded" | "failed") => {
+      const { refundId } = await createRefund(db, merchantId, paymentId, { amount }, { autoSettleMs: 0 });
+      await settleRefund(db, refundId, { outcome }, merchantId);
+    };
+    await refund(ids.alice, "5.00", "succeeded"); // partial
+    await refund(ids.alice, "15.00", "succeeded"); // then full
+    await refund(ids.bob, "2.00", "failed"); // nothing taken
+    await refund(ids.plain, "1.00", "succeeded"); // partial, no customer
+    await refund(ids.aliceAgain, "5.00", "succeeded"); // full at once
+
+    const { totals, expected, customers, expectedCustomers } = await rollupsOf(merchantId);
+    expect(totals).toEqual(expected);
+    expect(customers).toEqual(expectedCustomers);
+    expect(customers).toEqual([
+      { customer_id: "alice", payments_count: "3", completed_volume: "25.00", refunded: "25.00" },
+      { customer_id: "bob", payments_count: "2", completed_volume: "7.00", refunded: "0.00" },
+    ]);
+  });
+});
