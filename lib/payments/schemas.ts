@@ -149,8 +149,7 @@ export const METADATA_LIMITS = { keys: 20, keyLength: 40, valueLength: 500 };
 
 /**
  * `metadata` on create: an object of at most 20 keys (each at most 40 characters) to string values (each at
- * most 500). The values are checked by createPaymentSchema, which names each as Laravel names a nested field:
- * `metadata.order_ref`.
+ * most 500). A value's error names it as Laravel names a nested field: `metadata.order_ref`.
  */
 const metadataField = z
   .unknown()
@@ -171,6 +170,10 @@ const metadataField = z
         code: "custom",
         message: `The metadata field's keys must be text of at most ${METADATA_LIMITS.keyLength} characters.`,
       });
+    for (const [key, each] of Object.entries(value)) {
+      const message = metadataValueError(key, each);
+      if (message) ctx.addIssue({ code: "custom", params: { field: `metadata.${key}` }, message });
+    }
     return value as Record<string, unknown>;
   })
   .optional()
@@ -198,12 +201,6 @@ export const createPaymentSchema = z
     customer_id: optionalIdentifier("customer_id"),
     metadata: metadataField,
     return_url: returnUrlField,
-  })
-  .superRefine((payment, ctx) => {
-    for (const [key, value] of Object.entries(payment.metadata ?? {})) {
-      const message = metadataValueError(key, value);
-      if (message) ctx.addIssue({ code: "custom", path: [`metadata.${key}`], message });
-    }
   })
   .transform(({ metadata, ...payment }) => ({
     ...payment,

@@ -70,11 +70,16 @@ export function parseId(value: unknown, field = "id"): number {
   return result.data;
 }
 
-/** Groups zod issues by top-level field, keeping each field's messages in order, as Laravel does. */
+/**
+ * Groups zod issues by top-level field, keeping each field's messages in order, as Laravel does. An issue
+ * may name its field itself (`params.field`), as Laravel names a nested one: `metadata.order_ref`.
+ */
 export function fieldErrorsFrom(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
-    const field = issue.path.length > 0 ? String(issue.path[0]) : "body";
+    const named =
+      issue.code === "custom" ? (issue.params as { field?: string } | undefined)?.field : undefined;
+    const field = named ?? (issue.path.length > 0 ? String(issue.path[0]) : "body");
     (errors[field] ??= []).push(issue.message);
   }
   return errors;

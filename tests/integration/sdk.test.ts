@@ -65,6 +65,34 @@ describe("the SDK", () => {
     expect(firstFive).toEqual(pages.flat().slice(0, 5));
   });
 
+  it("creates in one request with metadata, filters the list, reads customers and every refund", async () => {
+    const customer = `cus_sdk_${Date.now()}`;
+    const created = await sdk.payments.create({
+      amount: "4.00",
+      customer_id: customer,
+      metadata: { order: "A-1" },
+    });
+    expect(JSON.parse(created.metadata!)).toEqual({ order: "A-1", customer_id: customer });
+    await sdk.testHelpers.settlePayment(created.id, "completed");
+    const refund = await sdk.refunds.create(created.id, { amount: "1.00" });
+    const listed = [];
+    for await (const item of sdk.payments.list({
+      customerId: customer,
+      status: "completed",
+      createdFrom: new Date(Date.now() - 60_000),
+    }))
+      listed.push(item.id);
+    expect(listed).toEqual([created.id]);
+    expect(await sdk.customers.retrieve(customer)).toMatchObject({
+      id: customer,
+      payments_count: 1,
+      completed_volume: "4.00",
+    });
+    const refunds = [];
+    for await (const each of sdk.refunds.listAll({ paymentId: created.id })) refunds.push(each.id);
+    expect(refunds).toEqual([refund.id]);
+  });
+
   it("refunds in parts, lists refunds page by page, reads events", async () => {
     const payment = await sdk.payments.create({ amount: "9.00" });
     await sdk.testHelpers.settlePayment(payment.id, "completed");
@@ -102,9 +130,19 @@ describe("the SDK", () => {
   });
 
   it("rejects with typed errors carrying Laravel's errors", async () => {
-    const invalid = await sdk.payments.create({ amount: "abc" }).catch((error: unknown) => error);
+    const invalid = await sdk.payments
+      .create({ amount: "abc", metadata: { note: "x".repeat(501) } })
+      .catch((error: unknown) => error);
     expect(invalid).toBeInstanceOf(PaymentsApiError);
-    expect(invalid).toMatchObject({ status: 422, errors: { amount: [expect.stringContaining("amount")] } });
+    // The message names the first field error; every error stays on `errors`.
+    expect((invalid as Error).message).toBe("The amount field must be a number.");
+    expect(invalid).toMatchObject({
+      status: 422,
+      errors: {
+        amount: ["The amount field must be a number."],
+        "metadata.note": ["The metadata.note field must not be greater than 500 characters."],
+      },
+    });
     expect((invalid as PaymentsApiError).requestId).toMatch(/^req_/);
     await expect(sdk.payments.retrieve(999_999_999)).rejects.toMatchObject({ status: 404 });
     const stranger = new Payments({ apiKey: "pay_nope", baseUrl });
@@ -122,16 +160,15 @@ describe("the SDK", () => {
         response.writeHead(429, { "Content-Type": "application/json", "Retry-After": "1" });
         return response.end(JSON.stringify({ message: "Too Many Attempts." }));
       }
-      if (request.method === "POST") {
-        response.writeHead(201, { "Content-Type": "application/json", Location: "/api/payments/7" });
-        return response.end(JSON.stringify({ message: "Payment created successfully" }));
-      }
-      response.writeHead(200, { "Content-Type": "application/json" });
-      response.end(JSON.stringify({ data: { id: 7, status: "pending" } }));
+      response.writeHead(201, { "Content-Type": "application/json", Location: "/api/payments/7" });
+      response.end(
+        JSON.stringify({ message: "Payment created successfully", data: { id: 7, status: "pending" } }),
+      );
     });
     const payment = await new Payments({ apiKey: "pay_x", baseUrl: url }).payments.create({ amount: "1.00" });
     expect(payment).toEqual({ id: 7, status: "pending" });
-    expect(seen.map((request) => request.method)).toEqual(["POST", "POST", "GET"]);
+    // One request per try: the create answers the payment (Prefer: return=representation).
+    expect(seen.map((request) => request.method)).toEqual(["POST", "POST"]);
     expect(seen[0]!.key).toMatch(/^sdk_/);
     expect(seen[1]!.key).toBe(seen[0]!.key);
   });
@@ -162,6 +199,9 @@ describe("the SDK", () => {
     const event = sdk.webhooks.verify(delivery!.body, delivery!.headers, endpoint.secret);
     expect(event.event).toBe("payment.pending");
     if (event.event === "payment.pending") expect(event.data.id).toBe(payment.id);
+    // The raw body as a server's body parser hands it over: a Buffer, or any Uint8Array.
+    for (const raw of [Buffer.from(delivery!.body), new TextEncoder().encode(delivery!.body)])
+      expect(sdk.webhooks.verify(raw, delivery!.headers, endpoint.secret).event).toBe("payment.pending");
     expect(() =>
       sdk.webhooks.verify(
         delivery!.body.replace("2.00", "9.00"),

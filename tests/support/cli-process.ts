@@ -38,6 +38,8 @@ export type RunningCli = {
   lines: () => Array<Record<string, unknown>>;
   waitForLine: (predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number) => Promise<void>;
   stop: () => Promise<number | null>;
+  /** Kills it at once, as a crash or `kill -9` does: nothing runs after. */
+  kill: () => Promise<void>;
   stderr: () => string;
 };
 
@@ -72,6 +74,10 @@ export function startCli(args: string[], env: CliEnv = {}): RunningCli {
     async stop() {
       if (child.exitCode === null) child.kill("SIGINT");
       return exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await exited;
     },
   };
 }

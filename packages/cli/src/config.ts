@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { CliError, EXIT } from "./output.js";
@@ -63,4 +64,37 @@ export function loadCredentials(): Credentials {
 /** `pay_…abcd`: enough to tell keys apart, never the key. */
 export function keyHint(apiKey: string): string {
   return `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
+}
+
+/** Where `listen` keeps the last event it forwarded, per API URL and key (never the key itself). */
+function cursorsFile(): string {
+  return path.join(path.dirname(configFile()), "cursors.json");
+}
+
+const cursorKey = (credentials: Credentials) =>
+  createHash("sha256").update(`${credentials.apiUrl}\n${credentials.apiKey}`).digest("hex").slice(0, 32);
+
+function readCursors(): Record<string, string> {
+  try {
+    return JSON.parse(readFileSync(cursorsFile(), "utf8")) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+/** The last event `listen` forwarded with these credentials, if any. */
+export function storedCursor(credentials: Credentials): string | null {
+  return readCursors()[cursorKey(credentials)] ?? null;
+}
+
+/**
+ * Records the last event forwarded, before `listen` says so: written to a temporary file and renamed over
+ * the old one, so a crash leaves the previous cursor or this one, never half a file.
+ */
+export function storeCursor(credentials: Credentials, eventId: string): void {
+  const file = cursorsFile();
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const cursors = { ...readCursors(), [cursorKey(credentials)]: eventId };
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(cursors, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
 }

@@ -21,14 +21,14 @@ const MAX_DELAY_MS = 10_000;
  * restart, a network change) with Last-Event-ID set to the last event handled, so the server replays what
  * came in between: nothing is missed, and an id seen twice (replay overlapping live) is handled once. Events
  * are handled one at a time, in order. A refused key or a stream the server no longer knows ends it with a
- * CliError.
+ * CliError. `after` starts the stream after that event (a stored cursor, or --after).
  */
 export async function followEventStream(
   credentials: Credentials,
-  options: { types: string[] | null; signal: AbortSignal },
+  options: { types: string[] | null; signal: AbortSignal; after: string | null },
   callbacks: StreamCallbacks,
 ): Promise<void> {
-  let lastEventId: string | null = null;
+  let lastEventId: string | null = options.after;
   const handled = new Set<string>();
   let delay = FIRST_DELAY_MS;
   // One queue for the whole run: events stay in order across reconnections.

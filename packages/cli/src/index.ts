@@ -1,7 +1,8 @@
 import { Payments, PaymentsApiError, PaymentsConnectionError } from "@payments-platform/sdk";
 import { Command, CommanderError, Option } from "commander";
 import { keyHint, loadCredentials, parseApiUrl, storeCredentials, type Credentials } from "./config.js";
-import { listen } from "./listen.js";
+import { listen, type ListenOptions } from "./listen.js";
+import { listCustomers, listEvents, parsePositiveInt } from "./lists.js";
 import { tailLogs } from "./logs-tail.js";
 import { CliError, emit, EXIT } from "./output.js";
 import { trigger, TRIGGERS } from "./trigger.js";
@@ -69,8 +70,13 @@ program
   .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:4242/webhooks")
   .option("--events <types>", "comma-separated event types (default: all)")
   .option("--print-secret", "print the signing secret and exit")
+  .option(
+    "--after <event_id>",
+    "start after this event (default: after the last one forwarded with this key)",
+  )
+  .option("--from-now", "skip what came while no listen ran; forward new events only")
   .option("--json", "one JSON object per line")
-  .action(async (options: { forwardTo: string; events?: string; printSecret?: boolean; json?: boolean }) => {
+  .action(async (options: ListenOptions) => {
     await listen(loadCredentials(), options);
   });
 
@@ -91,12 +97,41 @@ events
   .argument("<event_id>", "the event's id (evt_…)")
   .option("--json", "one JSON object on stdout")
   .action(async (eventId: string, options: { json?: boolean }) => {
-    const queued = await client(loadCredentials()).events.resend(eventId);
+    const queued = await client(loadCredentials())
+      .events.resend(eventId)
+      .catch((error: unknown) => {
+        // Another account's event is none of this one's either.
+        if (error instanceof PaymentsApiError && (error.status === 404 || error.status === 403))
+          throw new CliError(`No event ${eventId} on this account.`, EXIT.refused);
+        throw error;
+      });
     emit(
       options.json === true,
       { type: "resent", ...queued },
       `Event ${queued.id} queued again for ${queued.deliveries_queued} endpoint${queued.deliveries_queued === 1 ? "" : "s"}.`,
     );
+  });
+
+events
+  .command("list")
+  .description("The latest events, newest first.")
+  .option("--type <type>", "only this event type, e.g. payment.completed")
+  .option("--payment <id>", "only this payment's events", parsePositiveInt)
+  .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)
+  .option("--json", "one JSON object per line")
+  .action(async (options: { type?: string; payment?: number; limit: number; json?: boolean }) => {
+    await listEvents(client(loadCredentials()), options);
+  });
+
+program
+  .command("customers")
+  .description("Your customers: one per customer_id you send on payments.")
+  .command("list")
+  .description("Customers, the latest payment first, with their totals.")
+  .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)
+  .option("--json", "one JSON object per line")
+  .action(async (options: { limit: number; json?: boolean }) => {
+    await listCustomers(client(loadCredentials()), options);
   });
 
 const logs = program

@@ -1,10 +1,19 @@
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import type { Credentials } from "./config.js";
+import { storeCursor, storedCursor, type Credentials } from "./config.js";
 import { followEventStream } from "./event-stream.js";
 import { CliError, color, emit, EXIT, timestamp } from "./output.js";
 
-export type ListenOptions = { forwardTo: string; events?: string; printSecret?: boolean; json?: boolean };
+export type ListenOptions = {
+  forwardTo: string;
+  events?: string;
+  printSecret?: boolean;
+  json?: boolean;
+  /** Start after this event instead of the stored cursor. */
+  after?: string;
+  /** Start with new events: skip what came while no listen ran. */
+  fromNow?: boolean;
+};
 
 /** How long the local app has to answer a forwarded event. */
 const FORWARD_TIMEOUT_MS = 10_000;
@@ -58,13 +67,31 @@ async function forward(url: URL, signer: Webhook, event: { id: string; body: str
   }
 }
 
-/** `payments listen`: forwards every event to a local URL as it happens, until Ctrl-C. */
+/** Where a run starts: --after, nothing with --from-now, else the cursor the last run with this key left. */
+function startingPoint(credentials: Credentials, options: ListenOptions): string | null {
+  if (options.after !== undefined && options.fromNow)
+    throw new CliError("Use --after or --from-now, not both.", EXIT.usage);
+  if (options.after !== undefined) {
+    if (!/^evt_[\w-]{1,64}$/.test(options.after))
+      throw new CliError(`--after takes an event id (evt_…), not ${options.after}.`, EXIT.usage);
+    return options.after;
+  }
+  return options.fromNow ? null : storedCursor(credentials);
+}
+
+/**
+ * `payments listen`: forwards every event to a local URL as it happens, until Ctrl-C. After each event is
+ * forwarded its id is stored (per API URL and key), so a run started after a crash or a reboot first forwards
+ * what came meanwhile. An event whose forward was under way when the process died is forwarded again
+ * (at-least-once, as webhooks are: receivers dedupe by webhook-id).
+ */
 export async function listen(credentials: Credentials, options: ListenOptions): Promise<void> {
   const secret = listenSecret(credentials.apiKey);
   if (options.printSecret) {
     process.stdout.write(`${secret}\n`);
     return;
   }
+  const after = startingPoint(credentials, options);
   const url = parseForwardUrl(options.forwardTo);
   const types = options.events
     ? options.events
@@ -78,12 +105,12 @@ export async function listen(credentials: Credentials, options: ListenOptions): 
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
   emit(
     json,
-    { type: "ready", secret, forward_to: url.href, events: types ?? "all" },
-    `${color.bold("Ready!")} Your webhook signing secret is ${color.bold(secret)} (^C to quit)\nForwarding ${types ? types.join(", ") : "all events"} to ${url.href}`,
+    { type: "ready", secret, forward_to: url.href, events: types ?? "all", after },
+    `${color.bold("Ready!")} Your webhook signing secret is ${color.bold(secret)} (^C to quit)\nForwarding ${types ? types.join(", ") : "all events"} to ${url.href}${after ? `, starting after ${after}` : ""}`,
   );
   await followEventStream(
     credentials,
-    { types, signal: stop.signal },
+    { types, signal: stop.signal, after },
     {
       onConnected: (resumedAfter) =>
         emit(
@@ -108,6 +135,8 @@ export async function listen(credentials: Credentials, options: ListenOptions): 
           `${timestamp()}   --> ${event.type} [${event.id}]`,
         );
         const answer = await forward(url, signer, event);
+        // Stored before it is reported: a line saying "forwarded" means a restart will not send it again.
+        storeCursor(credentials, event.id);
         const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
         const status = answer.status === null ? `error: ${answer.error}` : String(answer.status);
         emit(

@@ -26,10 +26,9 @@ const useColor = process.stdout.isTTY === true && !process.env.NO_COLOR;
 const paint = (code: number) => (text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
 export const color = { green: paint(32), red: paint(31), yellow: paint(33), dim: paint(2), bold: paint(1) };
 
-/** `2026-11-25 21:00:00`, the local time a line happened. */
-export function timestamp(date = new Date()): string {
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+/** `2026-11-25T21:00:00.000Z`: every time the CLI prints is ISO 8601, in UTC. */
+export function timestamp(date: Date | string = new Date()): string {
+  return new Date(date).toISOString();
 }
 
 /** One line for people, or one JSON object per line with --json. */

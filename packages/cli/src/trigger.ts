@@ -1,10 +1,13 @@
 import type { Payments } from "@payments-platform/sdk";
 import { CliError, emit, EXIT } from "./output.js";
 
+/** The events `trigger` causes; `payment.canceled` cancels a pending payment (its event is payment.failed). */
 export const TRIGGERS = [
   "payment.pending",
   "payment.completed",
   "payment.failed",
+  "payment.canceled",
+  "refund.created",
   "refund.succeeded",
   "refund.failed",
 ] as const;
@@ -25,7 +28,10 @@ export async function trigger(
   const payment = await client.payments.create({ amount, external_id: `cli_trigger_${Date.now()}` });
   const steps: string[] = [`payment ${payment.id} created (${payment.amount}, pending)`];
   let refundId: number | null = null;
-  if (name !== "payment.pending") {
+  if (name === "payment.canceled") {
+    await client.payments.cancel(payment.id);
+    steps.push(`payment ${payment.id} canceled (failed, "Canceled by the merchant.")`);
+  } else if (name !== "payment.pending") {
     const outcome = name === "payment.failed" ? "failed" : "completed";
     await client.testHelpers.settlePayment(payment.id, outcome);
     steps.push(`payment ${payment.id} ${outcome}`);
@@ -33,9 +39,12 @@ export async function trigger(
   if (name.startsWith("refund.")) {
     const refund = await client.refunds.create(payment.id, { reason: "requested_by_customer" });
     refundId = refund.id;
-    const outcome = name === "refund.failed" ? "failed" : "succeeded";
-    await client.testHelpers.settleRefund(refund.id, outcome);
-    steps.push(`refund ${refund.id} of ${refund.amount} ${outcome}`);
+    steps.push(`refund ${refund.id} of ${refund.amount} created (pending)`);
+    if (name !== "refund.created") {
+      const outcome = name === "refund.failed" ? "failed" : "succeeded";
+      await client.testHelpers.settleRefund(refund.id, outcome);
+      steps.push(`refund ${refund.id} ${outcome}`);
+    }
   }
   emit(
     options.json === true,

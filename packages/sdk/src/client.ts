@@ -15,6 +15,18 @@ export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointInput = Schemas["WebhookEndpointInput"];
 export type RequestLogEntry = Schemas["RequestLogEntry"];
 export type PaymentLink = Schemas["PaymentLink"];
+export type Customer = Schemas["Customer"];
+/** The payments list's filters (DESIGN.md, "The API beyond the seed"), in the SDK's camel case. */
+export type PaymentFilters = {
+  status?: Payment["status"];
+  externalId?: string;
+  customerId?: string;
+  refundStatus?: "none" | "partial" | "full";
+  /** An ISO 8601 date or date-time (UTC), inclusive; a Date is sent as its ISO instant. */
+  createdFrom?: string | Date;
+  createdTo?: string | Date;
+};
+const isoOf = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 export type CreatePaymentLinkInput = Schemas["CreatePaymentLink"];
 export type PaymentMethod = NonNullable<Payment["payment_method"]>;
 
@@ -55,22 +67,38 @@ export class Payments {
   }
 
   readonly payments = {
-    list: (options: { perPage?: number } = {}): AsyncGenerator<PaymentListItem> =>
+    /** Every page of the list, newest first, narrowed by any of the filters. */
+    list: (options: PaymentFilters & { perPage?: number } = {}): AsyncGenerator<PaymentListItem> =>
       everyPage((page) =>
-        this.api.GET("/api/payments", { params: { query: { page, perPage: options.perPage } } }),
+        this.api.GET("/api/payments", {
+          params: {
+            query: {
+              page,
+              perPage: options.perPage,
+              status: options.status,
+              external_id: options.externalId,
+              customer_id: options.customerId,
+              refund_status: options.refundStatus,
+              created_from: isoOf(options.createdFrom),
+              created_to: isoOf(options.createdTo),
+            },
+          },
+        }),
       ),
     /**
-     * Creates a payment and resolves to it. The API answers a create with its Location only (the contract's
-     * `{"message"}`), so the payment is read from there: two requests.
+     * Creates a payment and resolves to it, in one request (`Prefer: return=representation`). `metadata` is an
+     * object of string values; the payment carries it back as JSON text.
      */
-    create: async (input: CreatePaymentInput, options: CreateOptions = {}): Promise<RetrievedPayment> => {
-      const created = await this.api.POST("/api/payments", {
-        body: input,
-        headers: { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() },
-      });
-      const id = Number(created.response.headers.get("location")?.split("/").at(-1));
-      return this.payments.retrieve(id);
-    },
+    create: async (input: CreatePaymentInput, options: CreateOptions = {}): Promise<RetrievedPayment> =>
+      dataOf<RetrievedPayment>(
+        await this.api.POST("/api/payments", {
+          body: input,
+          headers: {
+            "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey(),
+            Prefer: "return=representation",
+          },
+        }),
+      ),
     retrieve: async (id: number): Promise<RetrievedPayment> =>
       dataOf<RetrievedPayment>(await this.api.GET("/api/payments/{id}", { params: { path: { id } } })),
     cancel: async (id: number): Promise<Payment> =>
@@ -98,6 +126,27 @@ export class Payments {
       ),
     retrieve: async (id: number): Promise<Refund> =>
       dataOf<Refund>(await this.api.GET("/api/refunds/{id}", { params: { path: { id } } })),
+    /** Every refund of the account, newest first, by status or payment. */
+    listAll: (
+      options: { status?: Refund["status"]; paymentId?: number; perPage?: number } = {},
+    ): AsyncGenerator<Refund> =>
+      everyPage((page) =>
+        this.api.GET("/api/refunds", {
+          params: {
+            query: { page, perPage: options.perPage, status: options.status, payment_id: options.paymentId },
+          },
+        }),
+      ),
+  };
+
+  /** One per customer_id sent on payments, with its totals; the latest payment first. */
+  readonly customers = {
+    list: (options: { perPage?: number } = {}): AsyncGenerator<Customer> =>
+      everyPage((page) =>
+        this.api.GET("/api/customers", { params: { query: { page, perPage: options.perPage } } }),
+      ),
+    retrieve: async (id: string): Promise<Customer> =>
+      dataOf<Customer>(await this.api.GET("/api/customers/{id}", { params: { path: { id } } })),
   };
 
   readonly events = {

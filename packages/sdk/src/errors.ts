@@ -13,10 +13,14 @@ export class PaymentsApiError extends Error {
 
   constructor(status: number, body: unknown, requestId: string | null) {
     const record = (body ?? {}) as { message?: unknown; errors?: unknown };
-    super(typeof record.message === "string" ? record.message : `HTTP ${status}`);
+    const errors = (record.errors as FieldErrors | undefined) ?? {};
+    // A 422's message names what to fix (its first field error), as Laravel's own client message does; every
+    // error stays on `errors`.
+    const first = Object.values(errors).flat()[0];
+    super(first ?? (typeof record.message === "string" ? record.message : `HTTP ${status}`));
     this.name = "PaymentsApiError";
     this.status = status;
-    this.errors = (record.errors as FieldErrors | undefined) ?? {};
+    this.errors = errors;
     this.requestId = requestId;
     this.body = body;
   }

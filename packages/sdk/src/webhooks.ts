@@ -20,21 +20,23 @@ export class WebhookVerificationError extends Error {
 export class WebhookVerifier {
   /**
    * Checks a delivery's Standard Webhooks signature with the endpoint's `whsec_` secret and returns its body
-   * typed. `rawBody` must be the bytes as received (a re-serialised JSON object no longer matches); headers
-   * as a plain object or a Headers.
+   * typed. `rawBody` must be the bytes as received (a re-serialised JSON object no longer matches): a string,
+   * or a Buffer or Uint8Array as a server's raw body parser gives it (read as UTF-8); headers as a plain object
+   * or a Headers.
    */
   verify(
-    rawBody: string,
+    rawBody: string | Uint8Array,
     headers: Record<string, string | string[] | undefined> | Headers,
     secret: string,
   ): WebhookEvent {
+    const body = typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody);
     const plain: Record<string, string> = {};
     if (headers instanceof Headers) headers.forEach((value, name) => (plain[name] = value));
     else
       for (const [name, value] of Object.entries(headers))
         if (value !== undefined) plain[name.toLowerCase()] = Array.isArray(value) ? value.join(",") : value;
     try {
-      return new Webhook(secret).verify(rawBody, plain) as WebhookEvent;
+      return new Webhook(secret).verify(body, plain) as WebhookEvent;
     } catch (error) {
       throw new WebhookVerificationError(error instanceof Error ? error.message : String(error));
     }
