@@ -53,3 +53,33 @@ export function isLockNotAvailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Errors after which the transaction was rolled back and the same work may simply run again: a serialization
+ * failure (40001), a deadlock PostgreSQL broke by aborting this side (40P01), a lock wait past lock_timeout
+ * (55P03). Under load they happen to correct requests; they are never the request's fault.
+ */
+const CONFLICT_CODES = new Set(["40001", "40P01", "55P03"]);
+
+export function isTransientConflict(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (CONFLICT_CODES.has(String((current as Error & { code?: unknown }).code))) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs money-path work (a create, a settle, a refund, a cancel: each one transaction) once more after a
+ * transient conflict, a short random pause later so two retried sides do not meet again; a second one is
+ * thrown, and answered 503 with Retry-After. Never retried: a dropped connection, after which the work may
+ * have committed (those are 503 at once; an Idempotency-Key makes the client's retry safe).
+ */
+export async function onceMoreOnConflict<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isTransientConflict(error)) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+    return work();
+  }
+}

@@ -1,4 +1,5 @@
 import type { FormState } from "@/components/form-state";
+import { isDatabaseUnavailable, isTransientConflict } from "@/db/errors";
 import { DomainError } from "@/lib/platform/errors";
 import { parseId } from "@/lib/platform/validation";
 
@@ -8,6 +9,9 @@ import { parseId } from "@/lib/platform/validation";
  * (hidden fields only) shows the field errors as its message.
  */
 export function formStateFromError(error: unknown, values?: Record<string, string>): FormState {
+  // Nothing was written (rolled back, or the database is away): the form can be sent again as it is.
+  if (isDatabaseUnavailable(error) || isTransientConflict(error))
+    return { message: "The database is busy or restarting: nothing was changed. Try again in a moment.", values };
   if (!(error instanceof DomainError)) throw error;
   if (!error.fieldErrors) return { message: error.message, values };
   if (!values) return { message: Object.values(error.fieldErrors).flat().join(" ") };

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "@/db/errors";
+import { isDatabaseUnavailable, isTransientConflict } from "@/db/errors";
 import { DomainError, type DomainErrorKind } from "@/lib/platform/errors";
 import { API_ERRORS, HttpError } from "./api-errors";
 import type { ApiResponse } from "./types";
@@ -71,7 +71,8 @@ export function errorResponse(error: unknown): ApiResponse {
   if (error instanceof HttpError)
     return jsonResponse(error.status, { message: error.message }, error.headers);
   // Nothing was written (the transaction could not commit); the client may retry with the same request.
-  if (isDatabaseUnavailable(error)) return { ...serviceUnavailableResponse(), error };
+  // A conflict that survived its retry (onceMoreOnConflict): rolled back, so also safe to send again.
+  if (isDatabaseUnavailable(error) || isTransientConflict(error)) return { ...serviceUnavailableResponse(), error };
   return { ...jsonResponse(500, { message: API_ERRORS.serverError.message }), error };
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
+import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentStatus } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
 import { settleByPayer } from "@/lib/payments/settlement";
@@ -158,17 +159,19 @@ async function attempt(
     3600,
   );
   if (!limit.allowed) return { kind: "limited", retryAfterSeconds: limit.retryAfterSeconds };
-  return db.transaction(async (tx) => {
-    const page = await readCheckout(tx, token, true);
-    if (!page) return { kind: "not_found" };
-    if (page.status !== "pending") return finalAnswer(page, true);
-    if (page.locked) return { kind: "locked" };
-    const answer = await work(tx, page);
-    if (answer.kind !== "final") return answer;
-    // Settled by someone else between the read and the transition: what they decided is the answer.
-    const now = (await readCheckout(tx, token))!;
-    return finalAnswer(now, answer.already || now.status !== answer.status);
-  });
+  return onceMoreOnConflict(() =>
+    db.transaction(async (tx) => {
+      const page = await readCheckout(tx, token, true);
+      if (!page) return { kind: "not_found" };
+      if (page.status !== "pending") return finalAnswer(page, true);
+      if (page.locked) return { kind: "locked" };
+      const answer = await work(tx, page);
+      if (answer.kind !== "final") return answer;
+      // Settled by someone else between the read and the transition: what they decided is the answer.
+      const now = (await readCheckout(tx, token))!;
+      return finalAnswer(now, answer.already || now.status !== answer.status);
+    }),
+  );
 }
 
 async function countDecline(tx: Transaction, page: CheckoutPage): Promise<void> {

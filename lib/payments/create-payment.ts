@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentSource } from "@/db/enums";
 import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "@/lib/checkout/checkout-token";
 import { DomainError } from "@/lib/platform/errors";
@@ -141,13 +142,13 @@ export async function createPayment(
     });
   const { idempotencyKey } = options;
   if (idempotencyKey === undefined)
-    return { paymentId: await created(db), replayed: false, checkoutToken: checkout.token };
-  const { id, replayed } = await runOnceForKey(
-    db,
-    merchantId,
-    idempotencyKey,
-    { target: "payment", hash: requestHash(data) },
-    created,
+    return {
+      paymentId: await onceMoreOnConflict(() => created(db)),
+      replayed: false,
+      checkoutToken: checkout.token,
+    };
+  const { id, replayed } = await onceMoreOnConflict(() =>
+    runOnceForKey(db, merchantId, idempotencyKey, { target: "payment", hash: requestHash(data) }, created),
   );
   return { paymentId: id, replayed, checkoutToken: replayed ? undefined : checkout.token };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
+import { onceMoreOnConflict } from "@/db/errors";
 import { payments, type PaymentMethod } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { isoTimestamp } from "@/lib/platform/timestamps";
@@ -136,11 +137,13 @@ export async function settlePayment(
     outcome,
     failureReason: outcome === "failed" ? MANUAL_FAILURE_REASONS[by] : null,
   };
-  const settled = await db.transaction(async (tx) => {
-    const row = await transition(tx, paymentId, settlement, merchantId);
-    if (row) await moveRollups(tx, [row]);
-    return row;
-  });
+  const settled = await onceMoreOnConflict(() =>
+    db.transaction(async (tx) => {
+      const row = await transition(tx, paymentId, settlement, merchantId);
+      if (row) await moveRollups(tx, [row]);
+      return row;
+    }),
+  );
   if (settled) return toPaymentResource(settled);
   const [existing] = await db
     .select({ status: payments.status })
@@ -195,16 +198,18 @@ export async function settleDuePayments(
  * `merchantId` scopes it to its owner when given.
  */
 export async function cancelPayment(db: Executor, paymentId: number, merchantId: number | null) {
-  const canceled = await db.transaction(async (tx) => {
-    const row = await transition(
-      tx,
-      paymentId,
-      { outcome: "failed", failureReason: CANCELED_REASON },
-      merchantId ?? undefined,
-    );
-    if (row) await moveRollups(tx, [row]);
-    return row;
-  });
+  const canceled = await onceMoreOnConflict(() =>
+    db.transaction(async (tx) => {
+      const row = await transition(
+        tx,
+        paymentId,
+        { outcome: "failed", failureReason: CANCELED_REASON },
+        merchantId ?? undefined,
+      );
+      if (row) await moveRollups(tx, [row]);
+      return row;
+    }),
+  );
   if (canceled) return toPaymentResource(canceled);
   const [existing] = await db
     .select({ merchantId: payments.merchantId })

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { onceMoreOnConflict } from "@/db/errors";
 import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
@@ -107,16 +108,19 @@ export async function createRefund(
     refund = toRefundResource(row);
     return refund.id;
   };
-  if (options.idempotencyKey === undefined) {
-    const refundId = await create(db);
+  const { idempotencyKey } = options;
+  if (idempotencyKey === undefined) {
+    const refundId = await onceMoreOnConflict(() => create(db));
     return { refundId, replayed: false, refund };
   }
-  const { id, replayed } = await runOnceForKey(
-    db,
-    merchantId,
-    options.idempotencyKey,
-    { target: "refund", hash: requestHash({ refund_of: paymentId, ...input }) },
-    create,
+  const { id, replayed } = await onceMoreOnConflict(() =>
+    runOnceForKey(
+      db,
+      merchantId,
+      idempotencyKey,
+      { target: "refund", hash: requestHash({ refund_of: paymentId, ...input }) },
+      create,
+    ),
   );
   return { refundId: id, replayed, refund: replayed ? undefined : refund };
 }

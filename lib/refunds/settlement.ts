@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { selectRows, type Executor } from "@/db/client";
+import { selectRows, type Executor, type Transaction } from "@/db/client";
+import { onceMoreOnConflict } from "@/db/errors";
 import { MANUAL_FAILURE_REASONS, type SettledBy } from "@/lib/payments/settlement";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
@@ -30,13 +31,14 @@ function refundStateOf(refunded: SQL): SQL {
 }
 
 /**
- * The one refund transition, one statement: `UPDATE … WHERE status = 'pending'`, the payment's sums moved
- * (a failed refund gives its amount back to what is refundable), and its event with deliveries. Concurrent
+ * The one refund transition, in the caller's transaction: one statement (`UPDATE … WHERE status = 'pending'`,
+ * the payment's sums moved, a failed refund giving its amount back to what is refundable, its event with
+ * deliveries), then its customer's refunded sum. Concurrent
  * settles of one refund give exactly one transition and one event. Null when it was not pending (or not
  * this merchant's, when `merchantId` is given).
  */
 async function transitionRefund(
-  db: Executor,
+  db: Transaction,
   refundId: number,
   settlement: RefundSettlement,
   merchantId: number,
@@ -81,10 +83,6 @@ async function transitionRefund(
           order by 2, 5
           on conflict (merchant_id, customer_id, day, status, refund_state)
             do update set count = t.count + excluded.count, volume = t.volume + excluded.volume
-        ), customer_refunded as (
-          update customers c set refunded = c.refunded + moved.refunded_now
-          from moved where c.merchant_id = ${merchantId} and c.customer_id = moved.customer_id
-            and moved.refunded_now > 0
         )`,
         from: sql`settled`,
         returning: sql`${sql.raw(
@@ -94,6 +92,16 @@ async function transitionRefund(
       },
     }),
   );
+  // Its customer's refunded sum, after the daily totals (as a payment's settlement takes them, so the two
+  // never wait on each other in opposite orders): a separate statement, as a statement's CTEs run in no order.
+  if (row?.status === "succeeded")
+    await selectRows(
+      db,
+      sql`update customers c set refunded = c.refunded + ${row.amount}::numeric
+          from payments p
+          where p.merchant_id = ${merchantId} and p.id = ${row.payment_id}
+            and c.merchant_id = p.merchant_id and c.customer_id = p.customer_id`,
+    );
   return row ?? null;
 }
 
@@ -117,7 +125,9 @@ export async function settleRefund(
   const owner = Number(existing.merchant_id);
   if (merchantId !== null && owner !== merchantId) throw new DomainError("forbidden", "Not your refund.");
   const settlement = { outcome, failureReason: outcome === "failed" ? MANUAL_FAILURE_REASONS[by] : null };
-  const settled = await transitionRefund(db, refundId, settlement, owner);
+  const settled = await onceMoreOnConflict(() =>
+    db.transaction((tx) => transitionRefund(tx, refundId, settlement, owner)),
+  );
   if (settled) return toRefundResource(settled);
   const [now] = await selectRows<{ status: string }>(
     db,
