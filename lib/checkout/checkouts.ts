@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
-import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentStatus } from "@/db/enums";
+import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentMethod } from "@/db/schema";
 import { settleByPayer } from "@/lib/payments/settlement";
 import type { FieldErrors } from "@/lib/platform/errors";

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
-import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentSource } from "@/db/enums";
+import { onceMoreOnConflict } from "@/db/errors";
 import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "@/lib/checkout/checkout-token";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
