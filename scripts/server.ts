@@ -37,8 +37,8 @@ if (role !== "whole") {
 }
 const { logger } = await import("@/lib/platform/logger");
 const { getEnv } = await import("@/lib/platform/env");
-const { inlineBackgroundServices, startPlatform, stopPlatformOnSignals } =
-  await import("@/lib/platform/background-services");
+const { startPlatform, stopPlatformOnSignals } = await import("@/lib/platform/background-services");
+const { inlineBackgroundServices } = await import("@/lib/worker/services");
 const { startRequestLogWriter } = await import("@/lib/logs/request-log");
 // The request log's writer first, so it stops last: it writes what it holds after the requests under way.
 await startPlatform(

@@ -8,8 +8,9 @@ import { API_ERRORS } from "@/lib/api/api-errors";
 import { sendApiResponse } from "@/lib/api/node-bridge";
 import { operatorRoute } from "@/lib/api/operator-routes";
 import { jsonResponse } from "@/lib/api/responses";
-import { startPlatform, stopPlatformOnSignals, workerServices } from "@/lib/platform/background-services";
+import { startPlatform, stopPlatformOnSignals } from "@/lib/platform/background-services";
 import { getEnv } from "@/lib/platform/env";
+import { workerServices } from "@/lib/worker/services";
 
 await startPlatform(workerServices());
 const metricsPort = getEnv().WORKER_METRICS_PORT;

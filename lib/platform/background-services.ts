@@ -1,27 +1,12 @@
 import "server-only";
 import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
-import { startSettler } from "@/lib/payments/settler";
-import { startWebhookWorker } from "@/lib/webhooks/worker";
+import type { BackgroundService } from "./background-service";
 import { checkStoredSecrets } from "./encryption";
 import { checkWebServerEnv, getEnv } from "./env";
-import { createHistoryPartitions, startHistoryPartitioner } from "./history-partitions";
+import { createHistoryPartitions } from "./history-partitions";
 import { logger } from "./logger";
-import { startPruner } from "./pruning";
-
-/** Background loops started with the process (webhook worker, settler); each returns its stop function. */
-export type BackgroundService = () => Promise<() => Promise<void>>;
 
 const running: Array<() => Promise<void>> = [];
-
-/** What a worker process runs: the webhook worker, the settler, the pruner and the partition creator. */
-export function workerServices(): BackgroundService[] {
-  return [startWebhookWorker, startSettler, startPruner, startHistoryPartitioner];
-}
-
-/** What runs beside the web server: the worker's services, unless WORKER_MODE=off. */
-export function inlineBackgroundServices(): BackgroundService[] {
-  return getEnv().WORKER_MODE === "inline" ? workerServices() : [];
-}
 
 /**
  * Boots a process that serves the platform: validates configuration, applies migrations, creates the history

@@ -1,4 +1,4 @@
-import type { BackgroundService } from "./background-services";
+import type { BackgroundService } from "./background-service";
 import { logger } from "./logger";
 import { pause } from "./pause";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb, listenForNotifications } from "@/db/client";
 import { isDatabaseUnavailable } from "@/db/errors";
-import type { BackgroundService } from "@/lib/platform/background-services";
+import type { BackgroundService } from "@/lib/platform/background-service";
 import { getEnv } from "@/lib/platform/env";
 import { logger } from "@/lib/platform/logger";
 import { webhookDeliveries, webhookDeliveryLatency } from "@/lib/platform/metrics";

@@ -5,7 +5,7 @@ import { selectRows } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { eventHour } from "@/lib/events/hourly-counts";
 import { createPartitions } from "@/lib/platform/history-partitions";
-import { pruneExpiredRows, RETENTION } from "@/lib/platform/pruning";
+import { pruneExpiredRows, RETENTION } from "@/lib/retention/pruning";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { db } from "../support/direct-db";
 

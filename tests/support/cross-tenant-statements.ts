@@ -42,7 +42,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     onCitus: PER_SHARD,
   },
   {
-    site: "pruneExpiredRows, lib/platform/pruning.ts",
+    site: "pruneExpiredRows, lib/retention/pruning.ts",
     tables: [
       "events",
       "webhook_deliveries",

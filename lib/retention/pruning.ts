@@ -2,9 +2,9 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, selectRows, type Executor } from "@/db/client";
 import { eventHour } from "@/lib/events/hourly-counts";
-import { getEnv } from "./env";
-import { dropExpiredPartitions, type HistoryTable } from "./history-partitions";
-import { periodicService } from "./periodic-service";
+import { getEnv } from "@/lib/platform/env";
+import { dropExpiredPartitions, type HistoryTable } from "@/lib/platform/history-partitions";
+import { periodicService } from "@/lib/platform/periodic-service";
 
 /**
  * Tables that would otherwise only grow, and how long a row is worth keeping. Each cut-off is past the point

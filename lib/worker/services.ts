@@ -1,0 +1,22 @@
+import "server-only";
+import { startSettler } from "@/lib/payments/settler";
+import type { BackgroundService } from "@/lib/platform/background-service";
+import { getEnv } from "@/lib/platform/env";
+import { startHistoryPartitioner } from "@/lib/platform/history-partitions";
+import { startPruner } from "@/lib/retention/pruning";
+import { startWebhookWorker } from "@/lib/webhooks/worker";
+
+/**
+ * What a worker process runs, each service its domain's: the webhook worker (deliveries), the settler (due
+ * payments and refunds, and the expiry of stale pending payments), the pruner (retention) and the partition
+ * creator. The platform's runner (lib/platform/background-services.ts) starts and stops whatever it is given,
+ * and knows none of them.
+ */
+export function workerServices(): BackgroundService[] {
+  return [startWebhookWorker, startSettler, startPruner, startHistoryPartitioner];
+}
+
+/** What runs beside the web server: the worker's services, unless WORKER_MODE=off. */
+export function inlineBackgroundServices(): BackgroundService[] {
+  return getEnv().WORKER_MODE === "inline" ? workerServices() : [];
+}
