@@ -131,6 +131,8 @@ export const apiTokens = pgTable(
     lastUsedAt: at("last_used_at"),
     /** The token this one replaced by a roll, if any. */
     rolledFromId: bigint("rolled_from_id", { mode: "number" }),
+    /** When it was first refused with a 429 (the Overview says so): written once, never per request. */
+    firstLimitedAt: at("first_limited_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -305,6 +307,21 @@ export const paymentDailyTotals = pgTable(
 );
 
 /**
+ * What succeeded refunds took per UTC day of their success, kept by the statement that settles a refund: the
+ * Overview's refunded figure and its chart's refunds read a row per day, not every refund.
+ */
+export const refundDailyTotals = pgTable(
+  "refund_daily_totals",
+  {
+    merchantId: merchantId(),
+    day: date("day").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    amount: numeric("amount", { precision: 20, scale: 2 }).notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.day] })],
+);
+
+/**
  * One row per customer id a merchant has used, kept by the statements that create and settle payments and
  * refunds (as the daily totals are): the Customers page and API read it instead of scanning payments.
  */
@@ -340,6 +357,8 @@ export const refunds = pgTable(
     paymentId: bigint("payment_id", { mode: "number" })
       .notNull()
       .references(() => payments.id),
+    /** Its payment's customer id (a payment's never changes), so a customer's refunds are an index range. */
+    customerId: text("customer_id"),
     amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
     status: text("status", { enum: REFUND_STATUSES }).notNull().default("pending"),
     reason: text("reason", { enum: REFUND_REASONS }),
@@ -355,6 +374,9 @@ export const refunds = pgTable(
   (t) => [
     index("refunds_payment_idx").on(t.paymentId, t.id.desc()),
     index("refunds_merchant_created_idx").on(t.merchantId, t.createdAt.desc()),
+    index("refunds_merchant_customer_created_idx")
+      .on(t.merchantId, t.customerId, t.createdAt.desc())
+      .where(sql`customer_id is not null`),
     // The settler's due refunds.
     index("refunds_pending_settle_idx")
       .on(t.settleAt)

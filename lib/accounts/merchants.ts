@@ -13,6 +13,8 @@ export async function getMerchantProfile(db: Executor, merchantId: number) {
       name: merchants.name,
       paymentsCount: merchants.paymentsCount,
       displayCurrency: merchants.displayCurrency,
+      /** The support override of API_RATE_LIMIT_PER_MINUTE (per token), if any. */
+      rateLimitPerMinute: merchants.rateLimitPerMinute,
       createdAt: merchants.createdAt,
     })
     .from(merchants)

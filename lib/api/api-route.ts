@@ -7,6 +7,7 @@ import { rateLimitRejections } from "@/lib/platform/metrics";
 import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-limit";
 import { afterMerchantWrite } from "@/lib/platform/read-your-writes";
 import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
+import { noteRateLimited } from "@/lib/tokens/rate-limited";
 import { API_ERRORS, HttpError } from "./api-errors";
 import { parseJsonBody, type RequestBody } from "./request-body";
 import { errorResponse, jsonResponse, unauthenticatedResponse } from "./responses";
@@ -78,8 +79,10 @@ export function apiRoute<Params = Record<string, never>>(
       } else {
         rateLimit = auth.rateLimit;
         caller = { merchantId: auth.token.merchantId, tokenId: auth.token.tokenId };
-        if (!rateLimit.allowed) response = tooManyAttempts(rateLimit);
-        else if (options.requiresWrite && auth.token.scope !== "write")
+        if (!rateLimit.allowed) {
+          response = tooManyAttempts(rateLimit);
+          noteRateLimited(db, auth.token.merchantId, auth.token.tokenId);
+        } else if (options.requiresWrite && auth.token.scope !== "write")
           response = jsonResponse(403, { message: API_ERRORS.unauthorized.message });
         // Too large, too slow, cut short or not JSON: no handler runs, whether or not it reads the body.
         else if (body instanceof HttpError) response = errorResponse(body);

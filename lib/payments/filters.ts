@@ -46,6 +46,12 @@ const paymentFiltersSchema = z.object({
 
 export type PaymentFilters = z.infer<typeof paymentFiltersSchema>;
 
+/** The refund filter's choices, with the words the list's badges use. */
+export const REFUND_FILTERS = [
+  ["partial", "Partially refunded"],
+  ["full", "Refunded"],
+] as const;
+
 type SearchParams = Record<string, string | string[] | undefined>;
 
 /**
@@ -93,15 +99,23 @@ export function filtersToQuery(filters: Partial<PaymentFilters>): string {
   return query ? `?${query}` : "";
 }
 
-/** The Overview chart's presets, in days; `?range=` takes one of them, anything else shows 30. */
-export const CHART_RANGES = [7, 30, 90] as const;
-export type ChartRange = (typeof CHART_RANGES)[number];
+/**
+ * The Overview's ranges: the last 7, 30 or 90 UTC days (today included), or all time. `?range=` takes one of
+ * them; anything else shows 30 days. Every figure on the page is for the range.
+ */
+export const OVERVIEW_RANGES = [7, 30, 90, "all"] as const;
+export type OverviewRange = (typeof OVERVIEW_RANGES)[number];
 
-const chartRangeSchema = z.coerce
-  .number()
-  .refine((days): days is ChartRange => (CHART_RANGES as readonly number[]).includes(days))
+const overviewRangeSchema = z
+  .union([z.literal("all"), z.coerce.number()])
+  .refine((range): range is OverviewRange => (OVERVIEW_RANGES as readonly unknown[]).includes(range))
   .catch(30);
 
-export function readChartRange(params: SearchParams): ChartRange {
-  return chartRangeSchema.parse(params.range);
+export function readOverviewRange(params: SearchParams): OverviewRange {
+  return overviewRangeSchema.parse(params.range);
+}
+
+/** "last 7 days", "all time": how the page names a range. */
+export function overviewRangeLabel(range: OverviewRange): string {
+  return range === "all" ? "all time" : `last ${range} days`;
 }

@@ -42,7 +42,8 @@ function createRefundStatement(
     after: {
       ctes: sql`
       locked as (
-        select id, coalesce(${input.amount ?? null}::numeric, amount - amount_refunded - amount_refund_pending) as refund,
+        select id, customer_id,
+               coalesce(${input.amount ?? null}::numeric, amount - amount_refunded - amount_refund_pending) as refund,
                amount - amount_refunded - amount_refund_pending as refundable
         from payments
         where id = ${paymentId} and merchant_id = ${merchantId} and status = 'completed'
@@ -52,10 +53,11 @@ function createRefundStatement(
         from locked
         where p.merchant_id = ${merchantId} and p.id = locked.id
           and locked.refund > 0 and locked.refund <= locked.refundable
-        returning p.id, locked.refund
+        returning p.id, p.customer_id, locked.refund
       ), inserted as (
-        insert into refunds (merchant_id, payment_id, amount, reason, external_id, settle_at)
-        select ${merchantId}::bigint, reserved.id, reserved.refund, ${input.reason}::text, ${input.external_id}::text,
+        insert into refunds (merchant_id, payment_id, customer_id, amount, reason, external_id, settle_at)
+        select ${merchantId}::bigint, reserved.id, reserved.customer_id, reserved.refund, ${input.reason}::text,
+               ${input.external_id}::text,
                case when ${autoSettleMs}::int > 0 then now() + ${autoSettleMs}::int * interval '1 millisecond' end
         from reserved
         returning *

@@ -48,11 +48,11 @@ export async function listPaymentRefunds(
   };
 }
 
-export type RefundFilter = { status?: RefundStatus; paymentId?: number };
+export type RefundFilter = { status?: RefundStatus; paymentId?: number; customerId?: string };
 
 /**
  * The merchant's refunds, newest first, a page at a time (`GET /api/refunds`, the dashboard's Refunds page),
- * by status or payment. Refunds are far fewer than payments: an index range with an offset.
+ * by status, payment or customer. Refunds are far fewer than payments: an index range with an offset.
  */
 export async function listMerchantRefunds(
   db: Executor,
@@ -66,6 +66,7 @@ export async function listMerchantRefunds(
       sql`merchant_id = ${merchantId}`,
       ...(filter.status ? [sql`status = ${filter.status}`] : []),
       ...(filter.paymentId !== undefined ? [sql`payment_id = ${filter.paymentId}`] : []),
+      ...(filter.customerId !== undefined ? [sql`customer_id = ${filter.customerId}`] : []),
     ],
     sql` and `,
   );

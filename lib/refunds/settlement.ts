@@ -93,8 +93,9 @@ async function transitionRefund(
     }),
   );
   // Its customer's refunded sum, after the daily totals (as a payment's settlement takes them, so the two
-  // never wait on each other in opposite orders): a separate statement, as a statement's CTEs run in no order.
-  if (row?.status === "succeeded")
+  // never wait on each other in opposite orders), then the day's refunded total (the Overview's): separate
+  // statements, in this order, as a statement's CTEs run in no order.
+  if (row?.status === "succeeded") {
     await selectRows(
       db,
       sql`update customers c set refunded = c.refunded + ${row.amount}::numeric
@@ -102,6 +103,14 @@ async function transitionRefund(
           where p.merchant_id = ${merchantId} and p.id = ${row.payment_id}
             and c.merchant_id = p.merchant_id and c.customer_id = p.customer_id`,
     );
+    // now(): the transaction's time, which the update above set as settled_at.
+    await selectRows(
+      db,
+      sql`insert into refund_daily_totals as t (merchant_id, day, count, amount)
+          values (${merchantId}, (now() at time zone 'UTC')::date, 1, ${row.amount}::numeric)
+          on conflict (merchant_id, day) do update set count = t.count + 1, amount = t.amount + excluded.amount`,
+    );
+  }
   return row ?? null;
 }
 

@@ -19,6 +19,8 @@ export type ApiTokenSummary = {
   lastUsedAt: Date | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** Its first 429 (rate limited), if it ever had one. */
+  firstLimitedAt: Date | null;
   status: TokenStatus;
   /** The token a roll issued in this one's place; this one stops at `revokedAt`. */
   replacedBy: { id: number; displayHint: string } | null;
@@ -86,6 +88,7 @@ export async function listApiTokens(db: Executor, merchantId: number): Promise<A
       lastUsedAt: apiTokens.lastUsedAt,
       expiresAt: apiTokens.expiresAt,
       revokedAt: apiTokens.revokedAt,
+      firstLimitedAt: apiTokens.firstLimitedAt,
       rolledFromId: apiTokens.rolledFromId,
     })
     .from(apiTokens)

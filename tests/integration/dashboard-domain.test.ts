@@ -11,6 +11,8 @@ import { readPaymentFilters } from "@/lib/payments/filters";
 import { searchPayments } from "@/lib/payments/search";
 import { settleDuePayments, settlePayment } from "@/lib/payments/settlement";
 import { getPaymentStats } from "@/lib/payments/stats";
+import { createRefund } from "@/lib/refunds/create-refund";
+import { settleRefund } from "@/lib/refunds/settlement";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
 import {
   createWebhookEndpoint,
@@ -249,7 +251,22 @@ describe("the Overview's rollup", () => {
     );
     expect(fromRollup).toEqual({ pending: { count: 0, volume: "0.00" }, ...expected });
     expect(fromRollup.failed).toEqual({ count: 2, volume: "2510.10" });
-    const today = (await getPaymentStats(db, merchantId, 7)).daily.at(-1)!;
-    expect(today).toMatchObject({ count: 5, volume: "3530.30" });
+    // The chart: completed payments, and refunds by the day they succeeded.
+    const { refundId } = await createRefund(db, merchantId, ids[1]!, { amount: "5.05" }, { autoSettleMs: 0 });
+    await settleRefund(db, refundId, { outcome: "succeeded" }, merchantId);
+    const stats = await getPaymentStats(db, merchantId, 7);
+    expect(stats.series).toHaveLength(7);
+    expect(stats.series.at(-1)).toEqual({
+      day: new Date().toISOString().slice(0, 10),
+      count: 3,
+      volume: "1020.20",
+      refunds: 1,
+      refunded: "5.05",
+    });
+    expect(stats.volume).toEqual({ gross: "1020.20", refunded: "5.05", net: "1015.15", refunds: 1 });
+    // All time: by month, from the first payment's.
+    const allTime = await getPaymentStats(db, merchantId, "all");
+    expect(allTime.bucket).toBe("month");
+    expect(allTime.series).toEqual([{ ...stats.series.at(-1)!, day: `${new Date().toISOString().slice(0, 7)}-01` }]);
   });
 });

@@ -113,6 +113,26 @@ describe("rate limit: 30 a minute per token, counted in the database", () => {
     expect(remaining.every((value) => value >= 0 && value <= 29)).toBe(true);
   });
 
+  it.skipIf(!process.env.DATABASE_URL)("records the key's first 429 once, for the dashboard", async () => {
+    const { db } = await import("../support/direct-db");
+    const { selectRows } = await import("@/db/client");
+    const { hashToken } = await import("@/lib/tokens/format");
+    const { sql } = await import("drizzle-orm");
+    const firstLimited = async () =>
+      (
+        await selectRows<{ at: string | null }>(
+          db,
+          sql`select first_limited_at::text as at from api_tokens where token_hash = ${hashToken(tokens.rateLimit)}`,
+        )
+      )[0]?.at;
+    // Written after the answer: a moment later.
+    await expect.poll(firstLimited, { timeout: 10_000 }).not.toBeNull();
+    const first = await firstLimited();
+    expect((await callApi(baseUrl, "/api/payments?perPage=1", { token: tokens.rateLimit })).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await firstLimited()).toBe(first);
+  });
+
   it.skipIf(!process.env.DATABASE_URL)("shares one count across two server processes", async () => {
     const second = await startServerProcess(
       Number(new URL(baseUrl).port) + 1,

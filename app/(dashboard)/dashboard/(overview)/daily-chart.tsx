@@ -1,10 +1,8 @@
 "use client";
 
-import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { formatMoney } from "@/components/format";
-import { CHART_RANGES, type ChartRange } from "@/lib/payments/filters";
-import type { DailyTotals } from "@/lib/payments/stats";
+import type { ChartPoint } from "@/lib/payments/stats";
 
 const HEIGHT = 224; // h-56
 const LEFT = 64;
@@ -24,24 +22,30 @@ function niceTicks(max: number, count = 4): number[] {
   return ticks;
 }
 
-const dayLabel = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", {
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  });
+const bucketLabel = (day: string, bucket: "day" | "month") =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString(
+    "en-US",
+    bucket === "day"
+      ? { month: "short", day: "numeric", timeZone: "UTC" }
+      : { month: "short", year: "numeric", timeZone: "UTC" },
+  );
 
 const compact = (value: number) =>
   value.toLocaleString("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
-/** Payments per day as an SVG bar chart: a y-axis, date ticks, values on hover, volume or count. */
+/**
+ * Completed payments per day (per month for all time) as SVG bars, and the refunds that succeeded as a line
+ * over them: a y-axis, date ticks, values on hover, volume or count.
+ */
 export function DailyChart({
-  daily,
-  days,
+  series,
+  bucket,
+  rangeLabel,
   currency,
 }: {
-  daily: DailyTotals;
-  days: ChartRange;
+  series: ChartPoint[];
+  bucket: "day" | "month";
+  rangeLabel: string;
   currency: string | null;
 }) {
   const [metric, setMetric] = useState<Metric>("volume");
@@ -58,8 +62,11 @@ export function DailyChart({
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+  const daily = series;
+  // Numbers only to place marks on the drawing; every figure shown is the decimal string.
   const values = daily.map((day) => (metric === "count" ? day.count : Number(day.volume)));
-  const ticks = niceTicks(Math.max(...values, 0));
+  const refundValues = daily.map((day) => (metric === "count" ? day.refunds : Number(day.refunded)));
+  const ticks = niceTicks(Math.max(...values, ...refundValues, 0));
   const top = ticks.at(-1)!;
   const plotWidth = width - LEFT;
   const plotHeight = HEIGHT - BOTTOM - TOP;
@@ -74,9 +81,17 @@ export function DailyChart({
     <figure className="relative space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <figcaption className="text-sm font-medium">
-          {metric === "volume" ? "Volume" : "Payments"} per day, last {days} days (UTC)
+          {metric === "volume" ? "Completed volume" : "Completed payments"} per {bucket}, {rangeLabel} (UTC)
         </figcaption>
-        <div className="flex flex-wrap gap-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="flex items-center gap-3 text-xs text-zinc-600 dark:text-zinc-400" aria-hidden="true">
+            <span className="flex items-center gap-1">
+              <span className="inline-block size-2.5 rounded-sm bg-indigo-500 dark:bg-indigo-400" /> Completed
+            </span>
+            <span className="flex items-center gap-1">
+              <span className="inline-block h-0.5 w-3 bg-amber-500 dark:bg-amber-400" /> Refunds
+            </span>
+          </p>
           <div role="group" aria-label="Measure" className="flex gap-1">
             {(["volume", "count"] as const).map((option) => (
               <button
@@ -90,19 +105,6 @@ export function DailyChart({
               </button>
             ))}
           </div>
-          <nav aria-label="Chart range" className="flex gap-1">
-            {CHART_RANGES.map((range) => (
-              <Link
-                key={range}
-                href={range === 30 ? "/dashboard" : `/dashboard?range=${range}`}
-                aria-current={range === days ? "true" : undefined}
-                scroll={false}
-                className={tabClass}
-              >
-                {range} days
-              </Link>
-            ))}
-          </nav>
         </div>
       </div>
       <div ref={frame} className="relative">
@@ -151,12 +153,21 @@ export function DailyChart({
                     textAnchor="middle"
                     className="fill-zinc-500 text-[11px]"
                   >
-                    {dayLabel(day.day)}
+                    {bucketLabel(day.day, bucket)}
                   </text>
                 ) : null}
               </g>
             );
           })}
+          <polyline
+            points={refundValues
+              .map((value, index) => `${LEFT + index * slot + slot / 2},${y(value)}`)
+              .join(" ")}
+            fill="none"
+            strokeWidth={2}
+            strokeLinejoin="round"
+            className="pointer-events-none stroke-amber-500 dark:stroke-amber-400"
+          />
         </svg>
         {active ? (
           <div
@@ -167,11 +178,14 @@ export function DailyChart({
               transform: hovered! > daily.length / 2 ? "translateX(-105%)" : "translateX(5%)",
             }}
           >
-            <p className="font-medium">{dayLabel(active.day)}</p>
+            <p className="font-medium">{bucketLabel(active.day, bucket)}</p>
             <p className="tabular-nums">
-              {active.count.toLocaleString("en-US")} payment{active.count === 1 ? "" : "s"}
+              {active.count.toLocaleString("en-US")} completed · {formatMoney(active.volume, currency)}
             </p>
-            <p className="tabular-nums">{formatMoney(active.volume, currency)}</p>
+            <p className="tabular-nums">
+              {active.refunds.toLocaleString("en-US")} refund{active.refunds === 1 ? "" : "s"} ·{" "}
+              {formatMoney(active.refunded, currency)}
+            </p>
           </div>
         ) : null}
       </div>
@@ -181,20 +195,26 @@ export function DailyChart({
       */}
       <div className="sr-only">
         <table>
-          <caption>Payments per day, last {days} days (UTC)</caption>
+          <caption>
+            Completed payments and refunds per {bucket}, {rangeLabel} (UTC)
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Payments</th>
-              <th scope="col">Volume</th>
+              <th scope="col">{bucket === "day" ? "Day" : "Month"}</th>
+              <th scope="col">Completed payments</th>
+              <th scope="col">Completed volume</th>
+              <th scope="col">Refunds</th>
+              <th scope="col">Refunded</th>
             </tr>
           </thead>
           <tbody>
             {daily.map((day) => (
               <tr key={day.day}>
-                <td>{day.day}</td>
+                <td>{bucket === "day" ? day.day : day.day.slice(0, 7)}</td>
                 <td>{day.count}</td>
                 <td>{formatMoney(day.volume, currency)}</td>
+                <td>{day.refunds}</td>
+                <td>{formatMoney(day.refunded, currency)}</td>
               </tr>
             ))}
           </tbody>

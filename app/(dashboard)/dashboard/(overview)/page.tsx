@@ -9,9 +9,11 @@ import { getDb } from "@/db/client";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import { readFor } from "@/db/replicas";
 import { getMerchantProfile, getOnboardingProgress } from "@/lib/accounts/merchants";
-import { readChartRange } from "@/lib/payments/filters";
+import { OVERVIEW_RANGES, overviewRangeLabel, readOverviewRange } from "@/lib/payments/filters";
 import { listPayments } from "@/lib/payments/queries";
 import { getPaymentStats } from "@/lib/payments/stats";
+import { getEnv } from "@/lib/platform/env";
+import { firstRateLimit } from "@/lib/tokens/rate-limited";
 import { DailyChart } from "./daily-chart";
 import { GetStarted } from "./get-started";
 
@@ -25,30 +27,52 @@ export default async function OverviewPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const session = await requireMerchantSession();
-  const days = readChartRange(await searchParams);
+  const range = readOverviewRange(await searchParams);
   const db = getDb();
   // The Overview's aggregates and recent list tolerate lag: a read replica serves them when one has this
   // merchant's writes.
-  const [merchant, [stats, recent], progress] = await Promise.all([
+  const [merchant, [stats, recent], progress, limited] = await Promise.all([
     getMerchantProfile(db, session.merchantId),
     readFor(session.merchantId, (replica) =>
       Promise.all([
-        getPaymentStats(replica, session.merchantId, days),
+        getPaymentStats(replica, session.merchantId, range),
         listPayments(replica, session.merchantId, 1, 5),
       ]),
     ),
     getOnboardingProgress(db, session.merchantId),
+    firstRateLimit(db, session.merchantId),
   ]);
   if (!merchant) notFound();
+  const perMinute = merchant.rateLimitPerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
   return (
     <div className="max-w-5xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold">{merchant.name}</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Merchant {merchant.id} · signed in as {session.email}
-        </p>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold">{merchant.name}</h1>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            Merchant {merchant.id} · signed in as {session.email}
+          </p>
+        </div>
+        <nav aria-label="Range" className="flex gap-1">
+          {OVERVIEW_RANGES.map((option) => (
+            <Link
+              key={option}
+              href={option === 30 ? "/dashboard" : `/dashboard?range=${option}`}
+              aria-current={option === range ? "true" : undefined}
+              scroll={false}
+              className="rounded-md px-2 py-1 text-sm font-medium hover:bg-zinc-100 aria-[current=true]:bg-zinc-200 dark:hover:bg-zinc-800 dark:aria-[current=true]:bg-zinc-800"
+            >
+              {option === "all" ? "All time" : `${option} days`}
+            </Link>
+          ))}
+        </nav>
       </div>
-      <dl className="grid gap-4 sm:grid-cols-3">
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        {range === "all"
+          ? "Every payment and refund so far."
+          : `Payments created and refunds succeeded in the last ${range} days, today included (UTC).`}
+      </p>
+      <dl className="grid gap-4 sm:grid-cols-3" aria-label="Payments by status">
         {PAYMENT_STATUSES.map((status) => (
           <div key={status} className={card}>
             <dt className="text-sm capitalize text-zinc-500 dark:text-zinc-400">{status}</dt>
@@ -65,7 +89,11 @@ export default async function OverviewPage({
         {(
           [
             ["Gross volume", stats.volume.gross, "completed payments"],
-            ["Refunded", stats.volume.refunded, "succeeded refunds"],
+            [
+              "Refunded",
+              stats.volume.refunded,
+              `${stats.volume.refunds.toLocaleString("en-US")} succeeded refund${stats.volume.refunds === 1 ? "" : "s"}`,
+            ],
             ["Net volume", stats.volume.net, "gross less refunds"],
           ] as const
         ).map(([label, amount, note]) => (
@@ -78,9 +106,32 @@ export default async function OverviewPage({
           </div>
         ))}
       </dl>
+      {limited ? (
+        <section
+          aria-labelledby="rate-limited-heading"
+          className="rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-900"
+        >
+          <h2 id="rate-limited-heading" className="font-semibold">
+            A key hit its rate limit
+          </h2>
+          <p className="mt-1">
+            Your key “{limited.name}” (<span className="font-mono">{limited.displayHint}</span>) got its first
+            429 Too Many Attempts <RelativeTime value={limited.firstLimitedAt} />. Each key may send{" "}
+            {perMinute.toLocaleString("en-US")} requests a minute.{" "}
+            <Link href="/dashboard/developers#rate-limits" className="font-medium underline">
+              How to raise it
+            </Link>
+          </p>
+        </section>
+      ) : null}
       <GetStarted progress={progress} />
       <div className={card}>
-        <DailyChart daily={stats.daily} days={days} currency={merchant.displayCurrency} />
+        <DailyChart
+          series={stats.series}
+          bucket={stats.bucket}
+          rangeLabel={overviewRangeLabel(range)}
+          currency={merchant.displayCurrency}
+        />
       </div>
       <section aria-labelledby="recent-heading" className={card}>
         <div className="mb-3 flex items-center justify-between">

@@ -1,11 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { RelativeTime } from "@/components/relative-time";
 import { CopyButton } from "@/components/ui/copy-button";
 import { SimpleTable } from "@/components/ui/simple-table";
+import { getDb } from "@/db/client";
+import { getMerchantProfile } from "@/lib/accounts/merchants";
 import { API_ERRORS, apiErrorBody } from "@/lib/api/api-errors";
 import { MAX_AMOUNT } from "@/lib/payments/schemas";
 import { appOrigin, getEnv } from "@/lib/platform/env";
+import { listApiTokens } from "@/lib/tokens/tokens";
 
 export const metadata: Metadata = { title: "Developers" };
 
@@ -53,9 +57,15 @@ function CodeBlock({ label, code }: { label: string; code: string }) {
 }
 
 export default async function DevelopersPage() {
-  await requireMerchantSession();
+  const session = await requireMerchantSession();
   const baseUrl = appOrigin();
-  const perMinute = getEnv().API_RATE_LIMIT_PER_MINUTE;
+  const db = getDb();
+  const [merchant, tokens] = await Promise.all([
+    getMerchantProfile(db, session.merchantId),
+    listApiTokens(db, session.merchantId),
+  ]);
+  const perMinute = merchant?.rateLimitPerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
+  const liveTokens = tokens.filter((token) => token.status === "active");
   const auth = `-H "Authorization: Bearer $PAYMENTS_TOKEN" -H "Accept: application/json"`;
   return (
     <div className="max-w-4xl space-y-8">
@@ -125,9 +135,9 @@ export default async function DevelopersPage() {
         <h2 className="text-lg font-semibold">Limits</h2>
         <ul className="list-disc space-y-1 pl-5 text-sm">
           <li>
-            {perMinute} requests in any minute per token (a burst of {perMinute}, then one every{" "}
-            {60 / perMinute} s). Every response has X-RateLimit-Limit and X-RateLimit-Remaining. Contact
-            support for more.
+            {perMinute.toLocaleString("en-US")} requests in any minute per token (a burst of{" "}
+            {perMinute.toLocaleString("en-US")}, then one every {+(60 / perMinute).toFixed(3)} s). Every
+            response has X-RateLimit-Limit and X-RateLimit-Remaining; past the limit, a 429 with Retry-After.
           </li>
           <li>perPage from 1 to 100 (default 10); page from 1.</li>
           <li>
@@ -142,6 +152,38 @@ export default async function DevelopersPage() {
             payment.
           </li>
         </ul>
+      </section>
+      <section id="rate-limits" className="scroll-mt-6 space-y-3" aria-labelledby="rate-limits-heading">
+        <h2 id="rate-limits-heading" className="text-lg font-semibold">
+          Rate limits
+        </h2>
+        <p className="text-sm">
+          Each key has its own budget of {perMinute.toLocaleString("en-US")} requests a minute
+          {merchant?.rateLimitPerMinute ? " (raised for this account)" : ""}. To raise it, write to support
+          with your merchant number ({session.merchantId}) and the rate you need at peak; the operator sets it
+          for the account (<code className="font-mono">npm run admin -- merchant:rate-limit</code>), and every
+          key has it from its next request. Until then, spread a batch over the minute or use several keys.
+        </p>
+        <SimpleTable
+          caption="Rate limit of each active key"
+          headings={["Key", "Limit", "First 429"]}
+          empty="No active keys."
+        >
+          {liveTokens.map((token) => (
+            <tr key={token.id}>
+              <td className="px-4 py-3">
+                {token.name}{" "}
+                <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">
+                  {token.displayHint}
+                </span>
+              </td>
+              <td className="px-4 py-3 tabular-nums">{perMinute.toLocaleString("en-US")} / minute</td>
+              <td className="px-4 py-3">
+                {token.firstLimitedAt ? <RelativeTime value={token.firstLimitedAt} /> : "Never"}
+              </td>
+            </tr>
+          ))}
+        </SimpleTable>
       </section>
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Errors</h2>
