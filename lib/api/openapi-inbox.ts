@@ -27,6 +27,7 @@ export const inboxSchemas = {
           "previous_secret",
           "other_endpoint",
           "bad_signature",
+          "timestamp_mismatch",
           null,
         ],
         description: "Why it does not verify; null when it does.",

@@ -19,7 +19,10 @@ import type { Verification, VerificationCode } from "./signature-debugger";
 
 /** A captured body is kept up to this many bytes (events are far smaller; this bounds a hostile metadata). */
 export const INBOX_BODY_CAP_BYTES = 256 * 1024;
-/** Captures per inbox per minute; past it the inbox answers 429 with Retry-After, as a busy receiver would. */
+/**
+ * Deliveries per inbox per minute; past it the inbox answers 429 with Retry-After, as a busy receiver would.
+ * A refused one is captured too, with its 429, so a retry's "attempt 2" never appears without its attempt 1.
+ */
 export const INBOX_CAPTURES_PER_MINUTE = 120;
 
 /** Checks what the inbox received with the official library, as a receiver would on arrival. */
@@ -41,7 +44,7 @@ type InboxAnswer = { limited: boolean; status: number | null; timeout: boolean }
 
 /**
  * Captures one delivery attempt and answers it as the inbox is set to: 200, a chosen status or a timeout, for
- * the next `count` deliveries or until changed. One statement under the endpoint's row lock spends the count
+ * the next `count` deliveries or until changed (a 429 past the minute's budget, which spends no count). One statement under the endpoint's row lock spends the count
  * and the minute's capture budget, so concurrent deliveries never fail more (or capture more) than chosen.
  */
 export async function captureInboxDelivery(
@@ -84,9 +87,9 @@ export async function captureInboxDelivery(
            verification_valid, verification_code, verification_reason)
         select ${delivery.merchantId}::bigint, a.id, ${delivery.eventId}::text, ${delivery.attemptCount + 1}::int,
                ${JSON.stringify(headers)}::json, ${body}::text, ${truncated}::boolean,
-               case when a.timeout then null else coalesce(a.status, 200) end,
+               case when a.limited then 429 when a.timeout then null else coalesce(a.status, 200) end,
                ${verification.valid}::boolean, ${verification.code}::text, ${verification.reason}::text
-        from answer a where not a.limited
+        from answer a
       )
       select limited, status, timeout from answer`,
   );

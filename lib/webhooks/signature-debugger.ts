@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
-import type { Executor } from "@/db/client";
+import { selectRows, type Executor } from "@/db/client";
 import { events, webhookEndpoints } from "@/db/schema";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { DomainError } from "@/lib/platform/errors";
@@ -18,7 +18,8 @@ export type VerificationCode =
   | "body_mismatch"
   | "previous_secret"
   | "other_endpoint"
-  | "bad_signature";
+  | "bad_signature"
+  | "timestamp_mismatch";
 
 export type Verification = { valid: boolean; code: VerificationCode | null; reason: string };
 
@@ -45,8 +46,29 @@ type Candidate = {
   secret: string;
   kind: "current" | "previous" | "other";
   endpointId: number;
+  /** How the receiver should know it: its URL, or an inbox's description. */
+  endpointName: string;
   rotatedAt?: Date;
 };
+
+export type VerifyOptions = {
+  /**
+   * Judge the timestamp as of this moment instead of now: a stored capture is judged as it was received
+   * (the debugger opened from an inbox capture), not as too old because it was received yesterday.
+   */
+  receivedAt?: Date;
+};
+
+function endpointName(endpoint: {
+  id: number;
+  kind: string;
+  url: string;
+  description: string | null;
+}): string {
+  if (endpoint.kind === "inbox")
+    return `inbox ${endpoint.id}${endpoint.description ? ` “${endpoint.description}”` : ""}`;
+  return `${endpoint.url}${endpoint.description ? ` (“${endpoint.description}”)` : ""}`;
+}
 
 /** Is `signatures` (the header's space-separated `v1,…` list) a signature of this message with `secret`? */
 function signedWith(
@@ -74,6 +96,37 @@ const verdict = (code: VerificationCode | null, reason: string): Verification =>
 });
 
 /**
+ * The webhook-timestamp this endpoint's delivery of event `id` was really signed with, when it differs from
+ * `given` and `signedAt` accepts it: the seconds of its attempts (a delivery is signed as it is sent) and of
+ * its inbox captures. Null when none.
+ */
+async function sentTimestamp(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+  id: string,
+  given: number,
+  signedAt: (timestamp: number) => boolean,
+): Promise<number | null> {
+  const rows = await selectRows<{ sent: string | number }>(
+    db,
+    sql`select floor(extract(epoch from a.attempted_at))::bigint as sent
+        from webhook_deliveries d join webhook_attempts a on a.delivery_id = d.id and a.merchant_id = d.merchant_id
+        where d.merchant_id = ${merchantId} and d.endpoint_id = ${endpointId} and d.event_id = ${id}
+        union
+        select (headers->>'webhook-timestamp')::bigint from webhook_inbox_captures
+        where merchant_id = ${merchantId} and endpoint_id = ${endpointId} and event_id = ${id}
+          and headers->>'webhook-timestamp' ~ '^[0-9]{1,12}$'
+        limit 100`,
+  );
+  for (const row of rows) {
+    const sent = Number(row.sent);
+    if (sent !== given && signedAt(sent)) return sent;
+  }
+  return null;
+}
+
+/**
  * The signature debugger: says whether a delivery as a receiver got it verifies against the endpoint's
  * secret, and if not, why, as precisely as the platform can tell (it holds every secret, never shows one).
  */
@@ -81,12 +134,16 @@ export async function verifyDelivery(
   db: Executor,
   merchantId: number,
   input: unknown,
+  options: VerifyOptions = {},
 ): Promise<Verification> {
   const { endpoint_id: endpointId, headers: given, body } = parseInput(verifyInputSchema, input);
   const endpoints = await db
     .select({
       id: webhookEndpoints.id,
       merchantId: webhookEndpoints.merchantId,
+      kind: webhookEndpoints.kind,
+      url: webhookEndpoints.url,
+      description: webhookEndpoints.description,
       secret: webhookEndpoints.secretCiphertext,
       previous: webhookEndpoints.previousSecretCiphertext,
       previousExpiresAt: webhookEndpoints.previousSecretExpiresAt,
@@ -132,31 +189,55 @@ export async function verifyDelivery(
     );
   const timestamp = Number(timestampText);
 
-  const candidates: Candidate[] = [{ secret: decryptSecret(endpoint.secret), kind: "current", endpointId }];
+  const name = endpointName(endpoint);
+  const candidates: Candidate[] = [
+    { secret: decryptSecret(endpoint.secret), kind: "current", endpointId, endpointName: name },
+  ];
   if (endpoint.previous)
     candidates.push({
       secret: decryptSecret(endpoint.previous),
       kind: "previous",
       endpointId,
+      endpointName: name,
       rotatedAt: endpoint.previousExpiresAt
         ? new Date(endpoint.previousExpiresAt.getTime() - PREVIOUS_SECRET_TTL_MS)
         : undefined,
     });
   for (const other of endpoints.filter((candidate) => candidate.id !== endpointId)) {
-    candidates.push({ secret: decryptSecret(other.secret), kind: "other", endpointId: other.id });
+    const otherName = endpointName(other);
+    candidates.push({
+      secret: decryptSecret(other.secret),
+      kind: "other",
+      endpointId: other.id,
+      endpointName: otherName,
+    });
     if (other.previous)
-      candidates.push({ secret: decryptSecret(other.previous), kind: "other", endpointId: other.id });
+      candidates.push({
+        secret: decryptSecret(other.previous),
+        kind: "other",
+        endpointId: other.id,
+        endpointName: otherName,
+      });
   }
   const match = candidates.find((candidate) => signedWith(candidate.secret, id, timestamp, body, signatures));
 
   if (match?.kind === "current") {
-    const skew = Math.round(Date.now() / 1000 - timestamp);
+    const reference = options.receivedAt ?? new Date();
+    const asReceived = options.receivedAt
+      ? ` when it was received (${options.receivedAt.toISOString()})`
+      : "";
+    const skew = Math.round(reference.getTime() / 1000 - timestamp);
     if (Math.abs(skew) > TOLERANCE_SECONDS)
       return verdict(
         "timestamp_out_of_tolerance",
-        `The signature is right, but webhook-timestamp is ${Math.abs(skew)} seconds ${skew > 0 ? "old" : "in the future"}; receivers accept ${TOLERANCE_SECONDS} seconds either way. Verify on arrival, and check the receiver's clock.`,
+        `The signature is right, but webhook-timestamp was ${Math.abs(skew)} seconds ${skew > 0 ? "old" : "in the future"}${asReceived}; receivers accept ${TOLERANCE_SECONDS} seconds either way. Verify on arrival, and check the receiver's clock.`,
       );
-    return verdict(null, "The signature verifies with this endpoint's current secret.");
+    return verdict(
+      null,
+      options.receivedAt
+        ? `The signature verifies with this endpoint's current secret, and its timestamp was within ${TOLERANCE_SECONDS} seconds${asReceived}.`
+        : "The signature verifies with this endpoint's current secret.",
+    );
   }
   if (match?.kind === "previous")
     return verdict(
@@ -166,7 +247,17 @@ export async function verifyDelivery(
   if (match?.kind === "other")
     return verdict(
       "other_endpoint",
-      `Signed with the secret of another of your endpoints (${match.endpointId}): the receiver holds the wrong endpoint's secret.`,
+      `Signed with the secret of another of your endpoints, ${match.endpointName} (endpoint ${match.endpointId}): the receiver holds that endpoint's secret instead of this one's.`,
+    );
+  const sent = await sentTimestamp(db, merchantId, endpointId, id, timestamp, (sentAt) =>
+    candidates.some(
+      (candidate) => candidate.kind !== "other" && signedWith(candidate.secret, id, sentAt, body, signatures),
+    ),
+  );
+  if (sent !== null)
+    return verdict(
+      "timestamp_mismatch",
+      `The signature is this endpoint's, made for webhook-timestamp ${sent} (${new Date(sent * 1000).toISOString()}), when ${id} was sent; the header says ${timestamp}. The timestamp was changed after signing (a proxy, a replay tool, a test fixture): keep the headers exactly as received.`,
     );
   const [event] = await db
     .select({ type: events.type, data: events.data })

@@ -3,7 +3,7 @@
 // overspent by concurrent deliveries, a timeout, bad input refused with nothing written, and isolation.
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { InboxCapture } from "@/lib/webhooks/inbox";
+import { INBOX_CAPTURES_PER_MINUTE, type InboxCapture } from "@/lib/webhooks/inbox";
 import { callApi } from "../support/api-client";
 import { startWorkerProcess, type WorkerProcess } from "../support/test-server";
 
@@ -173,6 +173,26 @@ describe("an inbox endpoint", () => {
     expect(delivery!.status).toBe("pending");
     expect(delivery!.attempts).toBeGreaterThanOrEqual(1);
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "captures a delivery it refuses for its rate, with its 429, so attempt 1 is never missing",
+    async () => {
+      const busy = await createInbox(["payment.pending"]);
+      // This minute's budget already spent (on PostgreSQL the test reaches the database the server uses).
+      const { db } = await import("../support/direct-db");
+      const { sql } = await import("drizzle-orm");
+      await db.execute(
+        sql`update webhook_endpoints set inbox_window_started_at = now(), inbox_window_count = ${INBOX_CAPTURES_PER_MINUTE}
+            where id = ${busy.id}`,
+      );
+      const paymentId = await createPayment();
+      const [capture] = await waitForCaptures(busy.id, (all) => all.some(about(paymentId)));
+      expect(capture).toMatchObject({ attempt: 1, response_status: 429, verification: { valid: true } });
+      const deliveries = await api(`/api/webhook-endpoints/${busy.id}/deliveries`);
+      const [delivery] = (deliveries.body as { data: Array<{ status: string }> }).data;
+      expect(delivery!.status).toBe("pending");
+    },
+  );
 
   it("pages captures newest first", async () => {
     const quiet = await createInbox(["payment.failed"]);

@@ -96,11 +96,28 @@ describe("POST /api/webhooks/verify", () => {
     };
     const result = await answer({ endpoint_id: endpoint.id, headers, body: delivery.body });
     expect(result.code).toBe("timestamp_out_of_tolerance");
-    expect(result.reason).toMatch(/is 60\d seconds old/);
+    expect(result.reason).toMatch(/was 60\d seconds old/);
+  });
+
+  it("timestamp_mismatch: the timestamp changed after signing, with the one that was sent", async () => {
+    const sent = Number(delivery.headers["webhook-timestamp"]);
+    const headers = { ...delivery.headers, "webhook-timestamp": String(sent + 30) };
+    // The attempt is recorded a moment after the receiver answered.
+    await expect
+      .poll(async () => (await answer({ endpoint_id: endpoint.id, headers, body: delivery.body })).code, {
+        timeout: 20_000,
+      })
+      .toBe("timestamp_mismatch");
+    const result = await answer({ endpoint_id: endpoint.id, headers, body: delivery.body });
+    expect(result.reason).toContain(`made for webhook-timestamp ${sent}`);
+    expect(result.reason).toContain(`the header says ${sent + 30}`);
   });
 
   it("other_endpoint, missing_header, malformed_signature and bad_signature", async () => {
-    expect(await answer({ endpoint_id: other.id, ...delivery })).toMatchObject({ code: "other_endpoint" });
+    const wrong = await answer({ endpoint_id: other.id, ...delivery });
+    expect(wrong).toMatchObject({ code: "other_endpoint" });
+    // Named as the receiver knows it: by its URL.
+    expect(wrong.reason).toContain(`http://127.0.0.1:${receiverPort}/debugged`);
     const unsigned = { ...delivery.headers };
     delete unsigned["webhook-signature"];
     expect(await answer({ endpoint_id: endpoint.id, headers: unsigned, body: delivery.body })).toMatchObject({

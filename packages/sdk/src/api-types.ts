@@ -5047,7 +5047,7 @@ export interface components {
              * @description Why it does not verify; null when it does.
              * @enum {string|null}
              */
-            code: "missing_header" | "malformed_signature" | "timestamp_out_of_tolerance" | "body_mismatch" | "previous_secret" | "other_endpoint" | "bad_signature" | null;
+            code: "missing_header" | "malformed_signature" | "timestamp_out_of_tolerance" | "body_mismatch" | "previous_secret" | "other_endpoint" | "bad_signature" | "timestamp_mismatch" | null;
             /** @description What to fix, in words: seconds off, the first differing offset, when the secret was replaced. */
             reason: string;
         };

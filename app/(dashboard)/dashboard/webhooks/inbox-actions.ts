@@ -7,6 +7,7 @@ import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { validationError } from "@/lib/platform/errors";
 import { updateWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { getInboxCapture } from "@/lib/webhooks/inbox";
 import { parsePastedHeaders, verifyDelivery, type Verification } from "@/lib/webhooks/signature-debugger";
 
 /**
@@ -57,11 +58,15 @@ export async function debugSignature(_previous: DebuggerState, formData: FormDat
         throw validationError({
           headers: ['Paste the headers as a JSON object, or as "Name: value" lines.'],
         });
-      const verdict = await verifyDelivery(getDb(), merchantId, {
-        endpoint_id: endpointId,
-        headers,
-        body: values.body,
-      });
+      // Opened from a capture: judged as of when it was received (another merchant's capture is none).
+      const captureId = /^[1-9]\d{0,14}$/.exec(formText(formData, "capture_id"))?.[0];
+      const capture = captureId ? await getInboxCapture(getDb(), merchantId, Number(captureId)) : undefined;
+      const verdict = await verifyDelivery(
+        getDb(),
+        merchantId,
+        { endpoint_id: endpointId, headers, body: values.body },
+        { receivedAt: capture ? new Date(capture.received_at) : undefined },
+      );
       return { ok: true, verdict, values };
     } catch (error) {
       return formStateFromError(error, values);

@@ -11,9 +11,12 @@ import { debugSignature, type DebuggerState } from "../inbox-actions";
 export function DebuggerForm({
   endpoints,
   initial,
+  capture,
 }: {
   endpoints: Array<{ value: string; label: string }>;
   initial?: Record<string, string>;
+  /** Opened from an inbox capture: judged as it was received. */
+  capture?: { id: number; receivedAt: string };
 }) {
   const [state, formAction, pending] = useActionState<DebuggerState, FormData>(debugSignature, {
     values: initial,
@@ -26,6 +29,15 @@ export function DebuggerForm({
       className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
     >
       {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
+      {capture ? (
+        <>
+          <input type="hidden" name="capture_id" value={capture.id} />
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            From capture {capture.id}, received {capture.receivedAt}: its timestamp is checked against when it
+            arrived, not against now.
+          </p>
+        </>
+      ) : null}
       <SelectField label="Endpoint" options={endpoints} {...fieldState(state, "endpoint_id")} />
       <TextArea
         label="Headers"

@@ -50,6 +50,7 @@ export default async function DebuggerPage({ searchParams }: Props) {
                 }
               : undefined
           }
+          capture={capture ? { id: capture.id, receivedAt: capture.received_at } : undefined}
         />
       )}
     </div>
