@@ -27,3 +27,40 @@ export function LiveRefresh({ active }: { active: boolean }) {
   }, [active, router]);
   return null;
 }
+
+/** How often a self-updating page asks whether anything it shows has changed. */
+const VERSION_POLL_MS = 3000;
+
+/**
+ * Keeps a page current without a reload: polls `/dashboard/live` for the scope's version (one small query)
+ * and renders the page again from the server only when it differs from the one the page was rendered with
+ * (a new event, delivery or capture, an attempt, a transition). Paused while the tab is hidden.
+ */
+export function LiveUpdates({ scope, version }: { scope: string; version: string }) {
+  const router = useRouter();
+  useEffect(() => {
+    let seen = version;
+    let stopped = false;
+    const check = async () => {
+      if (document.visibilityState !== "visible") return;
+      const response = await fetch(`/dashboard/live?scope=${encodeURIComponent(scope)}`, {
+        cache: "no-store",
+      }).catch(() => null);
+      if (!response?.ok || stopped) return;
+      const { version: now } = (await response.json()) as { version: string };
+      if (now !== seen && !stopped) {
+        seen = now;
+        router.refresh();
+      }
+    };
+    const timer = setInterval(() => void check(), VERSION_POLL_MS);
+    const onVisible = () => void check();
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [scope, version, router]);
+  return null;
+}

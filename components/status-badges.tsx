@@ -1,4 +1,5 @@
 import type { DeliveryStatus, PaymentStatus, RefundStatus } from "@/db/enums";
+import { wasCanceled } from "@/lib/payments/canceled";
 import { refundMark } from "@/lib/refunds/refund-mark";
 import { StatusBadge } from "./ui/status-badge";
 
@@ -24,16 +25,20 @@ export function RefundStatusBadge({ status }: { status: RefundStatus }) {
   return <StatusBadge tone={REFUND_TONE[status]}>{status}</StatusBadge>;
 }
 
-/** The payment's status, then "Refunded" or "Partially refunded" once refunds have succeeded. */
+/**
+ * The payment's status, then "Canceled" for one the merchant canceled (when its failure reason is known), or
+ * "Refunded" or "Partially refunded" once refunds have succeeded.
+ */
 export function PaymentStatusWithRefunds({
   payment,
 }: {
-  payment: { status: PaymentStatus; amount: string; amount_refunded: string };
+  payment: { status: PaymentStatus; amount: string; amount_refunded: string; failure_reason?: string | null };
 }) {
   const mark = refundMark(payment.amount, payment.amount_refunded);
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
       <PaymentStatusBadge status={payment.status} />
+      {wasCanceled(payment) ? <StatusBadge tone="gray">Canceled</StatusBadge> : null}
       {mark ? (
         <StatusBadge tone="gray">{mark === "refunded" ? "Refunded" : "Partially refunded"}</StatusBadge>
       ) : null}

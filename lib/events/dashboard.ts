@@ -1,6 +1,6 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
 import { events } from "@/db/schema";
 import { idParam } from "@/lib/platform/validation";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/lib/webhooks/endpoint-schemas";
@@ -68,4 +68,34 @@ export async function getMerchantEvent(
     paymentId: row.paymentId ?? null,
     body: webhookBody(row.type, row.data),
   };
+}
+
+/** How an event's deliveries stand, for its row on the Events page. */
+export type DeliverySummary = { total: number; succeeded: number; failed: number; pending: number };
+
+/** The deliveries of a page of events, counted by status (the page's own ids: an indexed read per event). */
+export async function deliverySummaries(
+  db: Executor,
+  merchantId: number,
+  eventIds: string[],
+): Promise<Map<string, DeliverySummary>> {
+  const summaries = new Map<string, DeliverySummary>();
+  if (eventIds.length === 0) return summaries;
+  const rows = await selectRows<{
+    event_id: string;
+    status: "succeeded" | "failed" | "pending";
+    count: string;
+  }>(
+    db,
+    sql`select event_id, status, count(*) as count from webhook_deliveries
+        where merchant_id = ${merchantId} and event_id = any(string_to_array(${eventIds.join(",")}, ','))
+        group by 1, 2`,
+  );
+  for (const row of rows) {
+    const summary = summaries.get(row.event_id) ?? { total: 0, succeeded: 0, failed: 0, pending: 0 };
+    summary[row.status] += Number(row.count);
+    summary.total += Number(row.count);
+    summaries.set(row.event_id, summary);
+  }
+  return summaries;
 }

@@ -8,6 +8,7 @@ import { DomainError } from "@/lib/platform/errors";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { recordPaymentEvent } from "@/lib/webhooks/outbox";
+import { CANCELED_REASON } from "./canceled";
 import { simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
 
@@ -24,8 +25,7 @@ export const MANUAL_FAILURE_REASONS: Record<SettledBy, string> = {
   test_helper: "Failed by the test helper.",
 };
 
-/** DESIGN.md's words for a canceled payment, and for cancelling one that is no longer pending (409). */
-export const CANCELED_REASON = "Canceled by the merchant.";
+/** DESIGN.md's words for cancelling a payment that is no longer pending (409). */
 export const NOT_CANCELABLE = "Only a pending payment can be canceled.";
 
 type TransitionedRow = {

@@ -1,16 +1,25 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
-import { RelativeTime } from "@/components/relative-time";
+import { LiveUpdates } from "@/components/live-refresh";
 import { buttonClassName } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";
 import { SelectField } from "@/components/ui/select-field";
-import { SimpleTable } from "@/components/ui/simple-table";
+import { SubmitOnChange } from "@/components/ui/submit-on-change";
+import { getDb } from "@/db/client";
 import { readFor } from "@/db/replicas";
-import { EVENTS_PAGE_SIZE, paymentIdOf, readEventFilters, type EventFilters } from "@/lib/events/dashboard";
+import {
+  deliverySummaries,
+  EVENTS_PAGE_SIZE,
+  readEventFilters,
+  type EventFilters,
+} from "@/lib/events/dashboard";
+import { liveVersion } from "@/lib/events/live-version";
 import { listEvents } from "@/lib/events/queries";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
+import { EventRows } from "./event-rows";
 
 export const metadata: Metadata = { title: "Events" };
 
@@ -33,19 +42,32 @@ export default async function EventsPage({
 }) {
   const { merchantId } = await requireMerchantSession();
   const filters = readEventFilters(await searchParams);
-  const { items, total } = await readFor(merchantId, (db) =>
-    listEvents(db, merchantId, {
-      page: filters.page,
-      perPage: EVENTS_PAGE_SIZE,
-      type: filters.type,
-      payment_id: filters.paymentId,
-    }),
+  // The version before what it versions, so a change in between renders the page again (LiveUpdates).
+  const version = await liveVersion(getDb(), merchantId, { kind: "events" });
+  const [{ items, total }, currency] = await Promise.all([
+    readFor(merchantId, (db) =>
+      listEvents(db, merchantId, {
+        page: filters.page,
+        perPage: EVENTS_PAGE_SIZE,
+        type: filters.type,
+        payment_id: filters.paymentId,
+      }),
+    ),
+    getDisplayCurrency(merchantId),
+  ]);
+  const deliveries = await readFor(merchantId, (db) =>
+    deliverySummaries(
+      db,
+      merchantId,
+      items.map((event) => event.id),
+    ),
   );
   const lastPage = Math.max(1, Math.ceil(total / EVENTS_PAGE_SIZE));
   if (filters.page > lastPage) redirect(eventsHref(filters, lastPage));
   const filtered = filters.type !== undefined || filters.paymentId !== undefined;
   return (
     <div className="max-w-5xl space-y-6">
+      <LiveUpdates scope="events" version={version} />
       <div>
         <h1 className="text-2xl font-semibold">Events</h1>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
@@ -58,7 +80,7 @@ export default async function EventsPage({
         method="get"
         className="flex flex-wrap items-end gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
       >
-        <div className="min-w-56">
+        <SubmitOnChange className="min-w-56">
           <SelectField
             label="Type"
             name="type"
@@ -68,7 +90,7 @@ export default async function EventsPage({
               ...WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type })),
             ]}
           />
-        </div>
+        </SubmitOnChange>
         {filters.paymentId !== undefined ? (
           <input type="hidden" name="payment_id" value={filters.paymentId} />
         ) : null}
@@ -90,41 +112,14 @@ export default async function EventsPage({
           </p>
         ) : null}
       </form>
-      <SimpleTable
-        caption="Events"
-        headings={["Event", "Payment", "Created"]}
+      <EventRows
+        events={items}
+        deliveries={deliveries}
+        currency={currency}
         empty={
           filtered ? "No events match these filters." : "No events yet: create a payment to see its events."
         }
-      >
-        {items.map((event) => {
-          const paymentId = paymentIdOf(event.event, event.data);
-          return (
-            <tr key={event.id}>
-              <td className="px-4 py-3">
-                <Link href={`/dashboard/events/${event.id}`} className={`font-medium ${linkClass}`}>
-                  {event.event}
-                </Link>
-                <span className="block max-w-40 truncate font-mono text-xs text-zinc-600 sm:max-w-none dark:text-zinc-400">
-                  {event.id}
-                </span>
-              </td>
-              <td className="px-4 py-3">
-                {paymentId ? (
-                  <Link href={`/dashboard/payments/${paymentId}`} className={`font-mono ${linkClass}`}>
-                    {paymentId}
-                  </Link>
-                ) : (
-                  "—"
-                )}
-              </td>
-              <td className="whitespace-nowrap px-4 py-3">
-                <RelativeTime value={event.created_at} />
-              </td>
-            </tr>
-          );
-        })}
-      </SimpleTable>
+      />
       <Pagination
         label="Event pages"
         page={filters.page}

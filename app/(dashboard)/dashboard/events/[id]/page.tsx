@@ -69,7 +69,7 @@ export default async function EventPage({ params }: Props) {
           Deliveries
         </h2>
         <SimpleTable
-          caption="Deliveries"
+          caption="This event's deliveries"
           headings={["Endpoint", "Status", "Attempts"]}
           empty="No webhook endpoint was subscribed to this event type when it happened."
         >

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { formatMoney } from "@/components/format";
-import { LiveRefresh } from "@/components/live-refresh";
+import { LiveUpdates } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusWithRefunds } from "@/components/status-badges";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -10,7 +10,9 @@ import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { cardLabel } from "@/lib/checkout/test-cards";
+import { liveVersion } from "@/lib/events/live-version";
 import { metadataEntries } from "@/lib/payments/metadata";
+import { getMerchantPayment } from "@/lib/payments/queries";
 import { getPaymentTimeline } from "@/lib/payments/timeline";
 import { listPaymentRefunds } from "@/lib/refunds/queries";
 import { cancelPendingPayment, settle } from "../actions";
@@ -40,12 +42,16 @@ function IdWithCopy({ value, label }: { value: string; label: string }) {
 }
 
 export default async function PaymentPage({ params }: Props) {
-  const { merchantId, role, record: payment } = await loadPayment(params);
+  const { merchantId, role, record: loaded } = await loadPayment(params);
   const db = getDb();
-  const [timeline, currency, refundPage] = await Promise.all([
-    getPaymentTimeline(db, merchantId, payment.id),
+  // The version first, then everything it versions (the payment again too: the layout read it earlier), so a
+  // change in between makes the page render once more instead of going unseen.
+  const version = await liveVersion(db, merchantId, { kind: "payment", id: loaded.id });
+  const [payment, timeline, currency, refundPage] = await Promise.all([
+    getMerchantPayment(db, merchantId, loaded.id).then((fresh) => fresh ?? loaded),
+    getPaymentTimeline(db, merchantId, loaded.id),
     getDisplayCurrency(merchantId),
-    listPaymentRefunds(db, payment.id, 1, REFUNDS_SHOWN),
+    listPaymentRefunds(db, loaded.id, 1, REFUNDS_SHOWN),
   ]);
   const refunds = refundPage?.merchantId === merchantId ? refundPage.items : [];
   const canWrite = can(role, "payments:write");
@@ -61,7 +67,20 @@ export default async function PaymentPage({ params }: Props) {
         "—"
       ),
     ],
-    ["Customer ID", payment.customerId ?? "—"],
+    [
+      "Customer ID",
+      payment.customerId ? (
+        <Link
+          key="customer"
+          href={`/dashboard/customers/${encodeURIComponent(payment.customerId)}`}
+          className="break-all font-mono text-indigo-700 hover:underline dark:text-indigo-300"
+        >
+          {payment.customerId}
+        </Link>
+      ) : (
+        "—"
+      ),
+    ],
     ["Payment method", payment.payment_method ? cardLabel(payment.payment_method) : "—"],
     ...(payment.paymentLink
       ? [
@@ -97,13 +116,12 @@ export default async function PaymentPage({ params }: Props) {
     ...(payment.failureReason ? [["Why it failed", payment.failureReason] as [string, string]] : []),
     ["Source", payment.source],
   ];
-  const pendingWork =
-    payment.status === "pending" ||
-    refunds.some((refund) => refund.status === "pending") ||
-    timeline.some((event) => event.deliveries.some((delivery) => delivery.status === "pending"));
+  const refundable = completed && payment.amountRefundable !== "0.00";
+  // Nothing to do with a settled payment that has nothing left to refund: no empty row of buttons.
+  const hasActions = canWrite && (payment.status === "pending" || refundable);
   return (
     <div className="max-w-4xl space-y-6">
-      <LiveRefresh active={pendingWork} />
+      <LiveUpdates scope={`payment:${payment.id}`} version={version} />
       <div>
         <BackLink href="/dashboard/payments">Payments</BackLink>
         <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">Payment {payment.id}</p>
@@ -115,6 +133,7 @@ export default async function PaymentPage({ params }: Props) {
                 status: payment.status,
                 amount: payment.amount,
                 amount_refunded: payment.amountRefunded,
+                failure_reason: payment.failureReason,
               }}
             />
           </span>
@@ -126,7 +145,7 @@ export default async function PaymentPage({ params }: Props) {
           <span className="text-zinc-600 dark:text-zinc-400">The page a payer pays this payment on.</span>
         </div>
       ) : null}
-      {canWrite ? (
+      {hasActions ? (
         <div className="flex flex-wrap items-start gap-2">
           <SettleButtons
             action={settle}
@@ -157,7 +176,7 @@ export default async function PaymentPage({ params }: Props) {
               },
             ]}
           />
-          {completed && payment.amountRefundable !== "0.00" ? (
+          {refundable ? (
             <RefundDialog
               paymentId={payment.id}
               refundable={payment.amountRefundable}

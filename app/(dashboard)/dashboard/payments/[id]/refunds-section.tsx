@@ -1,19 +1,47 @@
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { RefundStatusBadge } from "@/components/status-badges";
+import { Card, CardList } from "@/components/ui/card-list";
 import { SimpleTable } from "@/components/ui/simple-table";
 import type { RefundResource } from "@/lib/refunds/schemas";
+import { REFUND_REASON_LABELS } from "../../refunds/refund-list";
 import { settleTestRefund } from "../actions";
 import { SettleButtons } from "./settle-buttons";
 
-const REASON_LABELS: Record<string, string> = {
-  requested_by_customer: "Requested by the customer",
-  duplicate: "Duplicate payment",
-  fraudulent: "Fraudulent",
-  other: "Other",
-};
+function SettleRefund({ refund }: { refund: RefundResource }) {
+  return (
+    <SettleButtons
+      action={settleTestRefund}
+      fields={{ refund_id: refund.id }}
+      open={refund.status === "pending"}
+      description="This is final: a succeeded or failed refund never changes again, and its event is sent to your webhook endpoints. A failed refund's amount can be refunded again."
+      choices={[
+        {
+          outcome: "succeeded",
+          label: "Mark refund succeeded",
+          title: `Mark refund ${refund.id} as succeeded?`,
+        },
+        {
+          outcome: "failed",
+          label: "Mark refund failed",
+          title: `Mark refund ${refund.id} as failed?`,
+          danger: true,
+        },
+      ]}
+    />
+  );
+}
 
-/** A payment's refunds, newest first, each with its status; a pending one can be settled by a writer. */
+function FailureReason({ refund }: { refund: RefundResource }) {
+  return refund.failure_reason ? (
+    <p className="mt-1 max-w-56 text-xs text-zinc-600 dark:text-zinc-400">{refund.failure_reason}</p>
+  ) : null;
+}
+
+/**
+ * A payment's refunds, newest first, each with its status; a pending one can be settled by a writer. A table,
+ * and cards below 640 px. Each refund is `#refund-{id}`, where the timeline's refund rows link.
+ */
 export function RefundsSection({
   refunds,
   currency,
@@ -24,58 +52,63 @@ export function RefundsSection({
   canSettle: boolean;
 }) {
   if (refunds.length === 0) return null;
+  // Not "Refunds": the section is the region named so, and landmarks' names must differ.
+  const caption = "This payment's refunds";
   return (
     <section aria-labelledby="refunds-heading" className="space-y-3">
       <h2 id="refunds-heading" className="text-base font-semibold">
         Refunds
       </h2>
       <SimpleTable
-        caption="Refunds"
-        headings={["Refund", "Amount", "Status", "Reason", "Created", ""]}
+        className="hidden sm:block"
+        caption={caption}
+        headings={["Refund", { label: "Amount", align: "right" }, "Status", "Reason", "Created", ""]}
         empty="No refunds."
       >
         {refunds.map((refund) => (
-          <tr key={refund.id} data-testid="refund-row">
+          <tr
+            key={refund.id}
+            id={`refund-${refund.id}`}
+            data-testid="refund-row"
+            className="target:bg-amber-50 dark:target:bg-amber-950"
+          >
             <td className="px-4 py-3 font-mono">{refund.id}</td>
             <td className="px-4 py-3 text-right tabular-nums">{formatMoney(refund.amount, currency)}</td>
             <td className="px-4 py-3">
               <RefundStatusBadge status={refund.status} />
-              {refund.failure_reason ? (
-                <p className="mt-1 max-w-56 text-xs text-zinc-600 dark:text-zinc-400">
-                  {refund.failure_reason}
-                </p>
-              ) : null}
+              <FailureReason refund={refund} />
             </td>
-            <td className="px-4 py-3">{refund.reason ? REASON_LABELS[refund.reason] : "—"}</td>
+            <td className="px-4 py-3">{refund.reason ? REFUND_REASON_LABELS[refund.reason] : "—"}</td>
             <td className="whitespace-nowrap px-4 py-3">
               <RelativeTime value={refund.created_at} />
             </td>
             <td className="w-max whitespace-nowrap px-4 py-3">
-              {canSettle ? (
-                <SettleButtons
-                  action={settleTestRefund}
-                  fields={{ refund_id: refund.id }}
-                  open={refund.status === "pending"}
-                  description="This is final: a succeeded or failed refund never changes again, and its event is sent to your webhook endpoints. A failed refund's amount can be refunded again."
-                  choices={[
-                    {
-                      outcome: "succeeded",
-                      label: "Mark refund succeeded",
-                      title: `Mark refund ${refund.id} as succeeded?`,
-                    },
-                    {
-                      outcome: "failed",
-                      label: "Mark refund failed",
-                      title: `Mark refund ${refund.id} as failed?`,
-                      danger: true,
-                    },
-                  ]}
-                />
-              ) : null}
+              {canSettle ? <SettleRefund refund={refund} /> : null}
             </td>
           </tr>
         ))}
       </SimpleTable>
+      <CardList label={caption} empty="No refunds.">
+        {refunds.map((refund) => (
+          <Card key={refund.id}>
+            <div className="flex items-start justify-between gap-2">
+              <p className="font-medium tabular-nums">{formatMoney(refund.amount, currency)}</p>
+              <RefundStatusBadge status={refund.status} />
+            </div>
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              Refund <span className="break-all font-mono">{refund.id}</span> ·{" "}
+              <RelativeTime value={refund.created_at} />
+            </p>
+            {refund.reason ? <p className="text-xs">{REFUND_REASON_LABELS[refund.reason]}</p> : null}
+            <FailureReason refund={refund} />
+            {canSettle && refund.status === "pending" ? (
+              <div className="flex flex-wrap gap-2">
+                <SettleRefund refund={refund} />
+              </div>
+            ) : null}
+          </Card>
+        ))}
+      </CardList>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { ActionForm } from "@/components/action-form";
 import { RelativeTime } from "@/components/relative-time";
+import { Card, CardList } from "@/components/ui/card-list";
 import { SimpleTable } from "@/components/ui/simple-table";
 import type { UserSession } from "@/lib/accounts/sessions";
 import { signOutOtherSessions, signOutSession } from "./actions";
@@ -29,7 +30,26 @@ export function describeBrowser(userAgent: string | null): string {
   return system ? `${browser} on ${system}` : browser;
 }
 
-/** Where this user is signed in, with a way to end any session but this one. */
+function ThisSession() {
+  return (
+    <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200">
+      This session
+    </span>
+  );
+}
+
+function SignOut({ session }: { session: UserSession }) {
+  return session.current ? null : (
+    <ActionForm
+      action={signOutSession}
+      fields={{ session_id: session.id }}
+      submitLabel="Sign out"
+      className="inline-block"
+    />
+  );
+}
+
+/** Where this user is signed in, with a way to end any session but this one: a table, cards on a phone. */
 export function SessionsSection({ sessions, className }: { sessions: UserSession[]; className: string }) {
   const others = sessions.filter((session) => !session.current).length;
   return (
@@ -45,17 +65,13 @@ export function SessionsSection({ sessions, className }: { sessions: UserSession
         caption="Your sessions"
         headings={["Browser", "Address", "Signed in", "Last active", ""]}
         empty="No sessions."
-        className="shadow-none"
+        className="hidden shadow-none sm:block"
       >
         {sessions.map((session) => (
           <tr key={session.id}>
             <td className="px-4 py-3">
               {describeBrowser(session.userAgent)}
-              {session.current ? (
-                <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200">
-                  This session
-                </span>
-              ) : null}
+              {session.current ? <ThisSession /> : null}
             </td>
             <td className="px-4 py-3 font-mono text-xs">{session.ip}</td>
             <td className="px-4 py-3 whitespace-nowrap">
@@ -65,18 +81,27 @@ export function SessionsSection({ sessions, className }: { sessions: UserSession
               {session.current ? "Now" : <RelativeTime value={session.lastUsedAt} />}
             </td>
             <td className="px-4 py-3 text-right">
-              {session.current ? null : (
-                <ActionForm
-                  action={signOutSession}
-                  fields={{ session_id: session.id }}
-                  submitLabel="Sign out"
-                  className="inline-block"
-                />
-              )}
+              <SignOut session={session} />
             </td>
           </tr>
         ))}
       </SimpleTable>
+      <CardList label="Your sessions" empty="No sessions.">
+        {sessions.map((session) => (
+          <Card key={session.id}>
+            <p className="font-medium">
+              {describeBrowser(session.userAgent)}
+              {session.current ? <ThisSession /> : null}
+            </p>
+            <p className="break-all font-mono text-xs">{session.ip}</p>
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              Signed in <RelativeTime value={session.createdAt} /> · last active{" "}
+              {session.current ? "now" : <RelativeTime value={session.lastUsedAt} />}
+            </p>
+            <SignOut session={session} />
+          </Card>
+        ))}
+      </CardList>
       {/* Kept mounted when it has nothing left to do, so its success toast is still shown. */}
       <ActionForm
         action={signOutOtherSessions}

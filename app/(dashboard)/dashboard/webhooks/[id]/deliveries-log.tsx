@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { JsonViewer } from "@/components/json-viewer";
-import { LiveRefresh } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
 import { Pagination } from "@/components/ui/pagination";
@@ -89,7 +88,6 @@ export function DeliveriesLog({
           ))}
         </nav>
       </div>
-      <LiveRefresh active={deliveries.some((delivery) => delivery.status === "pending")} />
       {deliveries.length === 0 ? (
         <p className="rounded-lg bg-white px-4 py-8 text-center text-sm text-zinc-600 dark:text-zinc-400 ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
           No deliveries{status ? ` with status ${status}` : ""} yet.

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
+import { LiveUpdates } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
@@ -8,6 +9,7 @@ import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
 import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
+import { liveVersion } from "@/lib/events/live-version";
 import { deliveryLogQuerySchema, listEndpointDeliveries } from "@/lib/webhooks/delivery-log";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";
@@ -44,6 +46,8 @@ export default async function EndpointPage({ params, searchParams }: Props) {
   const query = deliveryLogQuerySchema.parse(search);
   const inbox = endpoint.kind === "inbox";
   const capturePage = Number(/^[1-9]\d{0,5}$/.exec(String(search.capture_page))?.[0] ?? 1);
+  // The version before what it versions, so a change in between renders the page again (LiveUpdates).
+  const version = await liveVersion(getDb(), merchantId, { kind: "endpoint", id: endpoint.id });
   const [deliveries, health, captures] = await Promise.all([
     readFor(merchantId, (db) => listEndpointDeliveries(db, merchantId, endpoint.id, query)),
     getEndpointHealth(getDb(), merchantId),
@@ -56,6 +60,7 @@ export default async function EndpointPage({ params, searchParams }: Props) {
   const fields = { endpoint_id: endpoint.id };
   return (
     <div className="max-w-5xl space-y-6">
+      <LiveUpdates scope={`endpoint:${endpoint.id}`} version={version} />
       <div>
         <BackLink href="/dashboard/webhooks">Webhooks</BackLink>
         {inbox ? (
