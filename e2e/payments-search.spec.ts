@@ -79,7 +79,7 @@ test("filters: status applies at once, chips remove one filter, empty fields sta
 
   await page.getByLabel("Per page").selectOption("10");
   await expect(page).toHaveURL(new RegExp(`\\?pageSize=10&q=${externalId}$`));
-  await page.getByRole("link", { name: `Remove filter Search: ${externalId}` }).click();
+  await page.getByRole("link", { name: `Remove filter Matching: ${externalId}` }).click();
   await expect(page).toHaveURL(/\/dashboard\/payments\?pageSize=10$/);
   await expect(page.getByLabel("Search", { exact: true })).toHaveValue("");
   await expect(page.getByRole("list", { name: "Active filters" })).toHaveCount(0);

@@ -72,7 +72,8 @@ export function errorResponse(error: unknown): ApiResponse {
     return jsonResponse(error.status, { message: error.message }, error.headers);
   // Nothing was written (the transaction could not commit); the client may retry with the same request.
   // A conflict that survived its retry (onceMoreOnConflict): rolled back, so also safe to send again.
-  if (isDatabaseUnavailable(error) || isTransientConflict(error)) return { ...serviceUnavailableResponse(), error };
+  if (isDatabaseUnavailable(error) || isTransientConflict(error))
+    return { ...serviceUnavailableResponse(), error };
   return { ...jsonResponse(500, { message: API_ERRORS.serverError.message }), error };
 }
 

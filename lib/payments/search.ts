@@ -3,7 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { hasFilters, toPaymentFilter, type PaymentFilters } from "./filters";
-import { allOf, listFilteredPayments, paymentFilterConditions } from "./list";
+import { allOf, listFilteredPayments, paymentFilterConditions, type PaymentFilter } from "./list";
 import { listPaymentsQuery } from "./queries";
 import { toPaymentListItem, type PaymentRow } from "./resource";
 import type { PaymentListItem } from "./schemas";
@@ -64,6 +64,24 @@ function toPage(rows: DashboardRow[], countLimit?: number): DashboardPaymentPage
   return { items, total: totalIsCapped ? countLimit : total, totalIsCapped };
 }
 
+/** A page of the payments matching a list filter (a customer's page, the Payments page without a search). */
+export async function listDashboardPayments(
+  db: Executor,
+  merchantId: number,
+  filter: PaymentFilter,
+  offset: number,
+  limit: number,
+): Promise<DashboardPaymentPage> {
+  const { rows, total } = await listFilteredPayments<DashboardRow>(
+    db,
+    merchantId,
+    filter,
+    { offset, limit },
+    sql`id, external_id, customer_id, status, amount, amount_refunded, created_at`,
+  );
+  return { ...toPage(rows), total, totalIsCapped: false };
+}
+
 /**
  * The dashboard's payment list. Unfiltered, it walks the per-merchant sequence like the API (any page is one
  * index range); filtered, an indexed query with its own count, capped for searches.
@@ -81,17 +99,9 @@ export async function searchPayments(
     );
     return toPage(rows);
   }
-  if (!filters.q) {
-    // Status, refund state and dates: the daily totals count them and find any page (lib/payments/list.ts).
-    const { rows, total } = await listFilteredPayments<DashboardRow>(
-      db,
-      merchantId,
-      toPaymentFilter(filters),
-      { offset, limit: filters.pageSize },
-      sql`id, external_id, customer_id, status, amount, amount_refunded, created_at`,
-    );
-    return { ...toPage(rows), total, totalIsCapped: false };
-  }
+  // Status, refund state and dates: the daily totals count them and find any page (lib/payments/list.ts).
+  if (!filters.q)
+    return listDashboardPayments(db, merchantId, toPaymentFilter(filters), offset, filters.pageSize);
   const where = filterConditions(merchantId, filters);
   const countLimit = filters.q ? SEARCH_COUNT_LIMIT : undefined;
   const counted = countLimit
@@ -122,6 +132,7 @@ export type CsvBatch = Array<{
   amount_refunded: string;
   created_at: Date | string;
   settled_at: Date | string | null;
+  failure_reason: string | null;
 }>;
 
 /**
@@ -142,7 +153,8 @@ export async function* exportPayments(
       : sql``;
     const rows = await selectRows<CsvBatch[number]>(
       db,
-      sql`select id, external_id, customer_id, status, amount, amount_refunded, created_at, settled_at from payments
+      sql`select id, external_id, customer_id, status, amount, amount_refunded, created_at, settled_at, failure_reason
+          from payments
           where ${where} ${after}
           order by created_at desc, id desc
           limit ${batchSize}`,

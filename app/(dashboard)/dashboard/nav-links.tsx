@@ -8,6 +8,8 @@ import { useEffect, useRef } from "react";
 const links = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/payments", label: "Payments" },
+  { href: "/dashboard/refunds", label: "Refunds" },
+  { href: "/dashboard/customers", label: "Customers" },
   { href: "/dashboard/payment-links", label: "Payment links" },
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/api-keys", label: "API keys" },

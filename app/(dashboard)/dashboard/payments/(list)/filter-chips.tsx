@@ -1,7 +1,20 @@
 import Link from "next/link";
-import { filtersToQuery, type PaymentFilters } from "@/lib/payments/filters";
+import { filtersToQuery, REFUND_FILTERS, type PaymentFilters } from "@/lib/payments/filters";
 
-const CHIP_LABELS = { q: "Search", status: "Status", from: "From (UTC)", to: "To (UTC)" } as const;
+// "Matching", not "Search": the search box is the one thing on the page labelled so.
+const CHIP_LABELS = {
+  q: "Matching",
+  status: "Status",
+  refund: "Refunds",
+  from: "From (UTC)",
+  to: "To (UTC)",
+} as const;
+
+/** How a chip shows a filter's value: the refund filter's by its label. */
+function chipValue(filters: PaymentFilters, key: keyof typeof CHIP_LABELS): string {
+  if (key === "refund") return REFUND_FILTERS.find(([value]) => value === filters.refund)?.[1] ?? "";
+  return String(filters[key]);
+}
 
 /** The filters in force, each removable on its own; "Clear all" when there are two or more. */
 export function FilterChips({ filters }: { filters: PaymentFilters }) {
@@ -15,11 +28,11 @@ export function FilterChips({ filters }: { filters: PaymentFilters }) {
         <li key={key}>
           <Link
             href={without(key)}
-            aria-label={`Remove filter ${CHIP_LABELS[key]}: ${filters[key]}`}
+            aria-label={`Remove filter ${CHIP_LABELS[key]}: ${chipValue(filters, key)}`}
             className="inline-flex items-center gap-1.5 rounded-full bg-indigo-50 py-1 pl-3 pr-2 text-indigo-800 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-100 dark:bg-indigo-950 dark:text-indigo-200 dark:ring-indigo-800 dark:hover:bg-indigo-900"
           >
             <span>
-              {CHIP_LABELS[key]}: <span className="font-medium">{filters[key]}</span>
+              {CHIP_LABELS[key]}: <span className="font-medium">{chipValue(filters, key)}</span>
             </span>
             <span aria-hidden="true" className="text-base leading-none">
               ×

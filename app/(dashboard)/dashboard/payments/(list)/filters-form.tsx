@@ -5,7 +5,12 @@ import { useRouter } from "next/navigation";
 import type { FormEvent } from "react";
 import { buttonClassName } from "@/components/ui/button";
 import { PAYMENT_STATUSES } from "@/db/enums";
-import { DASHBOARD_PAGE_SIZES, filtersToQuery, type PaymentFilters } from "@/lib/payments/filters";
+import {
+  DASHBOARD_PAGE_SIZES,
+  filtersToQuery,
+  REFUND_FILTERS,
+  type PaymentFilters,
+} from "@/lib/payments/filters";
 import type { FieldErrors } from "@/lib/platform/errors";
 
 const control =
@@ -68,6 +73,7 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
     };
     const query = filtersToQuery({
       status: value("status") as PaymentFilters["status"],
+      refund: value("refund") as PaymentFilters["refund"],
       q: value("q"),
       from: value("from"),
       to: value("to"),
@@ -83,7 +89,7 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
       role="search"
       aria-label="Filter payments"
       onSubmit={onSubmit}
-      className="grid grid-cols-2 gap-3 lg:grid-cols-[2.4fr_1.2fr_1fr_1fr_0.8fr_auto] lg:items-end"
+      className="grid grid-cols-2 gap-3 lg:grid-cols-[2.2fr_1.1fr_1.3fr_1fr_1fr_0.8fr_auto] lg:items-end"
     >
       <label className="col-span-2 space-y-1 text-sm lg:col-span-1">
         <span className="font-medium">Search</span>
@@ -104,6 +110,17 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
           {PAYMENT_STATUSES.map((status) => (
             <option key={status} value={status}>
               {status}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="space-y-1 text-sm">
+        <span className="font-medium">Refunds</span>
+        <select name="refund" defaultValue={filters.refund ?? ""} onChange={applyAtOnce} className={control}>
+          <option value="">Any</option>
+          {REFUND_FILTERS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>

@@ -1,0 +1,101 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDisplayCurrency } from "@/app/_lib/display-currency";
+import { requireMerchantSession } from "@/app/_lib/session";
+import { formatMoney } from "@/components/format";
+import { RelativeTime } from "@/components/relative-time";
+import { BackLink } from "@/components/ui/simple-table";
+import { readFor } from "@/db/replicas";
+import { getCustomer } from "@/lib/customers/customers";
+import { listDashboardPayments } from "@/lib/payments/search";
+import { listMerchantRefunds } from "@/lib/refunds/queries";
+import { PaymentsTable } from "../../payments/(list)/payments-table";
+import { RefundList } from "../../refunds/refund-list";
+
+type Props = { params: Promise<{ id: string }> };
+
+/** How many of the customer's latest payments and refunds the page shows; the Payments page has them all. */
+const SHOWN = 25;
+
+/** The id in the path: percent-decoded, or the page's 404 when it is not valid encoding. */
+async function customerIdFrom(params: Props["params"]): Promise<string> {
+  try {
+    return decodeURIComponent((await params).id);
+  } catch {
+    notFound();
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Customer ${await customerIdFrom(params)}` };
+}
+
+/** One customer: what its payments and refunds add up to, its latest payments and its refunds. */
+export default async function CustomerPage({ params }: Props) {
+  const { merchantId } = await requireMerchantSession();
+  const customerId = await customerIdFrom(params);
+  const [customer, payments, refunds, currency] = await Promise.all([
+    readFor(merchantId, (db) => getCustomer(db, merchantId, customerId)),
+    readFor(merchantId, (db) => listDashboardPayments(db, merchantId, { customerId }, 0, SHOWN)),
+    readFor(merchantId, (db) => listMerchantRefunds(db, merchantId, { customerId }, 1, SHOWN)),
+    getDisplayCurrency(merchantId),
+  ]);
+  if (!customer) notFound();
+  const figures: Array<[string, React.ReactNode]> = [
+    ["Payments", customer.payments_count.toLocaleString("en-US")],
+    ["Completed volume", formatMoney(customer.completed_volume, currency)],
+    ["Refunded", formatMoney(customer.refunded, currency)],
+    ["First payment", <RelativeTime key="first" value={customer.first_payment_at} />],
+    ["Last payment", <RelativeTime key="last" value={customer.last_payment_at} />],
+  ];
+  return (
+    <div className="max-w-6xl space-y-6">
+      <div>
+        <BackLink href="/dashboard/customers">Customers</BackLink>
+        <h1 className="mt-2 break-all font-mono text-2xl font-semibold">{customer.id}</h1>
+      </div>
+      <dl className="grid gap-x-6 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-3 dark:bg-zinc-900 dark:ring-zinc-800">
+        {figures.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{label}</dt>
+            <dd className="mt-1 text-sm tabular-nums">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <section aria-labelledby="customer-payments" className="space-y-3">
+        <div className="flex items-baseline justify-between gap-3">
+          <h2 id="customer-payments" className="text-base font-semibold">
+            Payments
+          </h2>
+          <Link
+            href={`/dashboard/payments?q=${encodeURIComponent(customer.id)}`}
+            className="text-sm text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            All {payments.total.toLocaleString("en-US")} in Payments →
+          </Link>
+        </div>
+        <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
+          <PaymentsTable
+            rows={payments.items}
+            currency={currency}
+            total={payments.total}
+            page={1}
+            pageSize={SHOWN}
+          />
+        </div>
+      </section>
+      <section aria-labelledby="customer-refunds" className="space-y-3">
+        <h2 id="customer-refunds" className="text-base font-semibold">
+          Refunds
+        </h2>
+        <RefundList
+          refunds={refunds.items}
+          currency={currency}
+          caption="Customer's refunds"
+          empty="No refunds."
+        />
+      </section>
+    </div>
+  );
+}

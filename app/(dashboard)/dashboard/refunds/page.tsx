@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { z } from "zod";
+import { getDisplayCurrency } from "@/app/_lib/display-currency";
+import { requireMerchantSession } from "@/app/_lib/session";
+import { Pagination } from "@/components/ui/pagination";
+import { REFUND_STATUSES } from "@/db/enums";
+import { readFor } from "@/db/replicas";
+import { listMerchantRefunds } from "@/lib/refunds/queries";
+import { RefundList } from "./refund-list";
+
+export const metadata: Metadata = { title: "Refunds" };
+
+const PER_PAGE = 25;
+const querySchema = z.object({
+  page: z.coerce.number().int().min(1).catch(1).default(1),
+  status: z.enum(REFUND_STATUSES).optional().catch(undefined),
+});
+
+/** Every refund, newest first, by status: the same query as `GET /api/refunds`. */
+export default async function RefundsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { merchantId } = await requireMerchantSession();
+  const { page, status } = querySchema.parse(await searchParams);
+  const [{ items, total }, currency] = await Promise.all([
+    readFor(merchantId, (db) => listMerchantRefunds(db, merchantId, { status }, page, PER_PAGE)),
+    getDisplayCurrency(merchantId),
+  ]);
+  const pageCount = Math.max(1, Math.ceil(total / PER_PAGE));
+  const at = (target: number, filter = status) =>
+    `/dashboard/refunds?${new URLSearchParams({ ...(filter ? { status: filter } : {}), ...(target > 1 ? { page: String(target) } : {}) })}`;
+  return (
+    <div className="max-w-6xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Refunds</h1>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          Every refund of every payment, newest first. A refund is made from its payment&apos;s page.
+        </p>
+      </div>
+      <nav aria-label="Refund status" className="flex flex-wrap gap-2 text-sm">
+        {[undefined, ...REFUND_STATUSES].map((each) => (
+          <Link
+            key={each ?? "all"}
+            href={at(1, each)}
+            aria-current={each === status ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ring-1 ring-inset ${
+              each === status
+                ? "bg-indigo-600 text-white ring-indigo-600"
+                : "text-zinc-700 ring-zinc-300 hover:bg-zinc-100 dark:text-zinc-300 dark:ring-zinc-700 dark:hover:bg-zinc-800"
+            }`}
+          >
+            {each ? each.charAt(0).toUpperCase() + each.slice(1) : "All"}
+          </Link>
+        ))}
+      </nav>
+      <RefundList
+        refunds={items}
+        currency={currency}
+        caption="Refunds"
+        empty={status ? `No ${status} refunds.` : "No refunds yet."}
+      />
+      {total > PER_PAGE ? (
+        <Pagination
+          label="Refund pages"
+          page={page}
+          pageCount={pageCount}
+          links={{
+            first: page > 1 ? at(1) : undefined,
+            previous: page > 1 ? at(page - 1) : undefined,
+            next: page < pageCount ? at(page + 1) : undefined,
+            last: page < pageCount ? at(pageCount) : undefined,
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
