@@ -23,6 +23,9 @@ const UNAVAILABLE_CODES = new Set([
   "57P02",
   "57P03",
   "53300",
+  // A write on a node that is not the writable primary (yet): one pg_auto_failover has promoted but keeps
+  // read-only until the old primary must have stopped itself (its demote timeout), or a standby.
+  "25006",
 ]);
 
 /** True when a failure is the database being down or restarting (SQLSTATE class 08 included). */

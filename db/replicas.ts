@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, onDatabaseClose, openReplicaPool, selectRows, type Database } from "./client";
 import { readDatabaseConfig } from "./config";
+import { databaseDisplayName } from "./url";
 
 /**
  * Read replicas (DATABASE_REPLICA_URLS): lag-tolerant reads (lists, exports, the Overview, the events and logs
@@ -40,11 +41,6 @@ export function parseLsn(text: string): bigint {
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
-function displayName(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.hostname}:${parsed.port || "5432"}${parsed.pathname}`;
-}
-
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -66,7 +62,7 @@ class ReplicaSet {
     private readonly maxLagMs: number,
   ) {
     this.replicas = urls.map((url) => ({
-      name: displayName(url),
+      name: databaseDisplayName(url),
       up: false,
       replayLsn: null,
       lagMs: Number.POSITIVE_INFINITY,
@@ -100,10 +96,15 @@ class ReplicaSet {
   private async probe(replica: Replica, now: number): Promise<void> {
     try {
       const [row] = await withTimeout(
-        selectRows<{ lsn: string | null }>(replica.db, sql`select pg_last_wal_replay_lsn()::text as lsn`),
+        selectRows<{ lsn: string | null; standby: boolean }>(
+          replica.db,
+          sql`select pg_last_wal_replay_lsn()::text as lsn, pg_is_in_recovery() as standby`,
+        ),
         PROBE_TIMEOUT_MS,
       );
-      if (!row?.lsn) throw new Error("Not a standby: pg_last_wal_replay_lsn() is null");
+      // Read only while in recovery: a node that was promoted (a failover) is the primary now, and is read
+      // as that, through DATABASE_URL; should it be demoted again, it is a replica again.
+      if (!row?.standby || !row.lsn) throw new Error("Not a standby (not in recovery)");
       replica.replayLsn = parseLsn(row.lsn);
       replica.up = true;
       // The first moment the primary was seen past what the replica has replayed; none: caught up.

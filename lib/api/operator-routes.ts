@@ -11,9 +11,16 @@ import type { ApiResponse } from "./types";
 /** How long readiness waits for the database before answering 503. */
 const READINESS_TIMEOUT_MS = 1000;
 
+/**
+ * Whether a writable primary answers: a connection to a node in recovery (a standby, or a promoted node still
+ * waiting for its demoted peer, which pg_auto_failover keeps read-only) does not make the platform ready.
+ */
 function databaseAnswers(): Promise<boolean> {
-  const probe = selectRows(getDb(), sql`select 1`).then(
-    () => true,
+  const probe = selectRows<{ writable: boolean }>(
+    getDb(),
+    sql`select not pg_is_in_recovery() and current_setting('transaction_read_only') = 'off' as writable`,
+  ).then(
+    ([row]) => row?.writable === true,
     () => false,
   );
   return withDeadline(probe, READINESS_TIMEOUT_MS, () => false);
@@ -37,8 +44,8 @@ async function metricsResponse(authorization: string | null): Promise<ApiRespons
 
 /**
  * What operators and load balancers call, outside the merchant API, its tokens and its rate limits:
- * `/healthz` (the process is up, no I/O), `/readyz` (the database answers within a second, else 503, so a
- * load balancer stops sending traffic during an outage) and `/metrics` (Prometheus text, only with
+ * `/healthz` (the process is up, no I/O), `/readyz` (a writable primary answers within a second, else 503,
+ * so a load balancer stops sending traffic during an outage or a failover) and `/metrics` (Prometheus text, only with
  * METRICS_TOKEN). Undefined for any other path.
  */
 export function operatorRoute(

@@ -70,3 +70,51 @@ export async function openSse(
     ended,
   };
 }
+
+export type FollowedStream = {
+  /** Every event received, across reconnections, in order. */
+  events: EventSourceMessage[];
+  /** How many times the stream was opened (1 when it never broke). */
+  opened: number;
+  stop: () => void;
+};
+
+/**
+ * A client that keeps a stream open the way EventSource does: when the connection breaks or the server
+ * refuses (a 503 while the database fails over), it opens it again after `retryMs`, sending the last
+ * event's id as `Last-Event-ID` so the server resumes after it.
+ */
+export function followSse(url: string, token: string, retryMs = 500): FollowedStream {
+  const events: EventSourceMessage[] = [];
+  const abort = new AbortController();
+  const followed: FollowedStream = { events, opened: 0, stop: () => abort.abort() };
+  void (async () => {
+    while (!abort.signal.aborted) {
+      const lastId = events.at(-1)?.id;
+      try {
+        const response = await fetch(url, {
+          headers: {
+            Authorization: `Bearer ${token}`,
+            Accept: "text/event-stream",
+            ...(lastId ? { "Last-Event-ID": lastId } : {}),
+          },
+          signal: abort.signal,
+        });
+        if (response.ok && response.body) {
+          followed.opened++;
+          const parser = createParser({ onEvent: (event) => events.push(event) });
+          const decoder = new TextDecoder();
+          const reader = response.body.getReader();
+          for (let read = await reader.read(); !read.done; read = await reader.read())
+            parser.feed(decoder.decode(read.value, { stream: true }));
+        } else {
+          await response.body?.cancel();
+        }
+      } catch {
+        // Broken, or stopped: open again unless stopped.
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryMs));
+    }
+  })();
+  return followed;
+}

@@ -2,23 +2,25 @@
 // harness starts will load them): PGlite in a temp directory, or a PostgreSQL that is local and named for tests.
 // A DATABASE_URL meant for development (`.env.local`) is refused, never written into.
 import nextEnv from "@next/env";
+import { databaseUrlParts, withDatabaseName, type DatabaseUrlParts } from "@/db/url";
 
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1", ""]);
 const TEST_NAME = /(^|[_-])(test|tests|ci)([_-]|$)|test/i;
 
 /** Why a DATABASE_URL must not be used by the tests, or null when it may. */
 export function testDatabaseProblem(url: string): string | null {
-  let parsed: URL;
+  let parsed: DatabaseUrlParts;
   try {
-    parsed = new URL(url);
+    parsed = databaseUrlParts(url);
   } catch {
     return "it is not a URL";
   }
-  // A Unix socket (postgres://user@/db?host=/var/run/postgresql) is local too.
+  // A Unix socket (postgres://user@/db?host=/var/run/postgresql) is local too; so is a formation on local ports.
   const socket = parsed.searchParams.get("host")?.startsWith("/") ?? false;
-  if (!LOCAL_HOSTS.has(parsed.hostname) && !socket)
-    return `its host ${parsed.hostname} is not this machine (127.0.0.1, localhost or ::1)`;
-  const name = decodeURIComponent(parsed.pathname.slice(1));
+  const remote = parsed.hostnames.find((hostname) => !LOCAL_HOSTS.has(hostname));
+  if (remote !== undefined && !socket)
+    return `its host ${remote} is not this machine (127.0.0.1, localhost or ::1)`;
+  const name = parsed.database;
   if (!TEST_NAME.test(name))
     return `its database "${name}" is not named for tests (the name must contain "test" or "ci", e.g. payments_test)`;
   return null;
@@ -52,14 +54,12 @@ export async function separateDatabase(label: string): Promise<{ url?: string; d
   const shared = process.env.DATABASE_URL;
   if (!shared) return { drop: () => Promise.resolve() };
   const { default: postgres } = await import("postgres");
-  const url = new URL(shared);
-  const name = `${decodeURIComponent(url.pathname.slice(1))}_${label}`;
+  const name = `${databaseUrlParts(shared).database}_${label}`;
   const admin = postgres(shared, { max: 1, prepare: false, onnotice: () => {} });
   await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.unsafe(`create database "${name}"`);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: withDatabaseName(shared, name),
     async drop() {
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { databaseUrlParts, withDatabaseName } from "@/db/url";
 
 export type AdminResult = { status: number | null; stdout: string; stderr: string };
 export type SeedMerchant = {
@@ -61,9 +62,9 @@ export function testEnvironment(
   };
   // A server on a database of its own (its name plus a suffix) reads that database on the replicas too.
   if (env.DATABASE_URL && env.DATABASE_REPLICA_URLS) {
-    const { pathname } = new URL(env.DATABASE_URL);
+    const { database } = databaseUrlParts(env.DATABASE_URL);
     env.DATABASE_REPLICA_URLS = env.DATABASE_REPLICA_URLS.split(",")
-      .map((url) => Object.assign(new URL(url), { pathname }).href)
+      .map((url) => withDatabaseName(url, database))
       .join(",");
   }
   if (!env.DATABASE_URL)
