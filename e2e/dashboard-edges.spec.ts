@@ -64,7 +64,9 @@ test("impossible and reversed dates are field errors, never a crash; the export 
   const csv = await page.request.get("/dashboard/payments/export?from=2026-02-30&to=2026-13-45");
   expect(csv.status()).toBe(200);
   const lines = (await csv.text()).trim().split("\n");
-  expect(lines[0]).toBe("id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at,failure_reason");
+  expect(lines[0]).toBe(
+    "id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at,failure_reason",
+  );
   expect(lines.length).toBeGreaterThan(1);
 });
 

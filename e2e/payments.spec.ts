@@ -79,7 +79,9 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   const csv = readFileSync(await (await download).path(), "utf8")
     .trim()
     .split("\n");
-  expect(csv[0]).toBe("id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at,failure_reason");
+  expect(csv[0]).toBe(
+    "id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at,failure_reason",
+  );
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain(`,${externalId},cus_qa,completed,42.50,0.00,`);
 

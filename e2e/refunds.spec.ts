@@ -86,7 +86,9 @@ test("refund a completed payment in two parts: both on the page and the timeline
   const csv = readFileSync(await (await download).path(), "utf8")
     .trim()
     .split("\n");
-  expect(csv[0]).toBe("id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at,failure_reason");
+  expect(csv[0]).toBe(
+    "id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at,failure_reason",
+  );
   expect(csv[1]).toContain(",completed,10.00,10.00,");
 
   await page.goto("/dashboard");

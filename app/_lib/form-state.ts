@@ -11,7 +11,10 @@ import { parseId } from "@/lib/platform/validation";
 export function formStateFromError(error: unknown, values?: Record<string, string>): FormState {
   // Nothing was written (rolled back, or the database is away): the form can be sent again as it is.
   if (isDatabaseUnavailable(error) || isTransientConflict(error))
-    return { message: "The database is busy or restarting: nothing was changed. Try again in a moment.", values };
+    return {
+      message: "The database is busy or restarting: nothing was changed. Try again in a moment.",
+      values,
+    };
   if (!(error instanceof DomainError)) throw error;
   if (!error.fieldErrors) return { message: error.message, values };
   if (!values) return { message: Object.values(error.fieldErrors).flat().join(" ") };

@@ -267,6 +267,8 @@ describe("the Overview's rollup", () => {
     // All time: by month, from the first payment's.
     const allTime = await getPaymentStats(db, merchantId, "all");
     expect(allTime.bucket).toBe("month");
-    expect(allTime.series).toEqual([{ ...stats.series.at(-1)!, day: `${new Date().toISOString().slice(0, 7)}-01` }]);
+    expect(allTime.series).toEqual([
+      { ...stats.series.at(-1)!, day: `${new Date().toISOString().slice(0, 7)}-01` },
+    ]);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { databaseDisplayName, databaseUrlParts, withDatabaseName } from "@/db/url";
 import { testDatabaseProblem } from "../support/test-database";
 
-const formation = "postgres://postgres:pw@127.0.0.1:5441,127.0.0.1:5442/payments_ci?target_session_attrs=read-write";
+const formation =
+  "postgres://postgres:pw@127.0.0.1:5441,127.0.0.1:5442/payments_ci?target_session_attrs=read-write";
 
 describe("postgres:// URLs naming several hosts", () => {
   it("reads every host, the database and the settings", () => {
