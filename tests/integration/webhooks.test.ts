@@ -54,6 +54,8 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
         amount: "10.00",
         metadata: '{"customer_id":"cus_9"}',
         created_at: mine[0]!.payload.data.created_at,
+        checkout_url: null,
+        payment_method: null,
       },
     });
     expect(Object.keys(mine[0]!.payload.data)).toEqual([
@@ -64,7 +66,11 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
       "amount",
       "metadata",
       "created_at",
+      "checkout_url",
+      "payment_method",
     ]);
+    const pendingCheckoutUrl = mine[0]!.payload.data.checkout_url;
+    expect(pendingCheckoutUrl).toMatch(/\/pay\/[0-9A-Za-z]{43}$/);
     expect(delivered.length).toBeGreaterThanOrEqual(2);
 
     const fetched = await callApi(baseUrl, `/api/payments/${id}`, { token: tokens.hooks });
@@ -75,7 +81,8 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
       fetched.body as { data: Record<string, unknown> }
     ).data;
     expect([amount_refunded, amount_refundable]).toEqual(["0.00", "10.00"]);
-    expect(mine[0]!.payload).toEqual({ event: "payment.pending", data: { ...data, status: "pending" } });
+    expect(mine[0]!.payload).toEqual({ event: "payment.pending", data: { ...data, status: "pending", checkout_url: pendingCheckoutUrl },
+    });
   });
 
   it("fails amounts from 2000.00 to 2999.99 on purpose: payment.failed", async () => {

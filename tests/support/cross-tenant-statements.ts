@@ -66,8 +66,8 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   },
   {
     site: "checkStoredSecrets and reencryptStoredSecrets, lib/platform/encryption.ts",
-    tables: ["webhook_endpoints", "users"],
-    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users)" where id > |^update "(webhook_endpoints|users)" set "\w+" = \$1 where id = \$2 and "\w+" = \$3)/,
+    tables: ["webhook_endpoints", "users", "checkouts"],
+    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users|checkouts)" where "(id|payment_id)" > |^update "(webhook_endpoints|users|checkouts)" set "\w+" = \$1 where "(id|payment_id)" = \$2 and "\w+" = \$3)/,
     why: "At boot, and in `admin secrets:reencrypt`: every stored secret is checked or re-encrypted.",
     onCitus: "Multi-shard reads and by-id updates, once per boot or operator command.",
   },
@@ -90,7 +90,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "admin CLI and test helpers by id (settlePayment, cancelPayment, the dashboard's webhook pages)",
     tables: ["payments", "webhook_endpoints", "webhook_deliveries", "events", "webhook_attempts"],
-    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments set status = \$1, failure_reason = \$2, settled_at = now\(\), updated_at = now\(\) where id = \$3 and status = 'pending' returning)/,
+    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments set status = \$1, failure_reason = \$2, settled_at = now\(\), updated_at = now\(\), payment_method = coalesce\(\$3::json, payment_method\) where id = \$4 and status = 'pending' returning)/,
     why: "An operator settles or cancels any merchant's payment by id (`admin payment:settle --id`).",
     onCitus: "A multi-shard lookup on an operator's command; rare enough to leave as it is.",
   },
