@@ -1,11 +1,7 @@
 // Dashboard timings on the seeded merchant: the payments page's server time (unfiltered and filtered, over
 // real HTTP with a logged-in session) and the CSV export of every payment with the server's memory.
-import type { RunningServer } from "./harness";
+import { percentile, type RunningServer } from "./harness";
 import { logInOverHttp } from "../tests/support/http-session";
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function timePage(url: string, cookie: string, samples = 40) {
   const times: number[] = [];

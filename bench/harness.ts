@@ -221,3 +221,9 @@ export function markdownTable(rows: Array<Record<string, string | number>>): str
     ...rows.map((row) => `| ${headers.map((header) => String(row[header])).join(" | ")} |`),
   ].join("\n");
 }
+
+/** The p-th percentile of timings (sorted here, the input left as it is). */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}

@@ -13,9 +13,14 @@ export type BenchSeed = {
   firstPaymentId: number;
   email: string;
   password: string;
+  /** A customer with a tenth of the payments: its list has a deep page 50,000 (bench/filters.ts). */
+  bigCustomer: string;
 };
 
 const BENCH_PASSWORD = "bench passphrase";
+const BIG_CUSTOMER = "cus_big";
+/** A payment every 3 s: 10,000,000 of them span about a year, 28,800 a day (the lists seek by day). */
+const SECONDS_APART = 3;
 
 export async function seedBenchmark(
   databaseUrl: string,
@@ -34,33 +39,58 @@ export async function seedBenchmark(
     const tokens = Array.from({ length: tokenCount }, () => generateToken());
     await sql`insert into api_tokens ${sql(tokens.map((token, index) => ({ merchant_id: merchantId, name: `bench ${index}`, token_hash: hashToken(token), display_hint: tokenDisplayHint(token), scope: "write" })))}`;
     await sql`
-      insert into payments (merchant_id, merchant_seq, external_id, customer_id, status, amount, source, created_at, updated_at)
-      select ${merchantId}, g, 'bench_' || g, 'cus_' || (g % 50000),
+      insert into payments (merchant_id, merchant_seq, external_id, customer_id, status, amount, amount_refunded, source, created_at, updated_at)
+      select ${merchantId}, g, 'bench_' || g,
+             case when g % 10 = 0 then ${BIG_CUSTOMER} else 'cus_' || (g % 50000) end,
              (array['completed', 'completed', 'completed', 'failed', 'pending'])[1 + g % 5],
-             ((g::bigint * 7919) % 500000) / 100.0, 'api',
-             now() - make_interval(secs => (${paymentCount} - g) * 0.5),
-             now() - make_interval(secs => (${paymentCount} - g) * 0.5)
-      from generate_series(1, ${paymentCount}) as g`;
+             amount,
+             -- 1 in 40 refunded in full, 1 in 40 by half (both completed: g % 5 is 1 and 2).
+             case g % 40 when 1 then amount when 2 then round(amount / 2, 2) else 0 end,
+             'api',
+             now() - make_interval(secs => (${paymentCount} - g) * ${SECONDS_APART}),
+             now() - make_interval(secs => (${paymentCount} - g) * ${SECONDS_APART})
+      from generate_series(1, ${paymentCount}) as g, lateral (select ((g::bigint * 7919) % 500000) / 100.0 + 1 as amount) a`;
+    // Their refunds, succeeded a minute after the payment.
+    await sql`
+      insert into refunds (merchant_id, payment_id, customer_id, amount, status, reason, settled_at, created_at, updated_at)
+      select merchant_id, id, customer_id, amount_refunded, 'succeeded', 'requested_by_customer',
+             created_at + interval '1 minute', created_at + interval '1 minute', created_at + interval '1 minute'
+      from payments where merchant_id = ${merchantId} and amount_refunded > 0`;
     // The Overview's rollup, as the create and settle statements would have kept it.
     await sql`
-      insert into payment_daily_totals (merchant_id, customer_id, day, status, count, volume)
-      select merchant_id, scope, (created_at at time zone 'UTC')::date, status, count(*), sum(amount)
+      insert into payment_daily_totals (merchant_id, customer_id, day, status, refund_state, count, volume)
+      select merchant_id, scope, (created_at at time zone 'UTC')::date, status,
+             case when amount_refunded = 0 then 'none' when amount_refunded < amount then 'partial' else 'full' end,
+             count(*), sum(amount)
       from payments, lateral (values (''), (customer_id)) as scopes (scope)
-      where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3, 4`;
+      where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3, 4, 5`;
+    await sql`
+      insert into refund_daily_totals (merchant_id, day, count, amount)
+      select merchant_id, (settled_at at time zone 'UTC')::date, count(*), sum(amount)
+      from refunds where merchant_id = ${merchantId} group by 1, 2`;
     await sql`
       insert into customers (merchant_id, customer_id, payments_count, completed_volume, refunded, first_payment_at, last_payment_at)
-      select merchant_id, customer_id, count(*), coalesce(sum(amount) filter (where status = 'completed'), 0), 0,
-             min(created_at), max(created_at)
+      select merchant_id, customer_id, count(*), coalesce(sum(amount) filter (where status = 'completed'), 0),
+             sum(amount_refunded), min(created_at), max(created_at)
       from payments where merchant_id = ${merchantId} and customer_id is not null group by 1, 2`;
     // A live database is vacuumed by autovacuum; a fresh bulk load is not yet, and index-only scans need it.
     await sql`vacuum analyze payments`;
+    await sql`vacuum analyze refunds`;
     // The load's pages written out now, not by the checkpointer during the first rounds' measurements.
     await sql`checkpoint`;
     const [first] = await sql<
       { id: string }[]
     >`select min(id) as id from payments where merchant_id = ${merchantId}`;
     const firstPaymentId = Number(first!.id);
-    return { merchantId, tokens, payments: paymentCount, firstPaymentId, email, password: BENCH_PASSWORD };
+    return {
+      merchantId,
+      tokens,
+      payments: paymentCount,
+      firstPaymentId,
+      email,
+      password: BENCH_PASSWORD,
+      bigCustomer: BIG_CUSTOMER,
+    };
   } finally {
     await sql.end();
   }

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { freshDatabase, markdownTable, root, startScript } from "./harness";
+import { freshDatabase, markdownTable, percentile, root, startScript } from "./harness";
 
 const databaseUrl =
   process.env.BENCH_WEBHOOKS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_webhooks";
@@ -63,11 +63,6 @@ const worker = await startScript(
   receiverPort,
   { line: "Webhook worker running" },
 );
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 // Phase 1: a steady 200 events/s, created through the product's own createPayment.
 const tickMs = 50;
