@@ -20,10 +20,12 @@ test("the Overview ends where its content does, with 90 days charted; the sideba
   await page.setViewportSize({ width: 1280, height: 800 });
   await logInAs(page, seed);
   await page.goto("/dashboard?range=90");
-  await expect(page.getByText("Volume per day, last 90 days (UTC)")).toBeVisible();
+  await expect(page.getByText("Completed volume per day, last 90 days (UTC)")).toBeVisible();
   // The chart's numbers are still there for screen readers, all 90 days.
   await expect(
-    page.getByRole("table", { name: "Payments per day, last 90 days (UTC)" }).getByRole("row"),
+    page
+      .getByRole("table", { name: "Completed payments and refunds per day, last 90 days (UTC)" })
+      .getByRole("row"),
   ).toHaveCount(91);
   const { scrollHeight, contentBottom, asideBottom } = await pageExtent(page);
   // Before the fix the screen-reader table stretched the page to about 2,800 px below 900 px of content.

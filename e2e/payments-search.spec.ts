@@ -3,6 +3,7 @@ import {
   createTestPaymentInDashboard,
   expect,
   logInAs,
+  settleInDashboard,
   signUp,
   test,
   uniqueEmail,
@@ -71,7 +72,9 @@ test("filters: status applies at once, chips remove one filter, empty fields sta
   await expect(page.getByText("No payments match these filters.")).toBeVisible();
 
   const chips = page.getByRole("list", { name: "Active filters" });
-  await expect(chips.getByRole("link")).toHaveText([/Search: chip_/, /Status: failed/, "Clear all"]);
+  await expect(chips.getByRole("link")).toHaveText([/Matching: chip_/, /Status: failed/, "Clear all"]);
+  // The chip's remove button is not named "Search": the label finds the search box alone.
+  await expect(page.getByLabel("Search")).toHaveCount(1);
   await chips.getByRole("link", { name: "Remove filter Status: failed" }).click();
   await expect(page).toHaveURL(new RegExp(`\\?q=${externalId}$`));
   await expect(page.getByLabel("Status")).toHaveValue("");
@@ -131,21 +134,26 @@ test("overview: get started until the first steps are done; a chart with presets
   await expect(page).toHaveURL(/\/dashboard\/api-keys$/);
 
   await createTestPaymentInDashboard(page, "40");
+  // The chart counts completed payments only: it is paid first.
+  await page.getByRole("row").nth(1).getByRole("link").click();
+  await settleInDashboard(page, "Mark as paid");
+  await expect(page.getByText("Marked as paid.")).toBeVisible();
 
   await page.goto("/dashboard");
   await expect(started).toContainText("1 of 3 done.");
   const chart = page.getByRole("figure");
-  await expect(chart).toContainText("Volume per day, last 30 days (UTC)");
-  await chart.getByRole("link", { name: "7 days" }).click();
+  await expect(chart).toContainText("Completed volume per day, last 30 days (UTC)");
+  // The range applies to the whole page, so its links sit above the figures, not in the chart.
+  await page.getByRole("navigation", { name: "Range" }).getByRole("link", { name: "7 days" }).click();
   await expect(page).toHaveURL(/\/dashboard\?range=7$/);
   await expect(chart).toContainText("last 7 days");
   await expect(chart.getByRole("table")).toContainText("40.00");
   // Today is the last bar: hovering it shows its figures.
   await chart.locator("svg g").last().hover();
-  await expect(page.getByRole("tooltip")).toContainText("1 payment");
+  await expect(page.getByRole("tooltip")).toContainText("1 completed");
   await expect(page.getByRole("tooltip")).toContainText("40.00");
   await chart.getByRole("button", { name: "Count" }).click();
-  await expect(chart).toContainText("Payments per day, last 7 days (UTC)");
+  await expect(chart).toContainText("Completed payments per day, last 7 days (UTC)");
 
   // A made-up range falls back to 30 days.
   await page.goto("/dashboard?range=12");

@@ -109,7 +109,7 @@ test("mark a pending payment as failed", async ({ page, request, seed, seedData 
 test("the overview shows counts by status, the 30-day chart and recent payments", async ({ page, seed }) => {
   await logInAs(page, seed);
   await expect(page.getByRole("heading", { name: seed.name })).toBeVisible();
-  await expect(page.getByRole("figure")).toContainText("Volume per day, last 30 days (UTC)");
+  await expect(page.getByRole("figure")).toContainText("Completed volume per day, last 30 days (UTC)");
   await expect(page.getByRole("heading", { name: "Recent payments" })).toBeVisible();
   for (const status of ["pending", "completed", "failed"])
     await expect(page.getByRole("term").filter({ hasText: status })).toBeVisible();

@@ -1,8 +1,8 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useMemo, useState } from "react";
 import type { FormState } from "@/components/form-state";
-import { useSuccessToast } from "@/components/toaster";
+import { withSuccessToast } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -34,9 +34,11 @@ export function SettleButtons({
   open: boolean;
   description: string;
 }) {
-  const [state, formAction, busy] = useActionState(action, {});
+  // Toasted as the action returns: a failed payment with nothing left to do unmounts these buttons, and an
+  // effect after that render would never run.
+  const toasting = useMemo(() => withSuccessToast(action), [action]);
+  const [state, formAction, busy] = useActionState(toasting, {});
   const [confirming, setConfirming] = useState<SettleChoice | null>(null);
-  useSuccessToast(state);
   return (
     // Empty when done (the dialog is portalled), so it takes no room in a row of actions.
     <div className="space-y-2 empty:hidden">
