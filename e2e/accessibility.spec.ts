@@ -1,10 +1,10 @@
-import { seriousViolations, VIEWS } from "./axe";
+import { allViolations, VIEWS } from "./axe";
 import { createPaymentViaApi, expect, logInAs, test } from "./fixtures";
 
 // axe-core over every page, as a merchant sees them: light and dark at 1280 px, and a 390 px phone (./axe.ts).
 
 for (const view of VIEWS) {
-  test(`no serious or critical accessibility violation on any page (${view.name})`, async ({
+  test(`no accessibility violation of any impact on any page (${view.name})`, async ({
     page,
     seed,
     seedData,
@@ -15,7 +15,7 @@ for (const view of VIEWS) {
     await page.setViewportSize({ width: view.width, height: 900 });
     for (const path of ["/login", "/signup"]) {
       await page.goto(path);
-      expect(await seriousViolations(page), path).toEqual([]);
+      expect(await allViolations(page), path).toEqual([]);
     }
     const paymentPath = await createPaymentViaApi(page.request, seedData.tokens.api, {
       amount: 2500,
@@ -76,37 +76,46 @@ for (const view of VIEWS) {
       "/dashboard/logs?last=1",
       "/dashboard/payments?pageSize=10&from=2026-01-01",
       "/dashboard/payments/999999999",
+      "/dashboard?range=7",
+      "/dashboard?range=all",
+      "/dashboard/payments?refund=partial",
+      "/dashboard/refunds",
+      "/dashboard/refunds?status=pending",
+      "/dashboard/customers",
+      "/dashboard/customers/cus_a11y",
+      "/dashboard/payment-links",
     ];
     for (const path of pages) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-      expect(await seriousViolations(page), path).toEqual([]);
+      expect(await allViolations(page), path).toEqual([]);
     }
     // What opens on a click: an event's JSON body and the endpoint's edit form.
     await page.goto(paymentPath);
     await page.getByText("Event body").first().click();
-    expect(await seriousViolations(page), "event body").toEqual([]);
+    expect(await allViolations(page), "event body").toEqual([]);
     // One event's page: its body and deliveries.
     await page.goto("/dashboard/events");
-    await page.getByRole("table", { name: "Events" }).getByRole("link").first().click();
+    // The table from 640 px, cards below it: the first event link on screen either way.
+    await page.locator('a[href^="/dashboard/events/evt_"]:visible').first().click();
     await expect(page.getByRole("region", { name: "Body" })).toBeVisible();
-    expect(await seriousViolations(page), "event page").toEqual([]);
+    expect(await allViolations(page), "event page").toEqual([]);
     // The refund dialog, with a refusal beside its amount.
     await page.goto(refundedPath);
     await page.getByRole("button", { name: "Refund", exact: true }).click();
     await page.getByRole("dialog").getByLabel("Amount").fill("99.00");
     await page.getByRole("dialog").getByRole("button", { name: "Refund", exact: true }).click();
     await expect(page.getByRole("dialog").getByText(/must not be greater than 18\.00/)).toBeVisible();
-    expect(await seriousViolations(page), "refund dialog").toEqual([]);
+    expect(await allViolations(page), "refund dialog").toEqual([]);
     await page.goto(endpointPath);
     await page.getByText("Edit URL, description and events").click();
-    expect(await seriousViolations(page), "edit endpoint").toEqual([]);
+    expect(await allViolations(page), "edit endpoint").toEqual([]);
     // Two-factor enrolment: the QR code, its key and the code field.
     await page.goto("/dashboard/settings/security");
     await expect(async () => {
       await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
       await expect(page.getByTestId("totp-key")).toBeVisible({ timeout: 1000 });
     }).toPass();
-    expect(await seriousViolations(page), "two-factor enrolment").toEqual([]);
+    expect(await allViolations(page), "two-factor enrolment").toEqual([]);
   });
 }

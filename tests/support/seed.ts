@@ -12,6 +12,7 @@ import { startUserSession } from "@/lib/accounts/sessions";
 import { confirmTwoFactorEnrolment, startTwoFactorEnrolment } from "@/lib/accounts/two-factor";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { seedHistory } from "./seed-history";
 
 const db = getDb();
 await migrateDatabase();
@@ -92,6 +93,9 @@ async function twoFactorMerchant(name: string) {
 // One each for the code step's throttling and for replays: neither test may spend the other's codes.
 const guessed = await twoFactorMerchant("Guessed");
 const replayed = await twoFactorMerchant("Replayed");
+// Payments and refunds 40 days old beside today's, for the Overview's ranges.
+const history = await merchant("History");
+await seedHistory(db, history.merchant_id);
 
 console.log(
   JSON.stringify({
@@ -99,6 +103,7 @@ console.log(
     flaky: { ...flaky, secret: flakyEndpoint.secret, endpoint_id: flakyEndpoint.id },
     gone,
     guessed,
+    history,
     replayed,
     seed,
     other,

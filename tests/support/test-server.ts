@@ -108,6 +108,7 @@ export type SeedData = {
   hooks: SeedMerchant & { secret: string; endpoint_id: number };
   flaky: SeedMerchant & { secret: string; endpoint_id: number };
   gone: SeedMerchant;
+  history: SeedMerchant;
   /** Owners with a second factor: the code step's throttling, and replayed codes. */
   guessed: SeedMerchant & { totp_secret: string };
   replayed: SeedMerchant & { totp_secret: string };
