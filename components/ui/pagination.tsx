@@ -4,6 +4,20 @@ import { buttonClassName } from "./button";
 /** Where each of the four links goes; a missing one is shown dimmed (already on the first or last page). */
 export type PageLinks = { first?: string; previous?: string; next?: string; last?: string };
 
+/** The four links of a numbered list's page `page` of `pageCount`, each made by `href`. */
+export function numberedPageLinks(
+  page: number,
+  pageCount: number,
+  href: (page: number) => string,
+): PageLinks {
+  return {
+    first: page > 1 ? href(1) : undefined,
+    previous: page > 1 ? href(page - 1) : undefined,
+    next: page < pageCount ? href(page + 1) : undefined,
+    last: page < pageCount ? href(pageCount) : undefined,
+  };
+}
+
 // Narrower buttons below 640 px, so the five parts fit one 390 px row (an extra px-2 would lose to px-3).
 const linkClass = buttonClassName("secondary").replace("px-3", "px-2 sm:px-3");
 const dimmedClass = `${linkClass} cursor-not-allowed opacity-50`;

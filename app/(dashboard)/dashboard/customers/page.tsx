@@ -6,7 +6,7 @@ import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
-import { Pagination } from "@/components/ui/pagination";
+import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
 import { listCustomers, type CustomerResource } from "@/lib/customers/customers";
@@ -103,12 +103,7 @@ export default async function CustomersPage({
           label="Customer pages"
           page={page}
           pageCount={pageCount}
-          links={{
-            first: page > 1 ? at(1) : undefined,
-            previous: page > 1 ? at(page - 1) : undefined,
-            next: page < pageCount ? at(page + 1) : undefined,
-            last: page < pageCount ? at(pageCount) : undefined,
-          }}
+          links={numberedPageLinks(page, pageCount, at)}
         />
       ) : null}
     </div>

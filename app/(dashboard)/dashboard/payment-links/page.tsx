@@ -7,7 +7,7 @@ import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Pagination } from "@/components/ui/pagination";
+import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
@@ -132,12 +132,7 @@ export default async function PaymentLinksPage({
           label="Payment links pages"
           page={page}
           pageCount={pageCount}
-          links={{
-            first: page > 1 ? at(1) : undefined,
-            previous: page > 1 ? at(page - 1) : undefined,
-            next: page < pageCount ? at(page + 1) : undefined,
-            last: page < pageCount ? at(pageCount) : undefined,
-          }}
+          links={numberedPageLinks(page, pageCount, at)}
         />
       ) : null}
     </div>

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { z } from "zod";
 import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
-import { Pagination } from "@/components/ui/pagination";
+import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { REFUND_STATUSES } from "@/db/enums";
 import { readFor } from "@/db/replicas";
 import { listMerchantRefunds } from "@/lib/refunds/queries";
@@ -67,12 +67,7 @@ export default async function RefundsPage({
           label="Refund pages"
           page={page}
           pageCount={pageCount}
-          links={{
-            first: page > 1 ? at(1) : undefined,
-            previous: page > 1 ? at(page - 1) : undefined,
-            next: page < pageCount ? at(page + 1) : undefined,
-            last: page < pageCount ? at(pageCount) : undefined,
-          }}
+          links={numberedPageLinks(page, pageCount, at)}
         />
       ) : null}
     </div>

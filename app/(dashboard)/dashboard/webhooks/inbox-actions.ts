@@ -8,7 +8,8 @@ import { getDb } from "@/db/client";
 import { validationError } from "@/lib/platform/errors";
 import { updateWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { getInboxCapture } from "@/lib/webhooks/inbox";
-import { parsePastedHeaders, verifyDelivery, type Verification } from "@/lib/webhooks/signature-debugger";
+import { parsePastedHeaders } from "@/lib/webhooks/pasted-headers";
+import { verifyDelivery, type Verification } from "@/lib/webhooks/signature-debugger";
 
 /**
  * The inbox's answer as the form chooses it: "200" answers normally, "timeout" times out, any other status

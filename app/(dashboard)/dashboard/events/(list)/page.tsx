@@ -5,7 +5,7 @@ import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { LiveUpdates } from "@/components/live-refresh";
 import { buttonClassName } from "@/components/ui/button";
-import { Pagination } from "@/components/ui/pagination";
+import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SelectField } from "@/components/ui/select-field";
 import { SubmitOnChange } from "@/components/ui/submit-on-change";
 import { getDb } from "@/db/client";
@@ -124,12 +124,7 @@ export default async function EventsPage({
         label="Event pages"
         page={filters.page}
         pageCount={lastPage}
-        links={{
-          first: filters.page > 1 ? eventsHref(filters, 1) : undefined,
-          previous: filters.page > 1 ? eventsHref(filters, filters.page - 1) : undefined,
-          next: filters.page < lastPage ? eventsHref(filters, filters.page + 1) : undefined,
-          last: filters.page < lastPage ? eventsHref(filters, lastPage) : undefined,
-        }}
+        links={numberedPageLinks(filters.page, lastPage, (target) => eventsHref(filters, target))}
         summary={`${total.toLocaleString("en-US")} ${total === 1 ? "event" : "events"}`}
       />
     </div>

@@ -5,7 +5,7 @@ import { requireMerchantSession } from "@/app/_lib/session";
 import { LiveRefresh } from "@/components/live-refresh";
 import { SlashToSearch } from "@/components/slash-to-search";
 import { buttonClassName } from "@/components/ui/button";
-import { Pagination } from "@/components/ui/pagination";
+import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
 import { filtersToQuery, hasFilters, readPaymentFilters } from "@/lib/payments/filters";
@@ -74,12 +74,7 @@ export default async function PaymentsPage({
         page={filters.page}
         pageCount={lastPage}
         capped={totalIsCapped}
-        links={{
-          first: filters.page > 1 ? pageLink(1) : undefined,
-          previous: filters.page > 1 ? pageLink(filters.page - 1) : undefined,
-          next: filters.page < lastPage ? pageLink(filters.page + 1) : undefined,
-          last: filters.page < lastPage ? pageLink(lastPage) : undefined,
-        }}
+        links={numberedPageLinks(filters.page, lastPage, pageLink)}
         summary={`${total.toLocaleString("en-US")}${totalIsCapped ? "+" : ""} payment${total === 1 ? "" : "s"}`}
       />
     </div>

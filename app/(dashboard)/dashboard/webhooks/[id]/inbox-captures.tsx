@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { JsonViewer } from "@/components/json-viewer";
 import { RelativeTime } from "@/components/relative-time";
-import { Pagination } from "@/components/ui/pagination";
+import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { InboxCapture } from "@/lib/webhooks/inbox";
 
@@ -118,12 +118,7 @@ export function InboxCaptures({
           label="Inbox pages"
           page={page}
           pageCount={pageCount}
-          links={{
-            first: page > 1 ? link(1) : undefined,
-            previous: page > 1 ? link(page - 1) : undefined,
-            next: page < pageCount ? link(page + 1) : undefined,
-            last: page < pageCount ? link(pageCount) : undefined,
-          }}
+          links={numberedPageLinks(page, pageCount, link)}
           summary={`${CAPTURES_PER_PAGE} per page, newest first`}
         />
       ) : null}
