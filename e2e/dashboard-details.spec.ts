@@ -1,10 +1,11 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { allViolations, VIEWS } from "./axe";
+import { VIEWS } from "./axe";
 import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 
 // The dashboard's details from a Stripe user's walk: the Overview's ranges against the CSV, views that update
 // without a reload, phones without sideways scrolling, the refund filter and the Refunds page, and the
-// signature debugger on a capture older than 5 minutes. The History merchant (tests/support/seed-history.ts)
+// signature debugger on a capture older than 5 minutes. axe looks at these pages in all three modes in
+// e2e/accessibility.spec.ts; here each is photographed in them. The History merchant (tests/support/seed-history.ts)
 // has payments and refunds from 40 days ago beside today's, and an inbox capture received 10 minutes ago.
 
 const money = (text: string) => text.replaceAll(",", "");
@@ -80,7 +81,6 @@ test("the Overview's figures at 7 and 90 days are the CSV's sums for the same da
     await page.emulateMedia({ colorScheme: view.colorScheme });
     await page.setViewportSize({ width: view.width, height: 900 });
     await page.goto("/dashboard?range=90");
-    expect(await allViolations(page), `overview ${view.name}`).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: `test-results/overview-90-${view.name}.png`, fullPage: true });
   }
@@ -199,7 +199,6 @@ test("at 390 px a payment with refunds, Events and Sessions fit the screen, as c
       await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
       const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
       expect(fits, `${name} fits at ${view.width} px (${view.name})`).toBe(true);
-      expect(await allViolations(page), `${name} ${view.name}`).toEqual([]);
       await page.screenshot({ path: `test-results/${name}-${view.name}.png`, fullPage: true });
     }
     if (view.name === "phone") {
@@ -207,9 +206,10 @@ test("at 390 px a payment with refunds, Events and Sessions fit the screen, as c
       await page.goto(paymentPath);
       const cards = page.getByRole("list", { name: "This payment's refunds" }).getByRole("listitem");
       await expect(cards).toHaveCount(2);
-      await expect(cards.first().getByRole("button", { name: "Mark refund succeeded" })).toBeInViewport({
-        ratio: 1,
-      });
+      // Its Mark buttons lie within the screen's width (scrolled to, not sideways).
+      const mark = cards.first().getByRole("button", { name: "Mark refund succeeded" });
+      await mark.scrollIntoViewIfNeeded();
+      await expect(mark).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole("table", { name: "This payment's refunds" })).toBeHidden();
     }
   }
@@ -218,13 +218,13 @@ test("at 390 px a payment with refunds, Events and Sessions fit the screen, as c
 test("the refund filter and the Refunds page", async ({ page, seedData }) => {
   await logInAs(page, seedData.history);
   await page.goto("/dashboard/payments");
-  await page.getByLabel("Refunds").selectOption("partial");
+  await page.getByRole("combobox", { name: "Refunds" }).selectOption("partial");
   await expect(page).toHaveURL(/refund=partial/);
   const rows = page.getByRole("table").getByRole("row");
   // A heading row and the two partly refunded payments (100.00 and 7.25).
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(1)).toContainText("Partially refunded");
-  await page.getByLabel("Refunds").selectOption("full");
+  await page.getByRole("combobox", { name: "Refunds" }).selectOption("full");
   await expect(page).toHaveURL(/refund=full/);
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText("5.00");
@@ -250,7 +250,6 @@ test("the refund filter and the Refunds page", async ({ page, seedData }) => {
       ["payments-refunded", "/dashboard/payments?refund=partial"],
     ] as const) {
       await page.goto(path);
-      expect(await allViolations(page), `${name} ${view.name}`).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await page.screenshot({ path: `test-results/${name}-${view.name}.png`, fullPage: true });
     }
@@ -263,7 +262,10 @@ test("the debugger judges a 10-minute-old capture as received; pasted by hand it
 }) => {
   await logInAs(page, seedData.history);
   await page.goto("/dashboard/webhooks");
-  await page.getByRole("link", { name: /Inbox/ }).first().click();
+  await page
+    .getByRole("link", { name: /^inbox:\/\// })
+    .first()
+    .click();
   const capture = page.getByTestId("capture").filter({ hasText: "payment.completed" });
   await expect(capture).toContainText("signature verified");
   await capture.locator("summary").first().click();

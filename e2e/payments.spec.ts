@@ -101,7 +101,8 @@ test("mark a pending payment as failed", async ({ page, request, seed, seedData 
   await expect(page.getByRole("region", { name: "Metadata" })).toHaveText("Metadata—");
   await settleInDashboard(page, "Mark as failed");
   await expect(page.getByText("Marked as failed.")).toBeVisible();
-  await expect(page.getByText("Marked as failed by hand.")).toBeVisible();
+  await expect(page.getByText("Marked as failed by hand.", { exact: true })).toBeVisible();
+  await expect(page.getByText("Failed: Marked as failed by hand.")).toBeVisible();
   await page.reload();
   await expect(page.getByTestId("timeline-event").nth(1)).toContainText("payment.failed");
 });

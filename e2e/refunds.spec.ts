@@ -114,7 +114,8 @@ test("a pending payment is canceled after a confirmation; a viewer sees no Refun
   await page.getByRole("button", { name: "Cancel payment" }).click();
   await confirm.getByRole("button", { name: "Cancel payment" }).click();
   await expect(page.getByText("Payment canceled.")).toBeVisible();
-  await expect(page.getByText("Canceled by the merchant.")).toBeVisible();
+  await expect(page.getByText("Canceled by the merchant.", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("payment-status")).toContainText("Canceled");
   await expect(page.getByRole("button", { name: "Cancel payment" })).toHaveCount(0);
   await expect(page.getByTestId("timeline-event").filter({ hasText: "payment.failed" })).toHaveCount(1);
   const canceledPath = new URL(page.url()).pathname;
@@ -124,7 +125,7 @@ test("a pending payment is canceled after a confirmation; a viewer sees no Refun
   await expect(viewer.getByRole("heading", { level: 1 })).toHaveText("10.00");
   await expect(viewer.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
   await viewer.goto(canceledPath);
-  await expect(viewer.getByText("Canceled by the merchant.")).toBeVisible();
+  await expect(viewer.getByText("Canceled by the merchant.", { exact: true })).toBeVisible();
   await expect(viewer.getByRole("button", { name: "Cancel payment" })).toHaveCount(0);
   await viewer.context().close();
 });
