@@ -8,7 +8,7 @@ import { startWorkerProcess } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
 const serverEnv = inject("serverEnv");
-const { tokens } = inject("data");
+const { tokens, seed } = inject("data");
 const api = (path: string, request: Parameters<typeof callApi>[2] = {}) =>
   callApi(baseUrl, path, { ...request, token: request.token ?? tokens.api });
 const retrieve = async (id: number) =>
@@ -226,6 +226,44 @@ describe("the first outcome wins", () => {
     expect(canceled.status).toBe(final === "failed" ? 200 : 409);
     expect((await eventsOf(id)).filter((type) => type !== "payment.pending")).toEqual([`payment.${final}`]);
   });
+
+  // The expirer is the background service's own function, run here at the moment the payer pays: PostgreSQL
+  // only (on PGlite the server holds the database alone).
+  it.skipIf(!process.env.DATABASE_URL)(
+    "paying against the expirer: one transition, one event, and the page says which",
+    async () => {
+      const { db } = await import("../support/direct-db");
+      const { expireStalePayments } = await import("@/lib/payments/settlement");
+      const { selectRows } = await import("@/db/client");
+      const { sql } = await import("drizzle-orm");
+      // Every pending payment is past a 0 ms limit: run until none is left, as the service's rounds would.
+      const expireAll = async () => {
+        while ((await expireStalePayments(db, 0, 1000)) > 0);
+      };
+      const finals: string[] = [];
+      for (let round = 0; round < 5; round++) {
+        const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+        const [paid] = await Promise.all([
+          postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success)),
+          expireAll(),
+        ]);
+        const payment = await retrieve(id);
+        finals.push(String(payment.status));
+        expect(paid.body.status).toBe(payment.status);
+        if (payment.status === "failed") {
+          const [row] = await selectRows<{ failure_reason: string }>(
+            db,
+            sql`select failure_reason from payments where id = ${id} and merchant_id = ${seed.merchant_id}`,
+          );
+          expect(row!.failure_reason).toMatch(/^Expired: /);
+        }
+        expect((await eventsOf(id)).filter((type) => type !== "payment.pending")).toEqual([
+          `payment.${String(payment.status)}`,
+        ]);
+      }
+      expect(finals.every((status) => status === "completed" || status === "failed")).toBe(true);
+    },
+  );
 });
 
 describe("card testing", () => {

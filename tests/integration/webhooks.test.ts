@@ -81,7 +81,9 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
       fetched.body as { data: Record<string, unknown> }
     ).data;
     expect([amount_refunded, amount_refundable]).toEqual(["0.00", "10.00"]);
-    expect(mine[0]!.payload).toEqual({ event: "payment.pending", data: { ...data, status: "pending", checkout_url: pendingCheckoutUrl },
+    expect(mine[0]!.payload).toEqual({
+      event: "payment.pending",
+      data: { ...data, status: "pending", checkout_url: pendingCheckoutUrl },
     });
   });
 
