@@ -193,10 +193,11 @@ export function runEventStream(
     openStreams.delete(close);
     clearInterval(heartbeat);
     unsubscribe();
-    sink.end();
+    // Released before the response ends, so a client that reconnects at once finds its slot free.
     void selectRows(db, sql`delete from event_stream_leases where id = ${stream.leaseId}`).catch(
       (error: unknown) => logger.warn({ err: error }, "Event stream lease release failed"),
     );
+    sink.end();
   }
   openStreams.add(close);
   sink.onClose(close);
