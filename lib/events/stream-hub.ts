@@ -26,6 +26,13 @@ export type StreamSubscriber = {
  */
 const POLL_MS = 100;
 const LOOK_BACK_MS = 5000;
+/**
+ * After a read failed (the database restarted, failed over or switched over), transactions that began before
+ * it can commit many seconds late (a commit waits for the synchronous standby): for a minute, reads look
+ * 30 s back instead of 5.
+ */
+const DISRUPTED_LOOK_BACK_MS = 30_000;
+const DISRUPTION_WINDOW_MS = 60_000;
 /** More than this per read is taken over the next reads (100 ms apart). */
 const BATCH = 1000;
 
@@ -61,6 +68,11 @@ class EventStreamHub {
   private newestMs: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
+  private disruptedUntilMs = 0;
+
+  private lookBackMs(): number {
+    return Date.now() < this.disruptedUntilMs ? DISRUPTED_LOOK_BACK_MS : LOOK_BACK_MS;
+  }
 
   subscribe(subscriber: StreamSubscriber): () => void {
     this.subscribers.add(subscriber);
@@ -88,10 +100,11 @@ class EventStreamHub {
     this.reading = true;
     try {
       const merchants = [...new Set([...this.subscribers].map((subscriber) => subscriber.merchantId))];
+      const lookBackMs = this.lookBackMs();
       const since =
         this.newestMs === null
-          ? sql`now() - ${LOOK_BACK_MS}::int * interval '1 millisecond'`
-          : sql`${new Date(this.newestMs - LOOK_BACK_MS).toISOString()}::timestamptz`;
+          ? sql`now() - ${lookBackMs}::int * interval '1 millisecond'`
+          : sql`${new Date(this.newestMs - lookBackMs).toISOString()}::timestamptz`;
       const seenIds = [...this.seen.keys()];
       const rows = await selectRows<StreamEventRow>(
         getDb(),
@@ -111,10 +124,11 @@ class EventStreamHub {
           if (subscriber.merchantId === event.merchantId) subscriber.deliver(event);
       }
       if (this.newestMs === null) return;
-      const horizon = this.newestMs - LOOK_BACK_MS;
+      const horizon = this.newestMs - lookBackMs;
       for (const [id, createdAtMs] of this.seen) if (createdAtMs <= horizon) this.seen.delete(id);
     } catch (error) {
       // The next read tries again; a stream loses nothing (the look-back covers the gap).
+      this.disruptedUntilMs = Date.now() + DISRUPTION_WINDOW_MS;
       logger.warn({ err: error }, "Event stream read failed");
     } finally {
       this.reading = false;
