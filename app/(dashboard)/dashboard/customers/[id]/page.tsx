@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
+import { FieldGrid } from "@/components/ui/field-grid";
+import { SectionHeading } from "@/components/ui/section-heading";
 import { BackLink } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
 import { getCustomer } from "@/lib/customers/customers";
@@ -55,26 +56,16 @@ export default async function CustomerPage({ params }: Props) {
         <BackLink href="/dashboard/customers">Customers</BackLink>
         <h1 className="mt-2 break-all font-mono text-2xl font-semibold">{customer.id}</h1>
       </div>
-      <dl className="grid gap-x-6 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-3 dark:bg-zinc-900 dark:ring-zinc-800">
-        {figures.map(([label, value]) => (
-          <div key={label}>
-            <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{label}</dt>
-            <dd className="mt-1 text-sm tabular-nums">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FieldGrid fields={figures} columns={3} numeric />
       <section aria-labelledby="customer-payments" className="space-y-3">
-        <div className="flex items-baseline justify-between gap-3">
-          <h2 id="customer-payments" className="text-base font-semibold">
-            Payments
-          </h2>
-          <Link
-            href={`/dashboard/payments?q=${encodeURIComponent(customer.id)}`}
-            className="text-sm text-indigo-700 hover:underline dark:text-indigo-300"
-          >
-            All {payments.total.toLocaleString("en-US")} in Payments →
-          </Link>
-        </div>
+        <SectionHeading
+          id="customer-payments"
+          title="Payments"
+          more={{
+            href: `/dashboard/payments?q=${encodeURIComponent(customer.id)}`,
+            label: `All ${payments.total.toLocaleString("en-US")} in Payments →`,
+          }}
+        />
         <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
           <PaymentsTable
             rows={payments.items}
@@ -86,9 +77,7 @@ export default async function CustomerPage({ params }: Props) {
         </div>
       </section>
       <section aria-labelledby="customer-refunds" className="space-y-3">
-        <h2 id="customer-refunds" className="text-base font-semibold">
-          Refunds
-        </h2>
+        <SectionHeading id="customer-refunds" title="Refunds" />
         <RefundList
           refunds={refunds.items}
           currency={currency}

@@ -6,6 +6,7 @@ import { LiveUpdates } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusWithRefunds } from "@/components/status-badges";
 import { CopyButton } from "@/components/ui/copy-button";
+import { FieldGrid } from "@/components/ui/field-grid";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
@@ -185,14 +186,7 @@ export default async function PaymentPage({ params }: Props) {
           ) : null}
         </div>
       ) : null}
-      <dl className="grid gap-x-6 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-2 dark:bg-zinc-900 dark:ring-zinc-800">
-        {fields.map(([label, value]) => (
-          <div key={label}>
-            <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{label}</dt>
-            <dd className="mt-1 text-sm">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FieldGrid fields={fields} columns={2} />
       <section aria-labelledby="metadata-heading" className="space-y-3">
         <h2 id="metadata-heading" className="text-base font-semibold">
           Metadata

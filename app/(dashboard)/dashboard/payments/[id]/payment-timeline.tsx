@@ -3,6 +3,7 @@ import { formatMoney } from "@/components/format";
 import { JsonViewer } from "@/components/json-viewer";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
+import { SectionHeading } from "@/components/ui/section-heading";
 import type { PaymentMethod } from "@/db/schema";
 import { cardLabel } from "@/lib/checkout/test-cards";
 import type { TimelineEvent } from "@/lib/payments/timeline";
@@ -62,17 +63,11 @@ export function PaymentTimeline({
 }) {
   return (
     <section aria-labelledby="timeline-heading" className="space-y-3">
-      <div className="flex items-baseline justify-between gap-3">
-        <h2 id="timeline-heading" className="text-base font-semibold">
-          Events
-        </h2>
-        <Link
-          href={`/dashboard/events?payment_id=${paymentId}`}
-          className="text-sm text-indigo-700 hover:underline dark:text-indigo-300"
-        >
-          Open in Events →
-        </Link>
-      </div>
+      <SectionHeading
+        id="timeline-heading"
+        title="Events"
+        more={{ href: `/dashboard/events?payment_id=${paymentId}`, label: "Open in Events →" }}
+      />
       <ol className="space-y-3 border-l border-zinc-200 pl-4 dark:border-zinc-800">
         {timeline.map((event) => (
           <li key={event.id} id={event.id} data-testid="timeline-event" className="space-y-1">

@@ -1,10 +1,7 @@
-import { formatMoney } from "@/components/format";
-import { RelativeTime } from "@/components/relative-time";
-import { RefundStatusBadge } from "@/components/status-badges";
-import { Card, CardList } from "@/components/ui/card-list";
+import { CardList } from "@/components/ui/card-list";
 import { SimpleTable } from "@/components/ui/simple-table";
 import type { RefundResource } from "@/lib/refunds/schemas";
-import { REFUND_REASON_LABELS } from "../../refunds/refund-list";
+import { RefundCard, RefundDetailCells } from "../../refunds/refund-parts";
 import { settleTestRefund } from "../actions";
 import { SettleButtons } from "./settle-buttons";
 
@@ -30,12 +27,6 @@ function SettleRefund({ refund }: { refund: RefundResource }) {
       ]}
     />
   );
-}
-
-function FailureReason({ refund }: { refund: RefundResource }) {
-  return refund.failure_reason ? (
-    <p className="mt-1 max-w-56 text-xs text-zinc-600 dark:text-zinc-400">{refund.failure_reason}</p>
-  ) : null;
 }
 
 /**
@@ -73,15 +64,7 @@ export function RefundsSection({
             className="target:bg-amber-50 dark:target:bg-amber-950"
           >
             <td className="px-4 py-3 font-mono">{refund.id}</td>
-            <td className="px-4 py-3 text-right tabular-nums">{formatMoney(refund.amount, currency)}</td>
-            <td className="px-4 py-3">
-              <RefundStatusBadge status={refund.status} />
-              <FailureReason refund={refund} />
-            </td>
-            <td className="px-4 py-3">{refund.reason ? REFUND_REASON_LABELS[refund.reason] : "—"}</td>
-            <td className="whitespace-nowrap px-4 py-3">
-              <RelativeTime value={refund.created_at} />
-            </td>
+            <RefundDetailCells refund={refund} currency={currency} />
             <td className="w-max whitespace-nowrap px-4 py-3">
               {canSettle ? <SettleRefund refund={refund} /> : null}
             </td>
@@ -90,23 +73,9 @@ export function RefundsSection({
       </SimpleTable>
       <CardList label={caption} empty="No refunds.">
         {refunds.map((refund) => (
-          <Card key={refund.id}>
-            <div className="flex items-start justify-between gap-2">
-              <p className="font-medium tabular-nums">{formatMoney(refund.amount, currency)}</p>
-              <RefundStatusBadge status={refund.status} />
-            </div>
-            <p className="text-xs text-zinc-600 dark:text-zinc-400">
-              Refund <span className="break-all font-mono">{refund.id}</span> ·{" "}
-              <RelativeTime value={refund.created_at} />
-            </p>
-            {refund.reason ? <p className="text-xs">{REFUND_REASON_LABELS[refund.reason]}</p> : null}
-            <FailureReason refund={refund} />
-            {canSettle && refund.status === "pending" ? (
-              <div className="flex flex-wrap gap-2">
-                <SettleRefund refund={refund} />
-              </div>
-            ) : null}
-          </Card>
+          <RefundCard key={refund.id} refund={refund} currency={currency}>
+            {canSettle && refund.status === "pending" ? <SettleRefund refund={refund} /> : null}
+          </RefundCard>
         ))}
       </CardList>
     </section>
