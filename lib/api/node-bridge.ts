@@ -175,8 +175,6 @@ function sendStream(outgoing: ServerResponse, response: ApiResponse, method: str
     outgoing.end();
     return;
   }
-  // No Nagle delay between an event and the packet that carries it.
-  outgoing.socket?.setNoDelay(true);
   response.stream!({
     write: (chunk) => void outgoing.write(chunk),
     end: () => outgoing.end(),

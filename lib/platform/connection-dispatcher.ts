@@ -143,6 +143,10 @@ export function serveHandedConnections(server: http.Server): { stopTaking: () =>
   server.emit("listening");
   process.on("message", (message: unknown, handle: unknown) => {
     if (!isHanded(message, HANDED_CONNECTION) || !(handle instanceof net.Socket)) return;
+    // A server that accepts a connection turns Nagle off itself (http's noDelay); a handed one is not accepted
+    // here. With Nagle on, a page written in several chunks waited for the client's delayed ACK (about 40 ms)
+    // on every kept-alive request after the first, and a stream's event for the packet before it.
+    handle.setNoDelay(true);
     server.emit("connection", handle);
     process.send?.({ type: CONNECTION_TAKEN, id: message.id } satisfies Handed);
   });
