@@ -232,6 +232,28 @@ describe("customers", () => {
     expect(listed.meta.total).toBeGreaterThanOrEqual(1);
   });
 
+  it("pages walk the customers latest payment first, each once, and hold no other merchant's", async () => {
+    const mine = [`cus_page_a_${unique()}`, `cus_page_b_${unique()}`, `cus_page_c_${unique()}`];
+    for (const customer of mine) await payment(customer, "1.00", "pending");
+    const theirs = `cus_page_other_${unique()}`;
+    const created = await api("/api/payments", {
+      token: tokens.other,
+      json: { amount: "1.00", customer_id: theirs },
+    });
+    expect(created.status).toBe(201);
+    const pages = [];
+    for (const page of [1, 2, 3]) {
+      const body = (await api(`/api/customers?perPage=1&page=${page}`)).body as {
+        data: Array<{ id: string }>;
+      };
+      expect(body.data).toHaveLength(1);
+      pages.push(body.data[0]!.id);
+    }
+    expect(pages).toEqual([...mine].reverse());
+    const all = (await api("/api/customers?perPage=100")).body as { data: Array<{ id: string }> };
+    expect(all.data.map(({ id }) => id)).not.toContain(theirs);
+  });
+
   it("an id never used is a 404, another merchant's too", async () => {
     expect((await api(`/api/customers/cus_never_${unique()}`)).status).toBe(404);
     const customer = `cus_mine_${unique()}`;
