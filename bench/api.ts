@@ -57,13 +57,6 @@ console.log(
   `${reused ? "Reused" : "Seeded"} ${paymentCount.toLocaleString("en-US")} payments in ${seedSeconds} s`,
 );
 
-const baseEnv = {
-  ...process.env,
-  DATABASE_URL: serverDatabaseUrl,
-  DATABASE_POOL_MAX: poolMax,
-  NODE_ENV: "production" as const,
-  NEXT_TELEMETRY_DISABLED: "1",
-};
 let externalId = 0;
 type Scenario = {
   key: string;
@@ -168,7 +161,13 @@ if (process.env.BENCH_COMPARE_REQUEST_LOG && !dashboardOnly)
 if (!dashboardOnly)
   servers.push({
     label: "baseline",
-    server: await startScript("bench/baseline-server.ts", { ...baseEnv, PORT: "4200" }, 4200, "/"),
+    // The app's environment (a create encrypts its checkout token with the keys it names).
+    server: await startScript(
+      "bench/baseline-server.ts",
+      appServerEnv(serverDatabaseUrl, 4200, { DATABASE_POOL_MAX: poolMax }),
+      4200,
+      "/",
+    ),
   });
 // The app on PostgreSQL is a primary, its dashboard process and its API processes: counted after the load.
 const processCounts = new Map<string, number>();
@@ -200,6 +199,9 @@ try {
       for (const { label, server } of servers) {
         if (scenario.appOnly && label !== "app") continue;
         const result = await runScenario(scenario, server);
+        // A refusal is answered faster than the request it refuses: a figure with any is not this scenario's.
+        if (result.non2xx > 0 || result.errors > 0)
+          throw new Error(`${label} refused requests of ${scenario.name}: ${JSON.stringify(result)}`);
         results.get(label)![index]!.push(result);
         console.log(`round ${round} ${label}: ${JSON.stringify(result)}`);
       }

@@ -71,19 +71,21 @@ const server = http.createServer((request, response) => {
           .end(JSON.stringify({ data, meta: { total: Number(rows[0]?.total ?? 0) } }));
         return;
       }
-      const body: { amount: number; external_id?: string } = JSON.parse(
+      const body: { amount: number; external_id?: string; customer_id?: string } = JSON.parse(
         Buffer.concat(chunks).toString() || "{}",
       ) as never;
       const amount = body.amount.toFixed(2);
       const external_id = body.external_id ?? null;
+      // The customer's rollups as the app keeps them, and its id in metadata as the app stores it.
+      const customer_id = body.customer_id ?? null;
       const [payment] = await run(
         createPaymentStatement(
           merchantId,
           {
             amount,
             external_id,
-            customer_id: null,
-            metadata: null,
+            customer_id,
+            metadata: customer_id === null ? null : JSON.stringify({ customer_id }),
             source: "api",
             autoSettleMs: 0,
             return_url: null,
