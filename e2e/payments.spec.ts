@@ -15,6 +15,8 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   seed,
 }) => {
   const externalId = `qa_${Date.now()}`;
+  // A customer of this run's alone, so its page's totals are this payment's.
+  const customerId = `cus_${externalId}`;
   await logInAs(page, seed);
   await navLink(page, "Payments").click();
   await expect(page.getByRole("heading", { name: "Payments", exact: true })).toBeVisible();
@@ -34,7 +36,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
 
   await dialog.getByLabel("Amount").fill("42.5");
   await dialog.getByLabel("External ID").fill(externalId);
-  await dialog.getByLabel("Customer ID").fill("cus_qa");
+  await dialog.getByLabel("Customer ID").fill(customerId);
   await dialog.getByRole("button", { name: "Create payment" }).click();
   await expect(dialog.getByText(/Payment \d+ created\./)).toBeVisible();
   await dialog.getByRole("button", { name: "Done" }).click();
@@ -58,7 +60,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   await expect(page.getByTestId("payment-status")).toContainText("pending");
   const metadata = page.getByRole("region", { name: "Metadata" });
   await expect(metadata.getByRole("term")).toHaveText(["customer_id"]);
-  await expect(metadata.getByRole("definition")).toHaveText(["cus_qa"]);
+  await expect(metadata.getByRole("definition")).toHaveText([customerId]);
   await expect(page.getByTestId("timeline-event")).toHaveCount(1);
   await settleInDashboard(page, "Mark as paid");
   await expect(page.getByText("Marked as paid.")).toBeVisible();
@@ -67,6 +69,19 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   await expect(page.getByTestId("timeline-event").nth(1)).toContainText("payment.completed");
   await expect(page.getByRole("button", { name: "Mark as paid" })).toHaveCount(0);
   const paymentUrl = page.url();
+
+  // The payment links to its customer: its payments and what they add up to, from the rollup.
+  await page.getByRole("link", { name: customerId }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(customerId);
+  await expect(page.getByText("Completed volume").locator("..")).toContainText("42.50");
+  await expect(
+    page
+      .getByRole("region", { name: "Payments", exact: true })
+      .getByRole("row")
+      .filter({ hasText: externalId }),
+  ).toContainText("completed");
+  await expect(page.getByRole("region", { name: "Refunds", exact: true })).toContainText("No refunds.");
+  await page.goto(paymentUrl);
 
   await page.goto(`/dashboard/payments?status=completed&q=${externalId}`);
   await expect(page.getByRole("row").filter({ hasText: externalId })).toContainText("completed");
@@ -83,7 +98,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
     "id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at,failure_reason",
   );
   expect(csv).toHaveLength(2);
-  expect(csv[1]).toContain(`,${externalId},cus_qa,completed,42.50,0.00,`);
+  expect(csv[1]).toContain(`,${externalId},${customerId},completed,42.50,0.00,`);
 
   // Another merchant gets a not-found page for this payment's URL.
   await page.context().clearCookies();

@@ -80,6 +80,24 @@ describe("the next request on a connection after an early refusal", () => {
     },
   );
 
+  // The list filters and the customer routes refuse in the handler, after the query is parsed: each keeps the
+  // connection, as every answer of the API does.
+  it.each([
+    ["422, a status the list does not know", "/api/payments?status=paid", 422],
+    ["422, a date that is not one", "/api/payments?created_from=2026-02-30", 422],
+    ["422, a refund filter's payment id that is not a number", "/api/refunds?payment_id=abc", 422],
+    ["422, the customers list's page size", "/api/customers?perPage=0", 422],
+    ["404, a customer id never used", "/api/customers/cus_never_used_here", 404],
+  ])("GET %s: then the next request on the same socket", async (_name, path, status) => {
+    const first = `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\n\r\n`;
+    const { responses, reset } = await reuseConnection(baseUrl, [first], nextRequest);
+    expect(responses.map((response) => [response.status, response.headers.connection])).toEqual([
+      [status, "keep-alive"],
+      [200, "keep-alive"],
+    ]);
+    expect(reset).toBe(false);
+  });
+
   it("429 on a 2 MB body (an address past its 100 unauthenticated requests a minute)", async () => {
     const flood = () =>
       fetch(`${baseUrl}/api/payments`, {
