@@ -107,6 +107,32 @@ export function dataResponse(description: string, ref: string, headers: Record<s
   };
 }
 
+/**
+ * A create's 201: `Location` naming the new record, and `{message, data}`. `data` is always there but on a
+ * payment's create, where it comes with `Prefer: return=representation` (the seed's body is the message alone).
+ */
+export function createdResponse(
+  description: string,
+  location: string,
+  message: string,
+  ref: string,
+  { dataAlways = true }: { dataAlways?: boolean } = {},
+) {
+  return {
+    description,
+    headers: { Location: { description: location, schema: { type: "string" } }, ...rateLimitHeaders },
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          properties: { message: { type: "string", examples: [message] }, data: { $ref: ref } },
+          required: dataAlways ? ["message", "data"] : ["message"],
+        },
+      },
+    },
+  };
+}
+
 export const pageParameters = [
   { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
   { name: "perPage", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 10 } },

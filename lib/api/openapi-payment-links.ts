@@ -6,12 +6,12 @@ import {
 import {
   bodyRefusals,
   common,
+  createdResponse,
   dataResponse,
   errorResponse,
   idParameter,
   pagedResponse,
   pageParameters,
-  rateLimitHeaders,
   schemaOf,
   validationErrorResponse,
 } from "./openapi-parts";
@@ -48,25 +48,12 @@ export const paymentLinkPaths = {
       summary: "Create a payment link: each payer who opens its url gets a payment of its amount",
       requestBody: jsonBody("CreatePaymentLink"),
       responses: {
-        "201": {
-          description: "Created; the body carries the link and its url.",
-          headers: {
-            Location: { description: "/api/payment-links/{id}", schema: { type: "string" } },
-            ...rateLimitHeaders,
-          },
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                properties: {
-                  message: { type: "string", examples: ["Payment link created successfully"] },
-                  data: { $ref: "#/components/schemas/PaymentLink" },
-                },
-                required: ["message", "data"],
-              },
-            },
-          },
-        },
+        "201": createdResponse(
+          "Created; the body carries the link and its url.",
+          "/api/payment-links/{id}",
+          "Payment link created successfully",
+          "#/components/schemas/PaymentLink",
+        ),
         "400": errorResponse("malformedJson"),
         "403": errorResponse("unauthorized", "The token is read-only."),
         ...bodyRefusals,

@@ -5,11 +5,11 @@ import { API_ERRORS } from "./api-errors";
 import {
   bodyRefusals,
   common,
+  createdResponse,
   dataResponse,
   errorResponse,
   pagedResponse,
   pageParameters,
-  rateLimitHeaders,
   schemaOf,
   validationErrorResponse,
 } from "./openapi-parts";
@@ -63,25 +63,12 @@ export const refundPaths = {
       ],
       requestBody: jsonBody("CreateRefund", false),
       responses: {
-        "201": {
-          description: "Created; the body carries the refund (pending).",
-          headers: {
-            Location: { description: "/api/refunds/{id}", schema: { type: "string" } },
-            ...rateLimitHeaders,
-          },
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                properties: {
-                  message: { type: "string", examples: ["Refund created successfully"] },
-                  data: { $ref: "#/components/schemas/Refund" },
-                },
-                required: ["message", "data"],
-              },
-            },
-          },
-        },
+        "201": createdResponse(
+          "Created; the body carries the refund (pending).",
+          "/api/refunds/{id}",
+          "Refund created successfully",
+          "#/components/schemas/Refund",
+        ),
         "400": errorResponse("malformedJson"),
         ...notYours("payment"),
         "409": errorResponse("idempotencyKeyReused"),

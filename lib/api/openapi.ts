@@ -6,11 +6,11 @@ import { inboxPaths, inboxSchemas } from "./openapi-inbox";
 import {
   bodyRefusals,
   common,
+  createdResponse,
   dataResponse,
   errorResponse,
   pagedResponse,
   pageParameters,
-  rateLimitHeaders,
   schemaOf,
   validationErrorResponse,
 } from "./openapi-parts";
@@ -94,26 +94,13 @@ export function buildOpenApiDocument(serverUrl: string) {
             content: { "application/json": { schema: { $ref: "#/components/schemas/CreatePayment" } } },
           },
           responses: {
-            "201": {
-              description:
-                "Created. With `Prefer: return=representation`, `data` is the payment as retrieved.",
-              headers: {
-                Location: { description: "/api/payments/{id}", schema: { type: "string" } },
-                ...rateLimitHeaders,
-              },
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      message: { type: "string", examples: ["Payment created successfully"] },
-                      data: { $ref: "#/components/schemas/RetrievedPayment" },
-                    },
-                    required: ["message"],
-                  },
-                },
-              },
-            },
+            "201": createdResponse(
+              "Created. With `Prefer: return=representation`, `data` is the payment as retrieved.",
+              "/api/payments/{id}",
+              "Payment created successfully",
+              "#/components/schemas/RetrievedPayment",
+              { dataAlways: false },
+            ),
             "400": errorResponse(
               "malformedJson",
               "The body is not JSON, not a JSON object, or nested too deeply.",
