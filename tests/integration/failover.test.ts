@@ -169,6 +169,9 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 async function underLoad(label: string, disrupt: () => Promise<unknown>) {
   const { merchantId, token, hookPath } = await merchantUnderTest(label);
   const stream: FollowedStream = followSse(`${server!.baseUrl}/api/events/stream`, token);
+  // A stream without Last-Event-ID starts at its opening: the load waits for it, or its first events (on a
+  // loaded machine, commits before the stream's lease) are rightly not streamed, and the test waits for them.
+  await until("the stream open", () => stream.opened >= 1, 30_000);
   const readiness = watchReadiness(server!.baseUrl);
   const load = createLoad(server!.baseUrl, token);
   try {
