@@ -6,14 +6,14 @@ import { onceMoreOnConflict } from "@/db/errors";
 import { payments, type PaymentMethod } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { isoTimestamp } from "@/lib/platform/timestamps";
-import { messages, parseInput } from "@/lib/platform/validation";
+import { parseInput, requiredChoice } from "@/lib/platform/validation";
 import { recordPaymentEvent } from "@/lib/webhooks/outbox";
 import { CANCELED_REASON } from "./canceled";
 import { simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
 
 export const settleInputSchema = z.object({
-  outcome: z.enum(["completed", "failed"], { error: messages.in("outcome") }),
+  outcome: requiredChoice("outcome", ["completed", "failed"]),
 });
 
 /** Who settled a payment or refund instead of the processor, and the failure reason each one gives. */

@@ -53,6 +53,16 @@ export function stringField(field: string, options: { max?: number; min?: number
   return schema;
 }
 
+/** One of `values`: "required" when absent, as Laravel's `required|in:…` says it, else "The selected … is invalid." */
+export function requiredChoice<const Values extends readonly [string, ...string[]]>(
+  field: string,
+  values: Values,
+) {
+  return z.enum(values, {
+    error: (issue) => (issue.input === undefined ? messages.required(field) : messages.in(field)),
+  });
+}
+
 /**
  * A record id as it arrives in a URL, a form field or a CLI flag, in its one canonical spelling: decimal digits
  * without a leading zero (`01` names nothing, as Laravel's integer rule refuses it), at most 15 of them, so

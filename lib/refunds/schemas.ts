@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { REFUND_REASONS, REFUND_STATUSES } from "@/db/enums";
 import { amountField, pageQuerySchema, queryChoice } from "@/lib/payments/schemas";
-import { idParam, messages, stringField } from "@/lib/platform/validation";
+import { idParam, messages, requiredChoice, stringField } from "@/lib/platform/validation";
 
 export const REFUND_EVENT_TYPES = ["refund.created", "refund.succeeded", "refund.failed"] as const;
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
@@ -39,7 +39,7 @@ export const listRefundsQuerySchema = pageQuerySchema.extend({
 });
 
 export const settleRefundSchema = z.object({
-  outcome: z.enum(["succeeded", "failed"], { error: messages.in("outcome") }),
+  outcome: requiredChoice("outcome", ["succeeded", "failed"]),
 });
 
 const money = z.string().describe('Two decimals, e.g. "12.50".');

@@ -70,6 +70,11 @@ describe("settlePayment", () => {
       kind: "validation",
       fieldErrors: { outcome: ["The selected outcome is invalid."] },
     });
+    // Absent, it is required, as Laravel's `required|in:…` says it.
+    await expect(settlePayment(db, paymentId, {})).rejects.toMatchObject({
+      kind: "validation",
+      fieldErrors: { outcome: ["The outcome field is required."] },
+    });
     expect(await eventTypes(paymentId)).toEqual(["payment.pending", "payment.failed"]);
   });
 
