@@ -7,7 +7,7 @@ import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { newCheckoutToken } from "@/lib/checkout/checkout-token";
-import { createPaymentStatement } from "@/lib/payments/create-payment";
+import { createPaymentStatement, storedMetadata } from "@/lib/payments/create-payment";
 import { listPaymentsStatement } from "@/lib/payments/queries";
 import { publicId } from "@/lib/platform/ids";
 import { authenticationStatement } from "@/lib/tokens/authenticate";
@@ -76,7 +76,7 @@ const server = http.createServer((request, response) => {
       ) as never;
       const amount = body.amount.toFixed(2);
       const external_id = body.external_id ?? null;
-      // The customer's rollups as the app keeps them, and its id in metadata as the app stores it.
+      // The customer's rollups as the app keeps them.
       const customer_id = body.customer_id ?? null;
       const [payment] = await run(
         createPaymentStatement(
@@ -85,7 +85,7 @@ const server = http.createServer((request, response) => {
             amount,
             external_id,
             customer_id,
-            metadata: customer_id === null ? null : JSON.stringify({ customer_id }),
+            metadata: storedMetadata(null, customer_id),
             source: "api",
             autoSettleMs: 0,
             return_url: null,

@@ -81,7 +81,6 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
       .filter({ hasText: externalId }),
   ).toContainText("completed");
   await expect(page.getByRole("region", { name: "Refunds", exact: true })).toContainText("No refunds.");
-  await page.goto(paymentUrl);
 
   await page.goto(`/dashboard/payments?status=completed&q=${externalId}`);
   await expect(page.getByRole("row").filter({ hasText: externalId })).toContainText("completed");

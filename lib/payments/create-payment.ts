@@ -96,6 +96,18 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
   });
 }
 
+/**
+ * A payment's metadata as stored and returned: JSON text, the customer id beside the merchant's own keys (the
+ * field wins), or null when there is neither. Exported so the benchmark's bare baseline stores the same.
+ */
+export function storedMetadata(
+  metadata: Record<string, string> | null | undefined,
+  customerId: string | null,
+): string | null {
+  const pairs = { ...metadata, ...(customerId === null ? {} : { customer_id: customerId }) };
+  return Object.keys(pairs).length === 0 ? null : JSON.stringify(pairs);
+}
+
 export type CreatePaymentResult = {
   paymentId: number;
   replayed: boolean;
@@ -114,9 +126,7 @@ export async function createPayment(
   options: CreatePaymentOptions,
 ): Promise<CreatePaymentResult> {
   const data = parseInput(createPaymentSchema, input);
-  // Stored and returned as JSON text, the customer id beside the merchant's own keys (the field wins).
-  const pairs = { ...data.metadata, ...(data.customer_id === null ? {} : { customer_id: data.customer_id }) };
-  const metadata = Object.keys(pairs).length === 0 ? null : JSON.stringify(pairs);
+  const metadata = storedMetadata(data.metadata, data.customer_id);
   const paymentLinkId = options.paymentLinkId ?? null;
   // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.
   const awaitsPayer = data.return_url !== null || paymentLinkId !== null;
