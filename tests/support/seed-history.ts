@@ -86,8 +86,10 @@ async function oldInboxCapture(db: Executor, merchantId: number) {
   } finally {
     Date.now = realNow;
   }
+  // Received when it was signed. Set, not shifted: the embedded database reads its clock through Date.now
+  // too, so there the capture already carries the mocked time, and a shift made it 20 minutes old.
   await db.execute(
-    sql`update webhook_inbox_captures set received_at = received_at - interval '10 minutes'
+    sql`update webhook_inbox_captures set received_at = ${message.timestamp.toISOString()}::timestamptz
         where merchant_id = ${merchantId} and endpoint_id = ${inbox.id}`,
   );
 }
