@@ -14,6 +14,7 @@ const eslintConfig = [
       "playwright-report/**",
       "test-results/**",
       "packages/*/dist/**",
+      "dist/**",
     ],
   },
   ...nextVitals,

@@ -82,15 +82,13 @@ export async function startScript(
   ready: string | { line: string },
   nodeFlags: string[] = [],
 ): Promise<RunningServer> {
-  const child = spawn(
-    process.execPath,
-    [...nodeFlags, "--import", "tsx", "--conditions=react-server", script],
-    {
-      cwd: root,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  // The platform's server runs as `npm start` runs it, compiled by `npm run build`; other scripts under tsx.
+  const entry = script === "scripts/server.ts" ? ["dist/server/server.js"] : ["--import", "tsx", script];
+  const child = spawn(process.execPath, [...nodeFlags, "--conditions=react-server", ...entry], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   // Kept for reading after the run: bench/results/<script>-<port>.log.
   mkdirSync(path.join(root, "bench/results"), { recursive: true });

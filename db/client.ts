@@ -1,15 +1,10 @@
 import "server-only";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { readDatabaseConfig, type DatabaseConfig } from "./config";
-import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
+import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import {
   counted,
   poolClient,
@@ -20,7 +15,7 @@ import {
 } from "./pool";
 import * as schema from "./schema";
 import { dialect, type Statement } from "./statement";
-import { capturingLogger, statementRecorder, type StatementRecorder } from "./statement-capture";
+import { captureFor, capturingLogger, type StatementRecorder } from "./statement-capture";
 
 /**
  * The one module that knows which driver runs: postgres.js when DATABASE_URL is set, PGlite in-process
@@ -35,7 +30,7 @@ export type Transaction = PgTransaction<
 /** What domain functions take: the database, or a transaction already under way. */
 export type Executor = Database | Transaction;
 
-type Connection = {
+export type Connection = {
   db: Database;
   /** See getBackgroundDb. */
   backgroundDb: Database;
@@ -45,16 +40,16 @@ type Connection = {
   close: () => Promise<void>;
 };
 
-const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 // Any fixed number: it only has to be the same in every process that migrates.
 const MIGRATION_LOCK_ID = 72_201_517;
 
 export { poolUsage, PoolerMisconfiguredError } from "./pool";
 
-/** The statement recorder when DATABASE_STATEMENT_CAPTURE is set (tests only), chosen once per connection. */
-function captureFor(config: DatabaseConfig): StatementRecorder | undefined {
-  return config.DATABASE_STATEMENT_CAPTURE ? statementRecorder(config.DATABASE_STATEMENT_CAPTURE) : undefined;
-}
+/**
+ * PGlite's module (a WebAssembly PostgreSQL) takes over a second to load: only a process without
+ * DATABASE_URL loads it, so an API process on PostgreSQL, replaced after a crash, boots without it.
+ */
+const embedded = process.env.DATABASE_URL ? undefined : await import("./embedded-connection");
 
 /**
  * A read replica's pool (db/replicas.ts): prepared like the primary's, and read through `selectRows`'s direct
@@ -133,26 +128,9 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
   };
 }
 
-function connectPglite(config: DatabaseConfig): Connection {
-  const dataDir = config.PGLITE_DATA_DIR;
-  acquireEmbeddedDatabaseLock(dataDir);
-  const client = new PGlite(path.resolve(dataDir));
-  const record = captureFor(config);
-  const db = drizzlePglite({
-    client,
-    schema,
-    logger: record && capturingLogger(record),
-  }) as unknown as Database;
-  return {
-    db,
-    // One connection in-process: nothing to queue behind.
-    backgroundDb: db,
-    migrate: () => migratePglite(drizzlePglite({ client }), { migrationsFolder }),
-    async listen(channel, onNotify) {
-      await client.listen(channel, () => onNotify());
-    },
-    close: () => client.close(),
-  };
+function embeddedConnection(config: DatabaseConfig): Connection {
+  if (!embedded) throw new Error("DATABASE_URL was set when the database module loaded, and is unset now");
+  return embedded.connectPglite(config);
 }
 
 // Cached on globalThis: the server script and Next.js's separately bundled pages and actions each load this
@@ -167,7 +145,7 @@ function connection(): Connection {
     const config = readDatabaseConfig();
     globalForDb.paymentsDbConnection = config.DATABASE_URL
       ? connectPostgres({ ...config, DATABASE_URL: config.DATABASE_URL })
-      : connectPglite(config);
+      : embeddedConnection(config);
   }
   return globalForDb.paymentsDbConnection;
 }

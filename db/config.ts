@@ -1,3 +1,4 @@
+import path from "node:path";
 import { z } from "zod";
 
 /**
@@ -53,3 +54,6 @@ export type DatabaseConfig = z.infer<typeof databaseConfigSchema>;
 export function readDatabaseConfig(): DatabaseConfig {
   return databaseConfigSchema.parse(process.env);
 }
+
+/** The committed migrations (drizzle-kit's output), applied at every start. */
+export const migrationsFolder = path.join(process.cwd(), "db", "migrations");

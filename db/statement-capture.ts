@@ -13,7 +13,8 @@ export type CapturedStatement = { sql: string; callers: string[] };
 
 const root = process.cwd();
 // Frames that say nothing about who asked: the database plumbing and the libraries under it.
-const PLUMBING = /node_modules|node:|\/db\/client\.ts|\/db\/statement(-capture)?\.ts|<anonymous>/;
+const PLUMBING =
+  /node_modules|node:|\/db\/(client|embedded-connection)\.ts|\/db\/statement(-capture)?\.ts|<anonymous>/;
 
 /**
  * The first few frames of the app's own code, as `function (file:line)` relative to the repository. None when
@@ -57,4 +58,11 @@ export function statementRecorder(directory: string): StatementRecorder {
 /** drizzle's logger hook: called with every statement drizzle sends, on either driver. */
 export function capturingLogger(record: StatementRecorder): Logger {
   return { logQuery: (query) => record(query) };
+}
+
+/** The statement recorder when DATABASE_STATEMENT_CAPTURE is set (tests only), chosen once per connection. */
+export function captureFor(config: {
+  DATABASE_STATEMENT_CAPTURE?: string | undefined;
+}): StatementRecorder | undefined {
+  return config.DATABASE_STATEMENT_CAPTURE ? statementRecorder(config.DATABASE_STATEMENT_CAPTURE) : undefined;
 }

@@ -88,8 +88,12 @@ export function removeStaleDashboardSockets(directory = tmpdir()): string[] {
   return removed;
 }
 
-/** A process that died unasked is replaced, but not faster than this. */
+/**
+ * A process that died unasked is replaced at once: requests wait on its connections meanwhile. One that died
+ * within YOUNG_PROCESS_MS of its start is replaced after RESTART_DELAY_MS, so a crash at boot cannot spin.
+ */
 const RESTART_DELAY_MS = 1000;
+const YOUNG_PROCESS_MS = 10_000;
 
 /**
  * The primary of `npm start` on PostgreSQL: listens on the port (lib/platform/connection-dispatcher.ts),
@@ -110,6 +114,7 @@ export function runWebCluster(apiCount: number): void {
     process.exit();
   };
   const roles = new Map<Worker, "api" | "dashboard">();
+  const startedAt = new Map<Worker, number>();
   let stopping: NodeJS.Signals | undefined;
   let apiStarted = false;
   /** Set once the first API process takes connections: from then on a process that dies is replaced. */
@@ -131,6 +136,7 @@ export function runWebCluster(apiCount: number): void {
   const fork = (role: "api" | "dashboard") => {
     const worker = cluster.fork({ SERVER_ROLE: role, DASHBOARD_SOCKET: socket });
     roles.set(worker, role);
+    startedAt.set(worker, Date.now());
     answerScrapes(worker);
     if (role === "api") dispatcher.add(worker);
     if (role === "dashboard")
@@ -157,7 +163,9 @@ export function runWebCluster(apiCount: number): void {
   fork("dashboard");
   cluster.on("exit", (worker, code, signal) => {
     const role = roles.get(worker)!;
+    const age = Date.now() - startedAt.get(worker)!;
     roles.delete(worker);
+    startedAt.delete(worker);
     if (!up && !stopping) {
       console.error(`The ${role} process failed to start (${signal ?? code}); npm start gives up.`);
       process.exitCode = typeof code === "number" && code !== 0 ? code : 1;
@@ -172,9 +180,12 @@ export function runWebCluster(apiCount: number): void {
     console.error(
       `Server process ${worker.process.pid} (${role}) exited (${signal ?? code}); starting another.`,
     );
-    setTimeout(() => {
-      if (!stopping) fork(role);
-    }, RESTART_DELAY_MS);
+    setTimeout(
+      () => {
+        if (!stopping) fork(role);
+      },
+      age < YOUNG_PROCESS_MS ? RESTART_DELAY_MS : 0,
+    );
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => stopAll(signal));
 }

@@ -21,6 +21,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 // TypeScript scripts run in one node process with tsx's loader (the tsx CLI would add a wrapper process, and
 // a SIGKILL to the wrapper would leave the real one running).
 const TSX = ["--import", "tsx", "--conditions=react-server"];
+const SERVER_BUNDLE = "dist/server/server.js";
 
 export function testEnvironment(
   name: string,
@@ -169,7 +170,8 @@ export async function startServerProcess(
     )
   )
     throw new Error(`Port ${port} is already in use.`);
-  const server: ChildProcess = spawn(process.execPath, [...TSX, "scripts/server.ts"], {
+  // What `npm start` runs: the server compiled by `npm run build` (scripts/build-server.mjs).
+  const server: ChildProcess = spawn(process.execPath, ["--conditions=react-server", SERVER_BUNDLE], {
     cwd: root,
     env: { ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,33 @@
+import "server-only";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import type { Connection, Database } from "./client";
+import { migrationsFolder, type DatabaseConfig } from "./config";
+import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
+import * as schema from "./schema";
+import { captureFor, capturingLogger } from "./statement-capture";
+
+/** The embedded database (PGlite, in this process): db/client.ts loads this module only without DATABASE_URL. */
+export function connectPglite(config: DatabaseConfig): Connection {
+  const dataDir = config.PGLITE_DATA_DIR;
+  acquireEmbeddedDatabaseLock(dataDir);
+  const client = new PGlite(path.resolve(dataDir));
+  const record = captureFor(config);
+  const db = drizzle({
+    client,
+    schema,
+    logger: record && capturingLogger(record),
+  }) as unknown as Database;
+  return {
+    db,
+    // One connection in-process: nothing to queue behind.
+    backgroundDb: db,
+    migrate: () => migrate(drizzle({ client }), { migrationsFolder }),
+    async listen(channel, onNotify) {
+      await client.listen(channel, () => onNotify());
+    },
+    close: () => client.close(),
+  };
+}
