@@ -69,13 +69,25 @@ export async function seedBenchmark(
       select merchant_id, (settled_at at time zone 'UTC')::date, count(*), sum(amount)
       from refunds where merchant_id = ${merchantId} group by 1, 2`;
     await sql`
+      insert into refund_daily_counts (merchant_id, customer_id, day, status, count)
+      select merchant_id, scope, (created_at at time zone 'UTC')::date, status, count(*)
+      from refunds, lateral (values (''), (customer_id)) as scopes (scope)
+      where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3, 4`;
+    await sql`
       insert into customers (merchant_id, customer_id, payments_count, completed_volume, refunded, first_payment_at, last_payment_at)
       select merchant_id, customer_id, count(*), coalesce(sum(amount) filter (where status = 'completed'), 0),
              sum(amount_refunded), min(created_at), max(created_at)
       from payments where merchant_id = ${merchantId} and customer_id is not null group by 1, 2`;
     // A live database is vacuumed by autovacuum; a fresh bulk load is not yet (and this machine runs with
     // autovacuum off). Index-only scans need the visibility map, and the planner the rollups' statistics.
-    for (const table of ["payments", "refunds", "customers", "payment_daily_totals", "refund_daily_totals"])
+    for (const table of [
+      "payments",
+      "refunds",
+      "customers",
+      "payment_daily_totals",
+      "refund_daily_totals",
+      "refund_daily_counts",
+    ])
       await sql`vacuum analyze ${sql(table)}`;
     // The load's pages written out now, not by the checkpointer during the first rounds' measurements.
     await sql`checkpoint`;

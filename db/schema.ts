@@ -322,6 +322,24 @@ export const refundDailyTotals = pgTable(
 );
 
 /**
+ * How many refunds were made per UTC day of their creation, by status, kept by the statements that create and
+ * settle refunds: the refunds list counts its total, and finds the day a deep page starts in, from a row per
+ * day instead of every refund (lib/refunds/queries.ts).
+ */
+export const refundDailyCounts = pgTable(
+  "refund_daily_counts",
+  {
+    merchantId: merchantId(),
+    /** Whose refunds the row counts: '' for all of the merchant's, or one customer id's (as payment_daily_totals). */
+    customerId: text("customer_id").notNull().default(""),
+    day: date("day").notNull(),
+    status: text("status", { enum: REFUND_STATUSES }).notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.customerId, t.day, t.status] })],
+);
+
+/**
  * One row per customer id a merchant has used, kept by the statements that create and settle payments and
  * refunds (as the daily totals are): the Customers page and API read it instead of scanning payments.
  */
@@ -373,9 +391,21 @@ export const refunds = pgTable(
   },
   (t) => [
     index("refunds_payment_idx").on(t.paymentId, t.id.desc()),
-    index("refunds_merchant_created_idx").on(t.merchantId, t.createdAt.desc()),
+    // The refunds list's orders (newest first; by status; a customer's), as the payments' indexes: with the id,
+    // so a deep page seeks by (created_at, id) (lib/refunds/queries.ts).
+    index("refunds_merchant_created_idx").on(
+      t.merchantId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("refunds_merchant_status_created_idx").on(
+      t.merchantId,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index("refunds_merchant_customer_created_idx")
-      .on(t.merchantId, t.customerId, t.createdAt.desc())
+      .on(t.merchantId, t.customerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`customer_id is not null`),
     // The settler's due refunds.
     index("refunds_pending_settle_idx")

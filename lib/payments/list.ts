@@ -2,6 +2,14 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { PaymentStatus, RefundState } from "@/db/enums";
+import {
+  allOf,
+  DAY_MS,
+  dayConditions,
+  dayOf,
+  readPageByDays,
+  type DayCount,
+} from "@/lib/platform/day-count-pages";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 
 /**
@@ -43,13 +51,6 @@ export function paymentFilterConditions(merchantId: number, filter: PaymentFilte
   return conditions;
 }
 
-export const allOf = (conditions: SQL[]) => sql.join(conditions, sql` and `);
-
-type DayCount = { day: string; count: number };
-const DAY_MS = 86_400_000;
-const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
-const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
-
 /**
  * How many payments match, per creation day (UTC), newest day first: from the daily totals (kept by the
  * statements that write payments, per merchant and per customer) for whole days; a day the date range cuts
@@ -90,18 +91,11 @@ async function countByDay(db: Executor, merchantId: number, filter: PaymentFilte
   return counts.filter((entry) => entry.count > 0);
 }
 
-const dayConditions = (day: string) => [
-  sql`created_at >= ${startOf(day).toISOString()}::timestamptz`,
-  sql`created_at < ${new Date(startOf(day).getTime() + DAY_MS).toISOString()}::timestamptz`,
-];
-
 export type FilteredPage<Row> = { rows: Row[]; total: number };
 
 /**
  * A page of the payments matching `filter`, newest first, and how many match, without scanning what comes
- * before the page: the daily counts say which day the page starts in, an index read skips to its place in
- * that day (at most a day of rows, read from the index alone where the filter's index covers it), and the page
- * is read from there by keyset. Page 50,000 costs about what page 1 does.
+ * before the page (readPageByDays), from the daily totals.
  */
 export async function listFilteredPayments<Row>(
   db: Executor,
@@ -127,28 +121,7 @@ export async function listFilteredPayments<Row>(
   }
   const days = await countByDay(db, merchantId, filter);
   const total = days.reduce((sum, day) => sum + day.count, 0);
-  let before = 0;
-  const start = days.find((day) => {
-    if (before + day.count > page.offset) return true;
-    before += day.count;
-    return false;
-  });
-  if (!start) return { rows: [], total };
-  const rows = await selectRows<Row>(
-    db,
-    sql`with boundary as (
-          select created_at as first_at, id as first_id from payments
-          where ${allOf([...conditions, ...dayConditions(start.day)])}
-          ${ordered} offset ${page.offset - before} limit 1
-        )
-        -- Lateral: the boundary reaches the page's index scan as a key, not as a filter over every row.
-        select page.* from boundary, lateral (
-          select ${columns} from payments
-          where ${allOf(conditions)} and (created_at, id) <= (first_at, first_id)
-          ${ordered} limit ${page.limit}
-        ) page`,
-  );
-  return { rows, total };
+  return { rows: await readPageByDays<Row>(db, "payments", conditions, days, page, columns), total };
 }
 
 /** The keyset position after a row: where the next batch of an export starts. */

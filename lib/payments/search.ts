@@ -1,9 +1,10 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { allOf } from "@/lib/platform/day-count-pages";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { hasFilters, toPaymentFilter, type PaymentFilters } from "./filters";
-import { allOf, listFilteredPayments, paymentFilterConditions, type PaymentFilter } from "./list";
+import { listFilteredPayments, paymentFilterConditions, type PaymentFilter } from "./list";
 import { listPaymentsQuery } from "./queries";
 import { toPaymentListItem, type PaymentRow } from "./resource";
 import type { PaymentListItem } from "./schemas";

@@ -61,6 +61,14 @@ function createRefundStatement(
                case when ${autoSettleMs}::int > 0 then now() + ${autoSettleMs}::int * interval '1 millisecond' end
         from reserved
         returning *
+      ), day_counted as (
+        -- Its day's count, the merchant's and its customer's (the refunds list's totals), after the payment's lock.
+        insert into refund_daily_counts as t (merchant_id, customer_id, day, status, count)
+        select inserted.merchant_id, scope, (inserted.created_at at time zone 'UTC')::date, inserted.status, 1
+        from inserted, lateral (values (''), (nullif(inserted.customer_id, ''))) as scopes (scope)
+        where scope is not null
+        order by 2
+        on conflict (merchant_id, customer_id, day, status) do update set count = t.count + 1
       )`,
       from: sql`inserted`,
       returning: sql`${sql.raw(

@@ -111,7 +111,26 @@ async function transitionRefund(
           on conflict (merchant_id, day) do update set count = t.count + 1, amount = t.amount + excluded.amount`,
     );
   }
+  if (row) await recountRefund(db, merchantId, Number(row.id), row.status);
   return row ?? null;
+}
+
+/**
+ * The refunds list's daily counts (the merchant's and the customer's) move the refund from pending to its
+ * outcome: after the payment's totals, in the order every writer takes them.
+ */
+async function recountRefund(db: Transaction, merchantId: number, refundId: number, outcome: string) {
+  await selectRows(
+    db,
+    sql`insert into refund_daily_counts as t (merchant_id, customer_id, day, status, count)
+        select merchant_id, scope, (created_at at time zone 'UTC')::date, change.status, change.count
+        from refunds,
+             lateral (values (''), (nullif(customer_id, ''))) as scopes (scope),
+             lateral (values ('pending', -1), (${outcome}::text, 1)) as change (status, count)
+        where merchant_id = ${merchantId} and id = ${refundId} and scope is not null
+        order by 2, 4
+        on conflict (merchant_id, customer_id, day, status) do update set count = t.count + excluded.count`,
+  );
 }
 
 /**

@@ -209,6 +209,24 @@ describe("GET /api/refunds", () => {
   });
 });
 
+describe("GET /api/refunds pages", () => {
+  it("join up to the whole list, newest first, with totals that match, alone and by status", async () => {
+    const paid = await payment(`cus_refund_pages_${unique()}`, "9.00", "completed");
+    for (const amount of ["1.00", "1.50", "2.00"]) await refund(paid, amount);
+    for (const query of ["", "status=succeeded&"]) {
+      const whole = (await api(`/api/refunds?${query}perPage=100`)).body as Page;
+      const walked: number[] = [];
+      for (let page = 1; page <= Math.ceil(whole.meta.total / 2) + 1; page++) {
+        const each = (await api(`/api/refunds?${query}perPage=2&page=${page}`)).body as Page;
+        expect(each.meta.total).toBe(whole.meta.total);
+        walked.push(...ids(each));
+      }
+      expect(walked).toEqual(ids(whole).slice(0, 100));
+      expect(new Set(walked).size).toBe(walked.length);
+    }
+  });
+});
+
 describe("customers", () => {
   it("GET /api/customers/{id}: its count, completed volume, refunds and times, from the rollup", async () => {
     const customer = `cus_totals_${unique()}`;

@@ -1,7 +1,8 @@
 // The rollups the lists and Overview read instead of scanning payments, against the payments themselves: after
 // creates with and without customers, settles both ways, cancels, refunds that succeed (part, then the rest)
-// and fail, the daily totals (the merchant's and each customer's, by status and refund state) and the
-// customers table say exactly what an aggregate over payments says.
+// and fail (and one left pending), the daily totals (the merchant's and each customer's, by status and refund state) and the
+// customers table say exactly what an aggregate over payments says, and the refunds' daily counts what one over
+// the refunds says.
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -40,7 +41,19 @@ async function rollupsOf(merchantId: number) {
                sum(amount_refunded)::numeric(20, 2)::text as refunded
         from payments where merchant_id = ${merchantId} and customer_id <> '' group by 1 order by 1`,
   );
-  return { totals, expected, customers, expectedCustomers };
+  const refundCounts = await selectRows<Record<string, string>>(
+    db,
+    sql`select customer_id, to_char(day, 'YYYY-MM-DD') as day, status, count::text
+        from refund_daily_counts where merchant_id = ${merchantId} and count <> 0 order by 1, 2, 3`,
+  );
+  const expectedRefundCounts = await selectRows<Record<string, string>>(
+    db,
+    sql`select scope as customer_id, to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, status,
+               count(*)::text as count
+        from refunds, lateral (values (''), (nullif(customer_id, ''))) as scopes (scope)
+        where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  return { totals, expected, customers, expectedCustomers, refundCounts, expectedRefundCounts };
 }
 
 describe("the payment rollups", () => {
@@ -76,9 +89,21 @@ describe("the payment rollups", () => {
     await refund(ids.bob, "2.00", "failed"); // nothing taken
     await refund(ids.plain, "1.00", "succeeded"); // partial, no customer
     await refund(ids.aliceAgain, "5.00", "succeeded"); // full at once
+    // Still pending: counted as pending in the refunds list's daily counts.
+    await createRefund(db, merchantId, ids.bob, { amount: "1.00" }, { autoSettleMs: 0 });
 
-    const { totals, expected, customers, expectedCustomers } = await rollupsOf(merchantId);
+    const { totals, expected, customers, expectedCustomers, refundCounts, expectedRefundCounts } =
+      await rollupsOf(merchantId);
     expect(totals).toEqual(expected);
+    expect(refundCounts).toEqual(expectedRefundCounts);
+    expect(refundCounts.map(({ customer_id, status, count }) => [customer_id, status, count])).toEqual([
+      ["", "failed", "1"],
+      ["", "pending", "1"],
+      ["", "succeeded", "4"],
+      ["alice", "succeeded", "3"],
+      ["bob", "failed", "1"],
+      ["bob", "pending", "1"],
+    ]);
     expect(customers).toEqual(expectedCustomers);
     expect(customers).toEqual([
       { customer_id: "alice", payments_count: "3", completed_volume: "25.00", refunded: "25.00" },

@@ -41,7 +41,7 @@ async function moveBack(db: Executor, merchantId: number, days: number) {
     sql`update refunds set created_at = created_at - ${by}, settled_at = settled_at - ${by}
         where merchant_id = ${merchantId}`,
   );
-  for (const table of ["payment_daily_totals", "refund_daily_totals"])
+  for (const table of ["payment_daily_totals", "refund_daily_totals", "refund_daily_counts"])
     await db.execute(
       sql`update ${sql.identifier(table)} set day = day - ${days}::int where merchant_id = ${merchantId}`,
     );
