@@ -363,6 +363,8 @@ export const customers = pgTable(
       t.lastPaymentAt.desc().nullsFirst(),
       t.customerId.desc().nullsFirst(),
     ),
+    // The search box's customer id prefix (`cus_b` finds `cus_big`): a range that text_pattern_ops serves.
+    index("customers_merchant_customer_prefix_idx").on(t.merchantId, sql`${t.customerId} text_pattern_ops`),
   ],
 );
 

@@ -15,15 +15,26 @@ function escapeLike(term: string): string {
 }
 
 /**
- * The search box: a payment id, an external id by case-insensitive prefix, or a customer id exactly. Each
- * branch is an index lookup (the primary key, `payments_merchant_external_id_prefix_idx` through the
- * `~>=~`/`~<=~` range that text_pattern_ops serves, `payments_merchant_customer_idx`).
+ * A customer id prefix matches at most this many of the merchant's customer ids (the first by id): `cus_`
+ * would otherwise name every customer, and the search would read all their payments.
  */
-function searchCondition(term: string): SQL {
+export const SEARCH_CUSTOMER_LIMIT = 100;
+
+/**
+ * The search box: a payment id, an external id by case-insensitive prefix, or a customer id by prefix (as
+ * typed: ids are case-sensitive). Each branch is an index lookup: the primary key,
+ * `payments_merchant_external_id_prefix_idx` through the `~>=~`/`~<=~` range that text_pattern_ops serves, and
+ * the customers' prefix index for the ids whose payments `payments_merchant_customer_created_idx` then finds.
+ */
+function searchCondition(merchantId: number, term: string): SQL {
   const branches = [
     sql`(lower(external_id) ~>=~ lower(${term}) and lower(external_id) ~<=~ (lower(${term}) || chr(1114111))
          and lower(external_id) like (lower(${escapeLike(term)}) || '%'))`,
-    sql`customer_id = ${term}`,
+    sql`customer_id = any(array(
+          select customer_id from customers
+          where merchant_id = ${merchantId} and customer_id ~>=~ ${term}
+            and customer_id ~<=~ (${term} || chr(1114111)) and customer_id like (${escapeLike(term)} || '%')
+          order by customer_id using ~<~ limit ${SEARCH_CUSTOMER_LIMIT}))`,
   ];
   if (/^\d{1,15}$/.test(term)) branches.push(sql`id = ${Number(term)}`);
   return sql`(${sql.join(branches, sql` or `)})`;
@@ -32,7 +43,7 @@ function searchCondition(term: string): SQL {
 /** The dashboard's filters as conditions: the list's (one code for the API, the dashboard and the CSV) and the search box. */
 function filterConditions(merchantId: number, filters: PaymentFilters): SQL {
   const conditions = paymentFilterConditions(merchantId, toPaymentFilter(filters));
-  if (filters.q) conditions.push(searchCondition(filters.q));
+  if (filters.q) conditions.push(searchCondition(merchantId, filters.q));
   return allOf(conditions);
 }
 

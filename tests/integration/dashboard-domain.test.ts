@@ -60,9 +60,11 @@ describe("the dashboard's search box", () => {
   it("finds external ids by prefix in any case, newest first", async () => {
     expect(await search(merchantId, { q: "ORDER_100" })).toEqual(["order_1001", "Order_100"]);
   });
-  it("finds a customer's payments exactly", async () => {
+  it("finds a customer's payments by its id or a prefix of it, as typed", async () => {
     expect(await search(merchantId, { q: "cus_A" })).toEqual(["promo50%_off", "Order_100"]);
-    expect(await search(merchantId, { q: "cus_" })).toEqual([]);
+    expect(await search(merchantId, { q: "cus_" })).toEqual(["promo50%_off", "order_1001", "Order_100"]);
+    expect(await search(merchantId, { q: "cus_b" })).toEqual([]);
+    expect(await search(merchantId, { q: "cus%" })).toEqual([]);
   });
   it("finds a payment by id", async () => {
     expect(await search(merchantId, { q: String(firstId) })).toEqual(["Order_100"]);

@@ -1,0 +1,1 @@
+CREATE INDEX "customers_merchant_customer_prefix_idx" ON "customers" USING btree ("merchant_id","customer_id" text_pattern_ops);
