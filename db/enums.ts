@@ -11,6 +11,22 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export const PAYMENT_STATUSES = ["pending", "completed", "failed"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/**
+ * Why a payment failed, as a code a merchant's program can branch on (DESIGN.md, "Why it failed"): the test
+ * cards' declines, a failed authentication, a cancel, an expiry, and `processor_declined` for the rest (the
+ * simulator's failing amounts, a payment marked failed by hand or by the test helper).
+ */
+export const PAYMENT_FAILURE_CODES = [
+  "card_declined",
+  "insufficient_funds",
+  "expired_card",
+  "authentication_failed",
+  "canceled",
+  "expired",
+  "processor_declined",
+] as const;
+export type PaymentFailureCode = (typeof PAYMENT_FAILURE_CODES)[number];
+
 /** Where a payment was created: the API, the dashboard (a test payment), the admin CLI or a payment link. */
 export const PAYMENT_SOURCES = ["api", "dashboard", "cli", "link"] as const;
 export type PaymentSource = (typeof PAYMENT_SOURCES)[number];

@@ -18,6 +18,7 @@ import {
 import {
   DELIVERY_STATUSES,
   ENDPOINT_KINDS,
+  PAYMENT_FAILURE_CODES,
   PAYMENT_SOURCES,
   PAYMENT_STATUSES,
   REFUND_REASONS,
@@ -164,6 +165,8 @@ export const payments = pgTable(
     settledAt: at("settled_at"),
     /** Why it failed, in words for the merchant (the processor's reason, or "marked by hand"); null otherwise. */
     failureReason: text("failure_reason"),
+    /** The same as a code (PAYMENT_FAILURE_CODES) a merchant's program can branch on; null unless failed. */
+    failureCode: text("failure_code", { enum: PAYMENT_FAILURE_CODES }),
     /**
      * The card it was paid (or declined) with at its checkout: `{type, brand, last4, exp_month, exp_year}`,
      * never the number or the CVC; null for a payment no payer paid.

@@ -93,7 +93,8 @@ export const refundPaths = {
   },
   "/api/payments/{id}/cancel": {
     post: {
-      summary: 'Cancel a pending payment: it fails with "Canceled by the merchant." (emits payment.failed)',
+      summary:
+        'Cancel a pending payment: it fails with failure_code `canceled` and "Canceled by the merchant." (emits payment.failed)',
       parameters: id("payment"),
       responses: {
         "200": dataResponse("The canceled payment.", "#/components/schemas/RetrievedPayment"),

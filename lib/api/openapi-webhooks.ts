@@ -61,7 +61,11 @@ export const webhooksSection = {
   ...Object.fromEntries(
     PAYMENT_EVENT_TYPES.map((type) => [
       type,
-      webhook(type, `${type}: sent to every enabled endpoint subscribed to it`, "Payment"),
+      webhook(
+        type,
+        `${type}: sent to every enabled endpoint subscribed to it${type === "payment.failed" ? "; `failure_code` and `failure_reason` say why" : ""}`,
+        "Payment",
+      ),
     ]),
   ),
   ...Object.fromEntries(

@@ -1,9 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
-import type { PaymentStatus } from "@/db/enums";
+import type { PaymentFailureCode, PaymentStatus } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentMethod } from "@/db/schema";
+import { COMPLETED } from "@/lib/payments/processor";
 import { settleByPayer } from "@/lib/payments/settlement";
 import type { FieldErrors } from "@/lib/platform/errors";
 import { consumeRateLimit } from "@/lib/platform/rate-limit";
@@ -185,13 +186,14 @@ async function countDecline(tx: Transaction, page: CheckoutPage): Promise<void> 
 async function settle(
   tx: Transaction,
   page: CheckoutPage,
-  outcome: { status: "completed" } | { status: "failed"; reason: string },
+  outcome: { status: "completed" } | { status: "failed"; code: PaymentFailureCode; reason: string },
   paymentMethod: PaymentMethod,
 ): Promise<CheckoutAnswer> {
   const failureReason = outcome.status === "failed" ? outcome.reason : null;
   const settled = await settleByPayer(tx, page.paymentId, page.merchantId, {
-    outcome: outcome.status,
-    failureReason,
+    ...(outcome.status === "failed"
+      ? { outcome: "failed", failureCode: outcome.code, failureReason: outcome.reason }
+      : COMPLETED),
     paymentMethod,
   });
   if (outcome.status === "failed") await countDecline(tx, page);
@@ -235,7 +237,9 @@ export function payAtCheckout(
     return settle(
       tx,
       page,
-      outcome.kind === "completed" ? { status: "completed" } : { status: "failed", reason: outcome.reason },
+      outcome.kind === "completed"
+        ? { status: "completed" }
+        : { status: "failed", code: outcome.code, reason: outcome.reason },
       paymentMethod,
     );
   });
@@ -254,7 +258,7 @@ export function finishAuthentication(
     return settle(
       tx,
       page,
-      result === "complete" ? { status: "completed" } : { status: "failed", reason: AUTHENTICATION_FAILED },
+      result === "complete" ? { status: "completed" } : { status: "failed", ...AUTHENTICATION_FAILED },
       page.authentication,
     );
   });

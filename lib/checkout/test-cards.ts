@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PaymentFailureCode } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
 
 /**
@@ -6,18 +7,27 @@ import type { PaymentMethod } from "@/db/schema";
  * other card, however valid, is refused ("Use a test card number."): no real card is ever taken.
  */
 export type CardOutcome =
-  { kind: "completed" } | { kind: "declined"; reason: string } | { kind: "authentication" };
+  | { kind: "completed" }
+  | { kind: "declined"; code: PaymentFailureCode; reason: string }
+  | { kind: "authentication" };
 
 const TEST_CARDS: Record<string, CardOutcome> = {
   "4242424242424242": { kind: "completed" },
-  "4000000000000002": { kind: "declined", reason: "Your card was declined." },
-  "4000000000009995": { kind: "declined", reason: "Your card has insufficient funds." },
-  "4000000000000069": { kind: "declined", reason: "Your card has expired." },
+  "4000000000000002": { kind: "declined", code: "card_declined", reason: "Your card was declined." },
+  "4000000000009995": {
+    kind: "declined",
+    code: "insufficient_funds",
+    reason: "Your card has insufficient funds.",
+  },
+  "4000000000000069": { kind: "declined", code: "expired_card", reason: "Your card has expired." },
   "4000002760003184": { kind: "authentication" },
 };
 
-/** Why a payer failed the authentication step. */
-export const AUTHENTICATION_FAILED = "The payer failed authentication.";
+/** Why a payer failed the authentication step, as the payment's failure_code and failure_reason. */
+export const AUTHENTICATION_FAILED = {
+  code: "authentication_failed",
+  reason: "The payer failed authentication.",
+} as const satisfies { code: PaymentFailureCode; reason: string };
 
 export const CHECKOUT_MESSAGES = {
   notTestCard: "Use a test card number.",

@@ -86,8 +86,11 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
       status: payments.status,
       amount: payments.amount,
       metadata: payments.metadata,
+      customer_id: payments.customerId,
       created_at: payments.createdAt,
       payment_method: payments.paymentMethod,
+      failure_code: payments.failureCode,
+      failure_reason: payments.failureReason,
       checkoutToken: checkouts.tokenCiphertext,
       ...refundSums,
     })
@@ -135,10 +138,11 @@ export async function getMerchantPayment(
       amount: payments.amount,
       metadata: payments.metadata,
       created_at: payments.createdAt,
-      customerId: payments.customerId,
+      customer_id: payments.customerId,
       source: payments.source,
       settledAt: payments.settledAt,
-      failureReason: payments.failureReason,
+      failure_code: payments.failureCode,
+      failure_reason: payments.failureReason,
       updatedAt: payments.updatedAt,
       amountRefunded: refundSums.amount_refunded,
       amountRefundable: refundSums.amount_refundable,
@@ -157,7 +161,7 @@ export async function getMerchantPayment(
     .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)))
     .limit(1);
   if (!row) return undefined;
-  const { customerId, source, settledAt, failureReason, updatedAt, amountRefunded, amountRefundable } = row;
+  const { source, settledAt, updatedAt, amountRefunded, amountRefundable } = row;
   const checkoutUrl = row.status === "pending" ? checkoutUrlOf(row.checkoutToken) : null;
   return {
     ...toPaymentResource(row, checkoutUrl),
@@ -166,10 +170,10 @@ export async function getMerchantPayment(
       row.paymentLinkId === null ? null : { id: row.paymentLinkId, name: row.paymentLinkName ?? "" },
     amountRefunded,
     amountRefundable,
-    customerId,
+    customerId: row.customer_id,
     source,
     settledAt,
-    failureReason,
+    failureReason: row.failure_reason,
     updatedAt,
   };
 }

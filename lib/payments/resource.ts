@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { PaymentStatus } from "@/db/enums";
+import type { PaymentFailureCode, PaymentStatus } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import type { PaymentListItem, PaymentResource } from "./schemas";
@@ -12,6 +12,15 @@ export type PaymentRow = {
   metadata?: string | null;
   created_at: Date | string;
   payment_method?: PaymentMethod | string | null;
+};
+
+/** What a full payment reads beyond a list item's fields: every one, so no caller can forget one. */
+export type FullPaymentRow = PaymentRow & {
+  metadata: string | null;
+  customer_id: string | null;
+  payment_method: PaymentMethod | string | null;
+  failure_code: PaymentFailureCode | null;
+  failure_reason: string | null;
 };
 
 /** json columns arrive parsed from postgres.js and PGlite, as text when a statement casts them. */
@@ -37,17 +46,21 @@ export function toPaymentListItem(row: PaymentRow): PaymentListItem {
 }
 
 /**
- * A full payment (paymentSchema): the list fields, then metadata, in the contract's field order, then its
- * checkout page (while pending; the caller reads it) and the card it was paid with.
+ * A full payment (paymentSchema): the list fields, then metadata and customer_id, in the contract's field
+ * order, then its checkout page (while pending; the caller reads it), the card it was paid with, and why it
+ * failed (null unless failed).
  */
-export function toPaymentResource(row: PaymentRow, checkoutUrl: string | null = null): PaymentResource {
+export function toPaymentResource(row: FullPaymentRow, checkoutUrl: string | null = null): PaymentResource {
   const { created_at, ...listFields } = toPaymentListItem(row);
   return {
     ...listFields,
-    metadata: row.metadata ?? null,
+    metadata: row.metadata,
+    customer_id: row.customer_id,
     created_at,
     checkout_url: row.status === "pending" ? checkoutUrl : null,
     payment_method: paymentMethodOf(row.payment_method),
+    failure_code: row.failure_code,
+    failure_reason: row.failure_reason,
   };
 }
 
@@ -62,11 +75,13 @@ export function paymentResourceJson(row: {
   status: PaymentStatus;
   amount: string;
   metadata: string | null;
+  customer_id: string | null;
   created_at: SQL;
   checkout_url: string;
 }): SQL {
   return sql`json_build_object('id', ${row.id}, 'external_id', ${row.external_id}::text, 'type', 'payment',
     'status', ${row.status}::text, 'amount', ${row.amount}::text, 'metadata', ${row.metadata}::text,
+    'customer_id', ${row.customer_id}::text,
     'created_at', to_char(${row.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'checkout_url', ${row.checkout_url}::text, 'payment_method', null)`;
+    'checkout_url', ${row.checkout_url}::text, 'payment_method', null, 'failure_code', null, 'failure_reason', null)`;
 }

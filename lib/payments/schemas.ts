@@ -1,6 +1,6 @@
 import { isLosslessNumber } from "lossless-json";
 import { z } from "zod";
-import { PAYMENT_STATUSES, REFUND_STATES } from "@/db/enums";
+import { PAYMENT_FAILURE_CODES, PAYMENT_STATUSES, REFUND_STATES } from "@/db/enums";
 import { attributeName, isStorableText, messages, stringField } from "@/lib/platform/validation";
 
 export const MAX_AMOUNT = "999999999999.99";
@@ -328,6 +328,10 @@ export const paymentMethodSchema = z
 export const paymentSchema = z.object({
   ...paymentListItemSchema.omit({ created_at: true }).shape,
   metadata: z.string().nullable().describe('JSON text, e.g. "{\\"customer_id\\":\\"cus_1\\"}", or null.'),
+  customer_id: z
+    .string()
+    .nullable()
+    .describe("The customer id it was created with (also in `metadata`), or null."),
   created_at: createdAt,
   checkout_url: z
     .string()
@@ -336,6 +340,16 @@ export const paymentSchema = z.object({
       "The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final.",
     ),
   payment_method: paymentMethodSchema.nullable(),
+  failure_code: z
+    .enum(PAYMENT_FAILURE_CODES)
+    .nullable()
+    .describe(
+      "Why it failed, for your program: `card_declined`, `insufficient_funds`, `expired_card` (the card), `authentication_failed` (the payer failed authentication), `canceled` (you canceled it), `expired` (pending too long), `processor_declined` (the processor refused it, or it was marked failed by hand or by the test helper). Null unless failed.",
+    ),
+  failure_reason: z
+    .string()
+    .nullable()
+    .describe("Why it failed, in words for people (as the dashboard shows them). Null unless failed."),
 });
 export type PaymentResource = z.infer<typeof paymentSchema>;
 

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
+import type { PaymentFailureCode } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
 import { payments, type PaymentMethod } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
@@ -9,14 +10,17 @@ import { isoTimestamp } from "@/lib/platform/timestamps";
 import { parseInput, requiredChoice } from "@/lib/platform/validation";
 import { recordPaymentEvent } from "@/lib/webhooks/outbox";
 import { CANCELED_REASON } from "./canceled";
-import { simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
+import { COMPLETED, simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
 
 export const settleInputSchema = z.object({
   outcome: requiredChoice("outcome", ["completed", "failed"]),
 });
 
-/** Who settled a payment or refund instead of the processor, and the failure reason each one gives. */
+/**
+ * Who settled a payment or refund instead of the processor, and the failure reason each one gives; a payment
+ * failed this way is `processor_declined`, as a real processor's refusal without a reason would be.
+ */
 export type SettledBy = "hand" | "test_helper";
 export const MANUAL_FAILURE_REASONS: Record<SettledBy, string> = {
   // A person in the dashboard, or the operator's CLI.
@@ -38,6 +42,8 @@ type TransitionedRow = {
   created_at: Date | string;
   payment_method: PaymentMethod | null;
   customer_id: string | null;
+  failure_code: PaymentFailureCode | null;
+  failure_reason: string | null;
 };
 
 /** A settlement decided at the checkout page: with the card the payer paid (or was declined) with. */
@@ -92,14 +98,15 @@ async function transition(
   settlement: Settlement | PayerSettlement,
   merchantId?: number,
 ) {
-  const { outcome, failureReason } = settlement;
+  const { outcome, failureCode, failureReason } = settlement;
   const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
   const [row] = await selectRows<TransitionedRow>(
     tx,
-    sql`update payments set status = ${outcome}, failure_reason = ${failureReason}, settled_at = now(), updated_at = now(),
-               payment_method = coalesce(${card}::json, payment_method)
+    sql`update payments set status = ${outcome}, failure_reason = ${failureReason}, failure_code = ${failureCode},
+               settled_at = now(), updated_at = now(), payment_method = coalesce(${card}::json, payment_method)
         where id = ${paymentId} and status = 'pending' ${merchantId === undefined ? sql`` : sql`and merchant_id = ${merchantId}`}
-        returning id, merchant_id, external_id, status, amount, metadata, created_at, payment_method, customer_id`,
+        returning id, merchant_id, external_id, status, amount, metadata, created_at, payment_method, customer_id,
+                  failure_code, failure_reason`,
   );
   if (!row) return undefined;
   await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${outcome}`, toPaymentResource(row));
@@ -133,10 +140,10 @@ export async function settlePayment(
   by: SettledBy = "hand",
 ) {
   const { outcome } = parseInput(settleInputSchema, input);
-  const settlement: Settlement = {
-    outcome,
-    failureReason: outcome === "failed" ? MANUAL_FAILURE_REASONS[by] : null,
-  };
+  const settlement: Settlement =
+    outcome === "failed"
+      ? { outcome, failureCode: "processor_declined", failureReason: MANUAL_FAILURE_REASONS[by] }
+      : COMPLETED;
   const settled = await onceMoreOnConflict(() =>
     db.transaction(async (tx) => {
       const row = await transition(tx, paymentId, settlement, merchantId);
@@ -203,7 +210,7 @@ export async function cancelPayment(db: Executor, paymentId: number, merchantId:
       const row = await transition(
         tx,
         paymentId,
-        { outcome: "failed", failureReason: CANCELED_REASON },
+        { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON },
         merchantId ?? undefined,
       );
       if (row) await moveRollups(tx, [row]);
@@ -239,7 +246,7 @@ export async function expireStalePayments(db: Executor, expireAfterMs: number, l
       const transitioned = await transition(
         tx,
         Number(row.id),
-        { outcome: "failed", failureReason },
+        { outcome: "failed", failureCode: "expired", failureReason },
         Number(row.merchant_id),
       );
       if (transitioned) expired.push(transitioned);

@@ -314,7 +314,12 @@ export async function sendTestEvent(
         status,
         amount: "12.50",
         metadata: '{"customer_id":"cus_test"}',
+        customer_id: "cus_test",
         created_at: now,
+        checkout_url: null,
+        payment_method: null,
+        failure_code: status === "failed" ? "card_declined" : null,
+        failure_reason: status === "failed" ? "Your card was declined." : null,
       };
   return recordTestEvent(db, merchantId, endpointId, event, sample);
 }

@@ -1,60 +1,7 @@
 // Migration 0022 converts a database in place: a fresh database is migrated to 0021 (the journal cut there),
 // given rows in both history tables, then migrated to the latest, on whichever driver the run uses.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
-import { separateDatabase } from "../support/test-database";
-
-const migrations = path.join(process.cwd(), "db", "migrations");
-
-type Journal = { entries: Array<{ idx: number; tag: string }> };
-
-/** A copy of the migrations folder whose journal ends at `lastIdx`. */
-function migrationsUpTo(lastIdx: number): string {
-  const folder = path.join(mkdtempSync(path.join(tmpdir(), "payments-migrations-")), "migrations");
-  mkdirSync(path.join(folder, "meta"), { recursive: true });
-  const journal = JSON.parse(readFileSync(path.join(migrations, "meta", "_journal.json"), "utf8")) as Journal;
-  const entries = journal.entries.filter((entry) => entry.idx <= lastIdx);
-  for (const { tag } of entries)
-    copyFileSync(path.join(migrations, `${tag}.sql`), path.join(folder, `${tag}.sql`));
-  writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
-  return folder;
-}
-
-type FreshDatabase = {
-  query: <Row = Record<string, unknown>>(text: string) => Promise<Row[]>;
-  migrate: (folder: string) => Promise<void>;
-  close: () => Promise<void>;
-};
-
-/** A database of its own: PGlite in memory, or one beside DATABASE_URL's on the same server. */
-async function freshDatabase(): Promise<FreshDatabase> {
-  const separate = await separateDatabase("migration_0022");
-  if (!separate.url) {
-    const client = new PGlite();
-    return {
-      query: async <Row>(text: string) => (await client.query<Row>(text)).rows,
-      migrate: (folder) => migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }),
-      close: () => client.close(),
-    };
-  }
-  const client = postgres(separate.url, { max: 1, onnotice: () => {} });
-  return {
-    query: async <Row>(text: string) => (await client.unsafe(text)) as unknown as Row[],
-    migrate: (folder) => migratePostgres(drizzlePostgres({ client }), { migrationsFolder: folder }),
-    close: async () => {
-      await client.end();
-      await separate.drop();
-    },
-  };
-}
+import { freshDatabase, migrations, migrationsUpTo, type FreshDatabase } from "../support/migrations";
 
 /** Every row of a table, as text, in id order: what must be the same after the conversion. */
 const contents = (database: FreshDatabase, table: string) =>
@@ -69,7 +16,7 @@ describe("migration 0022 on a database with history", () => {
   afterAll(() => database?.close());
 
   it("converts both tables in place and keeps every row", async () => {
-    database = await freshDatabase();
+    database = await freshDatabase("migration_0022");
     const db = database;
     await db.migrate(migrationsUpTo(21));
     const [merchant] = await db.query<{ id: number | string }>(

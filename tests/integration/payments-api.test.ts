@@ -27,7 +27,10 @@ describe("POST /api/payments then GET it back", () => {
       "amount_refunded",
       "checkout_url",
       "created_at",
+      "customer_id",
       "external_id",
+      "failure_code",
+      "failure_reason",
       "id",
       "metadata",
       "payment_method",
@@ -42,6 +45,9 @@ describe("POST /api/payments then GET it back", () => {
       status: "pending",
       amount: "12.50",
       metadata: '{"customer_id":"cus_1"}',
+      customer_id: "cus_1",
+      failure_code: null,
+      failure_reason: null,
     });
     expect(data.id).toBe(Number(created.headers.get("location")!.split("/").at(-1)));
     expect(data.created_at).toMatch(TIMESTAMP);

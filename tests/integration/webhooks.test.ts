@@ -53,9 +53,12 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
         status: "completed",
         amount: "10.00",
         metadata: '{"customer_id":"cus_9"}',
+        customer_id: "cus_9",
         created_at: mine[0]!.payload.data.created_at,
         checkout_url: null,
         payment_method: null,
+        failure_code: null,
+        failure_reason: null,
       },
     });
     expect(Object.keys(mine[0]!.payload.data)).toEqual([
@@ -65,9 +68,12 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
       "status",
       "amount",
       "metadata",
+      "customer_id",
       "created_at",
       "checkout_url",
       "payment_method",
+      "failure_code",
+      "failure_reason",
     ]);
     const pendingCheckoutUrl = mine[0]!.payload.data.checkout_url;
     expect(pendingCheckoutUrl).toMatch(/\/pay\/[0-9A-Za-z]{43}$/);
@@ -87,11 +93,17 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
     });
   });
 
-  it("fails amounts from 2000.00 to 2999.99 on purpose: payment.failed", async () => {
+  it("fails amounts from 2000.00 to 2999.99 on purpose: payment.failed, processor_declined", async () => {
     const id = await createPayment(tokens.hooks, { amount: "2500.00" });
     const mine = forPayment(id)(await receiver.waitFor("/hooks", (all) => forPayment(id)(all).length >= 2));
     expect(mine.map((hook) => hook.payload.event)).toEqual(["payment.pending", "payment.failed"]);
-    expect(mine[1]!.payload.data).toMatchObject({ status: "failed", amount: "2500.00" });
+    expect(mine[1]!.payload.data).toMatchObject({
+      status: "failed",
+      amount: "2500.00",
+      failure_code: "processor_declined",
+      failure_reason:
+        "Declined by the test processor: the amount is in the 2000.00–2999.99 test range, which always fails.",
+    });
   });
 
   it("retries a receiver that answered 500, with the same webhook-id", async () => {

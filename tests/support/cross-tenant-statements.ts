@@ -90,7 +90,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "admin CLI and test helpers by id (settlePayment, cancelPayment, the dashboard's webhook pages)",
     tables: ["payments", "webhook_endpoints", "webhook_deliveries", "events", "webhook_attempts"],
-    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments set status = \$1, failure_reason = \$2, settled_at = now\(\), updated_at = now\(\), payment_method = coalesce\(\$3::json, payment_method\) where id = \$4 and status = 'pending' returning)/,
+    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments set status = \$1, failure_reason = \$2, failure_code = \$3, settled_at = now\(\), updated_at = now\(\), payment_method = coalesce\(\$4::json, payment_method\) where id = \$5 and status = 'pending' returning)/,
     why: "An operator settles or cancels any merchant's payment by id (`admin payment:settle --id`).",
     onCitus: "A multi-shard lookup on an operator's command; rare enough to leave as it is.",
   },

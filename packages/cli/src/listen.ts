@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { storeCursor, storedCursor, type Credentials } from "./config.js";
 import { followEventStream } from "./event-stream.js";
-import { CliError, color, emit, EXIT, timestamp } from "./output.js";
+import { CliError, color, emit, EXIT, failureSuffix, paymentFailure, timestamp } from "./output.js";
 
 export type ListenOptions = {
   forwardTo: string;
@@ -129,10 +129,12 @@ export async function listen(credentials: Credentials, options: ListenOptions): 
           ),
         ),
       onEvent: async (event) => {
+        // A failed payment's line says why (the body is the webhook's: {event, data}).
+        const { data } = JSON.parse(event.body) as { data?: unknown };
         emit(
           json,
-          { type: "event", id: event.id, event: event.type },
-          `${timestamp()}   --> ${event.type} [${event.id}]`,
+          { type: "event", id: event.id, event: event.type, ...paymentFailure(data) },
+          `${timestamp()}   --> ${event.type} [${event.id}]${failureSuffix(data)}`,
         );
         const answer = await forward(url, signer, event);
         // Stored before it is reported: a line saying "forwarded" means a restart will not send it again.

@@ -1,5 +1,5 @@
 import type { Event, Payments } from "@payments-platform/sdk";
-import { CliError, emit, EXIT, timestamp } from "./output.js";
+import { CliError, emit, EXIT, failureSuffix, timestamp } from "./output.js";
 
 /** A count option: a whole number from 1. */
 export function parsePositiveInt(value: string): number {
@@ -18,7 +18,10 @@ async function take<T>(items: AsyncGenerator<T>, limit: number): Promise<T[]> {
   return taken;
 }
 
-/** `payments events list`: newest first, one line each (id, type, time, the payment or refund and its amount). */
+/**
+ * `payments events list`: newest first, one line each (id, type, time, the payment or refund and its amount,
+ * and for a failed payment why).
+ */
 export async function listEvents(
   client: Payments,
   options: { type?: string; payment?: number; limit: number; json?: boolean },
@@ -34,11 +37,8 @@ export async function listEvents(
   );
   for (const event of events) {
     const data = event.data as { id?: number; amount?: string; status?: string };
-    emit(
-      options.json === true,
-      { type: "event", ...event },
-      `${timestamp(event.created_at)}  ${event.id}  ${event.event.padEnd(18)} ${data.id ?? ""} ${data.amount ?? ""}`.trimEnd(),
-    );
+    const line = `${timestamp(event.created_at)}  ${event.id}  ${event.event.padEnd(18)} ${data.id ?? ""} ${data.amount ?? ""}`;
+    emit(options.json === true, { type: "event", ...event }, `${line.trimEnd()}${failureSuffix(event.data)}`);
   }
   if (events.length === 0 && options.json !== true) emit(false, {}, "No events.");
 }

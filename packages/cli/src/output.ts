@@ -35,3 +35,20 @@ export function timestamp(date: Date | string = new Date()): string {
 export function emit(json: boolean, record: Record<string, unknown>, human: string): void {
   process.stdout.write(`${json ? JSON.stringify(record) : human}\n`);
 }
+
+/** A failed payment's failure_code and failure_reason (in its data or an event's); null for anything else. */
+export function paymentFailure(
+  data: unknown,
+): { failure_code: string; failure_reason: string | null } | null {
+  const payment = (data ?? {}) as { failure_code?: unknown; failure_reason?: unknown };
+  if (typeof payment.failure_code !== "string") return null;
+  const reason = typeof payment.failure_reason === "string" ? payment.failure_reason : null;
+  return { failure_code: payment.failure_code, failure_reason: reason };
+}
+
+/** ` (card_declined: Your card was declined.)` after a failed payment's line; nothing after any other. */
+export function failureSuffix(data: unknown): string {
+  const failure = paymentFailure(data);
+  if (!failure) return "";
+  return ` (${failure.failure_code}${failure.failure_reason ? `: ${failure.failure_reason}` : ""})`;
+}

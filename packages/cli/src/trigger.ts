@@ -1,5 +1,5 @@
 import type { Payments } from "@payments-platform/sdk";
-import { CliError, emit, EXIT } from "./output.js";
+import { CliError, emit, EXIT, failureSuffix } from "./output.js";
 
 /** The events `trigger` causes; `payment.canceled` cancels a pending payment (its event is payment.failed). */
 export const TRIGGERS = [
@@ -29,12 +29,12 @@ export async function trigger(
   const steps: string[] = [`payment ${payment.id} created (${payment.amount}, pending)`];
   let refundId: number | null = null;
   if (name === "payment.canceled") {
-    await client.payments.cancel(payment.id);
-    steps.push(`payment ${payment.id} canceled (failed, "Canceled by the merchant.")`);
+    const canceled = await client.payments.cancel(payment.id);
+    steps.push(`payment ${payment.id} canceled, failed${failureSuffix(canceled)}`);
   } else if (name !== "payment.pending") {
     const outcome = name === "payment.failed" ? "failed" : "completed";
-    await client.testHelpers.settlePayment(payment.id, outcome);
-    steps.push(`payment ${payment.id} ${outcome}`);
+    const settled = await client.testHelpers.settlePayment(payment.id, outcome);
+    steps.push(`payment ${payment.id} ${outcome}${failureSuffix(settled)}`);
   }
   if (name.startsWith("refund.")) {
     const refund = await client.refunds.create(payment.id, { reason: "requested_by_customer" });

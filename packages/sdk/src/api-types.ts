@@ -887,7 +887,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a pending payment: it fails with "Canceled by the merchant." (emits payment.failed) */
+        /** Cancel a pending payment: it fails with failure_code `canceled` and "Canceled by the merchant." (emits payment.failed) */
         post: {
             parameters: {
                 query?: never;
@@ -4561,7 +4561,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** payment.failed: sent to every enabled endpoint subscribed to it */
+        /** payment.failed: sent to every enabled endpoint subscribed to it; `failure_code` and `failure_reason` say why */
         post: {
             parameters: {
                 query?: never;
@@ -4872,6 +4872,8 @@ export interface components {
             amount: string;
             /** @description JSON text, e.g. "{\"customer_id\":\"cus_1\"}", or null. */
             metadata: string | null;
+            /** @description The customer id it was created with (also in `metadata`), or null. */
+            customer_id: string | null;
             /** @description Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             created_at: string;
             /** @description The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final. */
@@ -4886,6 +4888,10 @@ export interface components {
                 exp_month: number;
                 exp_year: number;
             } | null;
+            /** @description Why it failed, for your program: `card_declined`, `insufficient_funds`, `expired_card` (the card), `authentication_failed` (the payer failed authentication), `canceled` (you canceled it), `expired` (pending too long), `processor_declined` (the processor refused it, or it was marked failed by hand or by the test helper). Null unless failed. */
+            failure_code: ("card_declined" | "insufficient_funds" | "expired_card" | "authentication_failed" | "canceled" | "expired" | "processor_declined") | null;
+            /** @description Why it failed, in words for people (as the dashboard shows them). Null unless failed. */
+            failure_reason: string | null;
         };
         ValidationError: {
             /** @example The given data was invalid. */
@@ -5099,6 +5105,8 @@ export interface components {
             amount: string;
             /** @description JSON text, e.g. "{\"customer_id\":\"cus_1\"}", or null. */
             metadata: string | null;
+            /** @description The customer id it was created with (also in `metadata`), or null. */
+            customer_id: string | null;
             /** @description Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             created_at: string;
             /** @description The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final. */
@@ -5113,6 +5121,10 @@ export interface components {
                 exp_month: number;
                 exp_year: number;
             } | null;
+            /** @description Why it failed, for your program: `card_declined`, `insufficient_funds`, `expired_card` (the card), `authentication_failed` (the payer failed authentication), `canceled` (you canceled it), `expired` (pending too long), `processor_declined` (the processor refused it, or it was marked failed by hand or by the test helper). Null unless failed. */
+            failure_code: ("card_declined" | "insufficient_funds" | "expired_card" | "authentication_failed" | "canceled" | "expired" | "processor_declined") | null;
+            /** @description Why it failed, in words for people (as the dashboard shows them). Null unless failed. */
+            failure_reason: string | null;
             /** @description Sum of its succeeded refunds, two decimals ("0.00" when none). */
             amount_refunded: string;
             /** @description What can still be refunded: amount − (pending + succeeded refunds); 0.00 unless completed. */

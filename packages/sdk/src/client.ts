@@ -29,6 +29,8 @@ export type PaymentFilters = {
 const isoOf = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 export type CreatePaymentLinkInput = Schemas["CreatePaymentLink"];
 export type PaymentMethod = NonNullable<Payment["payment_method"]>;
+/** Why a payment failed (`card_declined`, …, `processor_declined`): `failure_code` when it did. */
+export type PaymentFailureCode = NonNullable<Payment["failure_code"]>;
 
 export type PaymentsOptions = TransportOptions;
 export type CreateOptions = { idempotencyKey?: string };

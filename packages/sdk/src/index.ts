@@ -11,6 +11,7 @@ export type {
   PaymentLink,
   PaymentListItem,
   PaymentMethod,
+  PaymentFailureCode,
   PaymentFilters,
   PaymentsOptions,
   Refund,

@@ -1,0 +1,56 @@
+// Migrations as a test runs them on a database of its own: a copy of the migrations folder cut at one
+// migration, and a fresh database (PGlite in memory, or one beside DATABASE_URL's) to migrate and query.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { separateDatabase } from "./test-database";
+
+export const migrations = path.join(process.cwd(), "db", "migrations");
+
+type Journal = { entries: Array<{ idx: number; tag: string }> };
+
+/** A copy of the migrations folder whose journal ends at `lastIdx`. */
+export function migrationsUpTo(lastIdx: number): string {
+  const folder = path.join(mkdtempSync(path.join(tmpdir(), "payments-migrations-")), "migrations");
+  mkdirSync(path.join(folder, "meta"), { recursive: true });
+  const journal = JSON.parse(readFileSync(path.join(migrations, "meta", "_journal.json"), "utf8")) as Journal;
+  const entries = journal.entries.filter((entry) => entry.idx <= lastIdx);
+  for (const { tag } of entries)
+    copyFileSync(path.join(migrations, `${tag}.sql`), path.join(folder, `${tag}.sql`));
+  writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
+  return folder;
+}
+
+export type FreshDatabase = {
+  query: <Row = Record<string, unknown>>(text: string) => Promise<Row[]>;
+  migrate: (folder: string) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+/** A database of its own: PGlite in memory, or one beside DATABASE_URL's on the same server. */
+export async function freshDatabase(label: string): Promise<FreshDatabase> {
+  const separate = await separateDatabase(label);
+  if (!separate.url) {
+    const client = new PGlite();
+    return {
+      query: async <Row>(text: string) => (await client.query<Row>(text)).rows,
+      migrate: (folder) => migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }),
+      close: () => client.close(),
+    };
+  }
+  const client = postgres(separate.url, { max: 1, onnotice: () => {} });
+  return {
+    query: async <Row>(text: string) => (await client.unsafe(text)) as unknown as Row[],
+    migrate: (folder) => migratePostgres(drizzlePostgres({ client }), { migrationsFolder: folder }),
+    close: async () => {
+      await client.end();
+      await separate.drop();
+    },
+  };
+}
