@@ -9,6 +9,7 @@ import { afterMerchantWrite } from "@/lib/platform/read-your-writes";
 import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
 import { noteRateLimited } from "@/lib/tokens/rate-limited";
 import { API_ERRORS, HttpError } from "./api-errors";
+import { refuseNulInQuery } from "./pagination";
 import { parseJsonBody, type RequestBody } from "./request-body";
 import { errorResponse, jsonResponse, unauthenticatedResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
@@ -50,8 +51,8 @@ function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
 
 /**
  * The one API wrapper: bearer auth and the rate limit (one database round trip), scope check, the body's
- * refusal if the router refused it, then the handler with a typed context; every error goes through the one
- * error mapper; every response carries the rate-limit headers.
+ * refusal if the router refused it, a NUL in the query refused, then the handler with a typed context; every
+ * error goes through the one error mapper; every response carries the rate-limit headers.
  */
 export function apiRoute<Params = Record<string, never>>(
   handler: (context: ApiContext<Params>) => Promise<ApiResponse>,
@@ -88,6 +89,7 @@ export function apiRoute<Params = Record<string, never>>(
         else if (body instanceof HttpError) response = errorResponse(body);
         else {
           const merchantId = auth.token.merchantId;
+          refuseNulInQuery(url);
           const input = READS.has(request.method) ? {} : parseJsonBody(body);
           response = await handler({
             request,

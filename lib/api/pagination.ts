@@ -1,3 +1,6 @@
+import { validationError, type FieldErrors } from "@/lib/platform/errors";
+import { messages } from "@/lib/platform/validation";
+
 /**
  * A query parameter as PHP reads it: the last of repeated values, where `name[]=…` or `name[key]=…` makes it
  * an array (which no scalar rule accepts).
@@ -8,6 +11,24 @@ export function queryValue(url: URL, name: string): string | string[] | undefine
     if (key === name) value = each;
     else if (key.startsWith(`${name}[`)) value = [each];
   return value;
+}
+
+/**
+ * Refuses a NUL anywhere in the query, naming the parameter as PHP does (`name[…]` is `name`): PostgreSQL
+ * cannot take one as text (22021), and no parameter of any route has a use for it. Checked once for every
+ * route, before its handler reads any parameter, so a new route or filter cannot forget it.
+ */
+export function refuseNulInQuery(url: URL): void {
+  // URL keeps a NUL percent-encoded in `search`: most requests are passed over without decoding their query.
+  if (!url.search.includes("%00")) return;
+  const errors: FieldErrors = {};
+  for (const [key, value] of url.searchParams) {
+    if (!key.includes("\0") && !value.includes("\0")) continue;
+    // A NUL in the name itself is left out of the name the message gives.
+    const field = key.split("[")[0]!.replaceAll("\0", "") || "query";
+    errors[field] ??= [messages.noNul(field)];
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
 /** Laravel's resource-collection envelope: `links` and `meta` beside `data`. */

@@ -67,9 +67,14 @@ export const createPaymentRoute = apiRoute(
   { requiresWrite: true },
 );
 
-/** Whether a Prefer header asks for `return=representation` (among other preferences, any case). */
+/**
+ * Whether a Prefer header asks for `return=representation`: among other preferences (comma-separated), in any
+ * case and spacing, and with any parameters after a `;` (RFC 7240 allows them; none changes this one).
+ */
 function prefersRepresentation(prefer: string | null): boolean {
-  return (prefer ?? "").split(",").some((each) => /^\s*return\s*=\s*"?representation"?\s*$/i.test(each));
+  return (prefer ?? "")
+    .split(",")
+    .some((each) => /^\s*return\s*=\s*"?representation"?\s*$/i.test(each.split(";")[0]!));
 }
 
 /** GET /api/payments/{id}: 404 when no payment has the id, 403 when another merchant owns it. */

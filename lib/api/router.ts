@@ -25,10 +25,17 @@ export function isMerchantApiPath(pathname: string): boolean {
 const NO_PARAMS: Record<string, string> = Object.freeze({});
 const NO_BODY = Buffer.alloc(0);
 
-/** Path parameters, percent-decoded; undefined when an encoding is malformed (then the path is not found). */
+/**
+ * Path parameters, percent-decoded; undefined when an encoding is malformed or decodes to a NUL, which no id
+ * holds (then the path is not found, before any handler could hand it to PostgreSQL).
+ */
 function decodeParams(groups: Record<string, string>): Record<string, string> | undefined {
   try {
-    return Object.fromEntries(Object.entries(groups).map(([key, value]) => [key, decodeURIComponent(value)]));
+    const params = Object.entries(groups).map(([key, value]): [string, string] => [
+      key,
+      decodeURIComponent(value),
+    ]);
+    return params.some(([, value]) => value.includes("\0")) ? undefined : Object.fromEntries(params);
   } catch {
     return undefined;
   }

@@ -15,7 +15,9 @@ import { messages, parseInput, stringField } from "@/lib/platform/validation";
 const OPENINGS_PER_ADDRESS_PER_HOUR = 60;
 
 export const createPaymentLinkSchema = z.object({
-  name: stringField("name", { min: 1, max: 100 }).meta({ description: "What the payer is paying for." }),
+  name: stringField("name", { max: 100, required: true }).meta({
+    description: "What the payer is paying for.",
+  }),
   amount: amountField({ positive: true }),
   description: stringField("description", { max: 500 })
     .nullish()

@@ -1,7 +1,13 @@
 import { isLosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { PAYMENT_FAILURE_CODES, PAYMENT_STATUSES, REFUND_STATES } from "@/db/enums";
-import { attributeName, isStorableText, messages, stringField } from "@/lib/platform/validation";
+import {
+  attributeName,
+  characterCount,
+  isStorableText,
+  messages,
+  stringField,
+} from "@/lib/platform/validation";
 
 export const MAX_AMOUNT = "999999999999.99";
 
@@ -165,7 +171,7 @@ const metadataField = z
         code: "custom",
         message: `The metadata field must not have more than ${METADATA_LIMITS.keys} items.`,
       });
-    if (keys.some((key) => key.length > METADATA_LIMITS.keyLength || !isStorableText(key)))
+    if (keys.some((key) => characterCount(key) > METADATA_LIMITS.keyLength || !isStorableText(key)))
       ctx.addIssue({
         code: "custom",
         message: `The metadata field's keys must be text of at most ${METADATA_LIMITS.keyLength} characters.`,
@@ -188,7 +194,7 @@ const metadataField = z
 function metadataValueError(key: string, value: unknown): string | undefined {
   const field = `metadata.${key}`;
   if (typeof value !== "string") return messages.string(field);
-  if (value.length > METADATA_LIMITS.valueLength)
+  if (characterCount(value) > METADATA_LIMITS.valueLength)
     return messages.maxLength(field, METADATA_LIMITS.valueLength);
   if (!isStorableText(value)) return messages.noNul(field);
   return undefined;
@@ -239,7 +245,8 @@ function queryText(field: string) {
       ctx.addIssue({ code: "custom", message: messages.string(field) });
       return z.NEVER;
     }
-    if (value.length > 255) ctx.addIssue({ code: "custom", message: messages.maxLength(field, 255) });
+    if (characterCount(value) > 255)
+      ctx.addIssue({ code: "custom", message: messages.maxLength(field, 255) });
     return value;
   });
 }

@@ -1,5 +1,6 @@
 import { isLosslessNumber } from "lossless-json";
 import { z } from "zod";
+import { util } from "zod/v4/core";
 import { validationError, type FieldErrors } from "./errors";
 
 /** Laravel names a field in messages without underscores: `external_id` → "external id". */
@@ -27,9 +28,20 @@ export const messages = {
   decimals: (field: string, places: string) =>
     `The ${attributeName(field)} field must have ${places} decimal places.`,
   in: (field: string) => `The selected ${attributeName(field)} is invalid.`,
+  /** Laravel's `in` message, with the choices named: the caller learns the fix from the refusal. */
+  inChoices: (field: string, values: readonly string[]) =>
+    `The selected ${attributeName(field)} is invalid. It must be one of: ${values.join(", ")}.`,
   noNul: (field: string) => `The ${attributeName(field)} field must not contain NUL characters.`,
   wellFormed: (field: string) => `The ${attributeName(field)} field must be valid UTF-8 text.`,
 };
+
+/**
+ * Characters as "at most N characters" counts them: code points, as Laravel's `max` and a string field's
+ * `max` here do (zod's own count), never UTF-16 units, so an emoji is one character, not two.
+ */
+export function characterCount(value: string): number {
+  return util.codePointLength(value);
+}
 
 /** Text PostgreSQL stores exactly as sent: no NUL, no lone UTF-16 surrogate. */
 export function isStorableText(value: string): boolean {
@@ -39,16 +51,20 @@ export function isStorableText(value: string): boolean {
 /**
  * A string field: "required" when absent (if required), "must be a string" for any other type. NUL and lone
  * UTF-16 surrogates are refused by name: PostgreSQL cannot store the first, and the second would be stored
- * as U+FFFD, not as sent.
+ * as U+FFFD, not as sent. `required`: trimmed, and a blank or null one is missing, as Laravel reads input
+ * (TrimStrings, then `required`): "The name field is required.", never "must be at least 1 characters".
  */
-export function stringField(field: string, options: { max?: number; min?: number } = {}) {
-  let schema = z
-    .string({
-      error: (issue) => (issue.input === undefined ? messages.required(field) : messages.string(field)),
-    })
+export function stringField(field: string, options: { max?: number; required?: boolean } = {}) {
+  const missing = (input: unknown) => input === undefined || (options.required && input === null);
+  let schema = z.string({
+    error: (issue) => (missing(issue.input) ? messages.required(field) : messages.string(field)),
+  });
+  if (options.required) schema = schema.trim();
+  schema = schema
     .refine((value) => !value.includes("\0"), messages.noNul(field))
     .refine((value) => value.isWellFormed(), messages.wellFormed(field));
-  if (options.min !== undefined) schema = schema.min(options.min, messages.minLength(field, options.min));
+  // As Laravel skips a field's other rules once `required` fails: "required", not also "must be a valid URL".
+  if (options.required) schema = schema.min(1, { error: messages.required(field), abort: true });
   if (options.max !== undefined) schema = schema.max(options.max, messages.maxLength(field, options.max));
   return schema;
 }

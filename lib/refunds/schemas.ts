@@ -15,7 +15,7 @@ const refundAmountSchema = amountField({ positive: true }).optional().meta({
 export const createRefundSchema = z.object({
   amount: refundAmountSchema,
   reason: z
-    .enum(REFUND_REASONS, { error: messages.in("reason") })
+    .enum(REFUND_REASONS, { error: messages.inChoices("reason", REFUND_REASONS) })
     .nullish()
     .transform((reason) => reason ?? null),
   external_id: stringField("external_id", { max: 255 })

@@ -24,7 +24,7 @@ const optionalDays = z.preprocess(
 );
 
 export const createTokenSchema = z.object({
-  name: stringField("name", { max: 100 }).trim().min(1, messages.required("name")),
+  name: stringField("name", { max: 100, required: true }),
   scope: z.enum(TOKEN_SCOPES, { error: messages.in("scope") }).default("write"),
   expires_in_days: optionalDays,
 });

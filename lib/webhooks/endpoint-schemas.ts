@@ -22,10 +22,8 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = MONEY_EVENT_TYPES;
 
 /** http(s) only, no credentials, at most 2048 characters. Private addresses are refused at send time. */
-export const webhookUrlSchema = stringField("url", { max: 2048 })
-  .trim()
-  .min(1, messages.required("url"))
-  .superRefine((value, ctx) => {
+export const webhookUrlSchema = stringField("url", { max: 2048, required: true }).superRefine(
+  (value, ctx) => {
     let url: URL;
     try {
       url = new URL(value);
@@ -38,7 +36,8 @@ export const webhookUrlSchema = stringField("url", { max: 2048 })
     } else if (url.username || url.password) {
       ctx.addIssue({ code: "custom", message: "The url field must not contain a user name or password." });
     }
-  });
+  },
+);
 
 const eventTypes = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { error: messages.in("events") }), { error: messages.in("events") })

@@ -4,9 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { callApi } from "../support/api-client";
+import { logInOverHttp } from "../support/http-session";
 
 const baseUrl = inject("baseUrl");
-const { tokens } = inject("data");
+const { tokens, seed } = inject("data");
 const api = (path: string, request: Parameters<typeof callApi>[2] = {}) =>
   callApi(baseUrl, path, { ...request, token: request.token ?? tokens.api });
 type Page = {
@@ -278,6 +279,34 @@ describe("customers", () => {
     await payment(customer, "1.00", "pending");
     expect((await api(`/api/customers/${customer}`, { token: tokens.other })).status).toBe(404);
   });
+
+  it("the dashboard's customer page answers 404 for an unknown or another merchant's customer", async () => {
+    const mine = `cus_dash_${unique()}`;
+    await payment(mine, "1.00", "pending");
+    const theirs = `cus_dash_other_${unique()}`;
+    const created = await api("/api/payments", {
+      token: tokens.other,
+      json: { amount: "1.00", customer_id: theirs },
+    });
+    expect(created.status).toBe(201);
+    const { cookie } = await logInOverHttp(baseUrl, seed.email, seed.password, {
+      "X-Forwarded-For": "192.0.2.71",
+    });
+    const visit = async (id: string) => {
+      const response = await fetch(`${baseUrl}/dashboard/customers/${encodeURIComponent(id)}`, {
+        headers: { cookie },
+        redirect: "manual",
+      });
+      await response.text();
+      return [id, response.status];
+    };
+    // The frame carries the 404 page's text for the client's use either way: the status tells them apart.
+    expect(await Promise.all([mine, "cus_nobody", theirs].map(visit))).toEqual([
+      [mine, 200],
+      ["cus_nobody", 404],
+      [theirs, 404],
+    ]);
+  });
 });
 
 describe("POST /api/payments: metadata and Prefer", () => {
@@ -310,6 +339,17 @@ describe("POST /api/payments: metadata and Prefer", () => {
       "metadata.note",
       "The metadata.note field must not be greater than 500 characters.",
     ],
+    // Characters are code points: an emoji is one, though it is two UTF-16 units.
+    [
+      { metadata: { ["😀".repeat(41)]: "v" } },
+      "metadata",
+      "The metadata field's keys must be text of at most 40 characters.",
+    ],
+    [
+      { metadata: { note: "😀".repeat(501) } },
+      "metadata.note",
+      "The metadata.note field must not be greater than 500 characters.",
+    ],
   ])("%j: 422 naming %s, nothing written", async (body, field, message) => {
     const before = (await list("perPage=1")).meta.total;
     const response = await api("/api/payments", { json: { amount: 1, ...body } });
@@ -319,6 +359,43 @@ describe("POST /api/payments: metadata and Prefer", () => {
     ]);
     expect((await list("perPage=1")).meta.total).toBe(before);
   });
+
+  it.each([
+    ["251 emoji in a value (502 UTF-16 units)", { note: "😀".repeat(251) }],
+    ["500 emoji in a value", { note: "😀".repeat(500) }],
+    ["a key of 21 emoji", { ["😀".repeat(21)]: "v" }],
+    ["a key of 40 emoji", { ["😀".repeat(40)]: "v" }],
+  ])("metadata counts characters, not UTF-16 units: %s is accepted as sent", async (_name, metadata) => {
+    const created = await api("/api/payments", {
+      json: { amount: 1, metadata },
+      headers: { Prefer: "return=representation" },
+    });
+    expect(created.status).toBe(201);
+    expect(JSON.parse((created.body as { data: { metadata: string } }).data.metadata)).toEqual(metadata);
+  });
+
+  it.each([
+    "return=representation; foo",
+    "return=representation;foo=bar;baz",
+    'return="representation"; foo="a b"',
+    "RETURN = Representation ; x",
+    "respond-async, return=representation; foo",
+    "wait=10; x,return=representation",
+  ])("Prefer: %s is honoured (RFC 7240: parameters, several preferences, any case)", async (prefer) => {
+    const response = await api("/api/payments", { json: { amount: "2.00" }, headers: { Prefer: prefer } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("preference-applied")).toBe("return=representation");
+    expect(response.body).toMatchObject({ data: { amount: "2.00", status: "pending" } });
+  });
+
+  it.each(["return=minimal", "return=representationx", "foo; return=representation", "handling=lenient"])(
+    "Prefer: %s is not return=representation: the seed's body",
+    async (prefer) => {
+      const response = await api("/api/payments", { json: { amount: "2.00" }, headers: { Prefer: prefer } });
+      expect([response.status, response.body]).toEqual([201, { message: "Payment created successfully" }]);
+      expect(response.headers.get("preference-applied")).toBeNull();
+    },
+  );
 
   it("Prefer: return=representation answers the payment; without it the body is the seed's exactly", async () => {
     const plain = await api("/api/payments", { json: { amount: "2.00" } });

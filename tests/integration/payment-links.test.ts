@@ -56,6 +56,12 @@ describe("POST/GET/PATCH /api/payment-links", () => {
 
   it.each([
     [{}, { name: ["The name field is required."], amount: ["The amount field is required."] }],
+    // A blank name is a missing one, as Laravel reads it (trimmed, then required), not "at least 1 characters".
+    [{ name: "", amount: 1 }, { name: ["The name field is required."] }],
+    [{ name: "  \t ", amount: 1 }, { name: ["The name field is required."] }],
+    [{ name: null, amount: 1 }, { name: ["The name field is required."] }],
+    [{ name: 7, amount: 1 }, { name: ["The name field must be a string."] }],
+    [{ name: "a\0b", amount: 1 }, { name: ["The name field must not contain NUL characters."] }],
     [{ name: "X", amount: 0 }, { amount: ["The amount field must be greater than 0."] }],
     [{ name: "X", amount: "1.001" }, { amount: ["The amount field must have 0-2 decimal places."] }],
     [

@@ -135,14 +135,20 @@ describe("refunds", () => {
     expect(await refundsOf(id)).toHaveLength(1);
   });
 
-  it.each([
+  it.each<[Record<string, unknown>, string, string]>([
     [{ amount: 0 }, "amount", "The amount field must be greater than 0."],
     [{ amount: -1 }, "amount", "The amount field must be greater than 0."],
     [{ amount: "-0.50" }, "amount", "The amount field must be greater than 0."],
     [{ amount: "+1.00" }, "amount", "The amount field must be a number."],
     [{ amount: "1.001" }, "amount", "The amount field must have 0-2 decimal places."],
     [{ amount: "ten" }, "amount", "The amount field must be a number."],
-    [{ reason: "bored" }, "reason", "The selected reason is invalid."],
+    ...[{ reason: "bored" }, { reason: "Duplicate" }, { reason: "" }, { reason: 7 }].map(
+      (body): [Record<string, unknown>, string, string] => [
+        body,
+        "reason",
+        "The selected reason is invalid. It must be one of: duplicate, fraudulent, requested_by_customer, other.",
+      ],
+    ),
     [
       { external_id: "x".repeat(256) },
       "external_id",

@@ -96,6 +96,7 @@ describe("the webhook endpoints API", () => {
 
   it.each([
     [{}, "url", "The url field is required."],
+    [{ url: " " }, "url", "The url field is required."],
     [{ url: "ftp://example.com/x" }, "url", "The url field must start with https:// or http://."],
     [
       { url: "https://user:pw@example.com/x" },

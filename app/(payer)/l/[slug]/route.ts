@@ -16,7 +16,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ slug
     getEnv().PAYMENTS_AUTO_SETTLE_MS,
   );
   if (opened.kind === "created") return see(`/pay/${opened.checkoutToken}`);
-  return see(`/l/${slug}/unavailable${opened.kind === "limited" ? "?reason=limited" : ""}`);
+  // Encoded: a crafted slug (a NUL, a newline) would make the Location header itself throw, a 500.
+  return see(
+    `/l/${encodeURIComponent(slug)}/unavailable${opened.kind === "limited" ? "?reason=limited" : ""}`,
+  );
 }
 
 /** A link checker's HEAD creates nothing (Next.js would otherwise run GET for it). */

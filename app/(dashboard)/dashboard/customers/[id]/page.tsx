@@ -1,16 +1,14 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { getDisplayCurrency } from "@/app/_lib/display-currency";
-import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { FieldGrid } from "@/components/ui/field-grid";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { BackLink } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
-import { getCustomer } from "@/lib/customers/customers";
 import { listDashboardPayments } from "@/lib/payments/search";
 import { listMerchantRefunds } from "@/lib/refunds/queries";
+import { loadCustomer } from "./load-customer";
 import { PaymentsTable } from "../../payments/(list)/payments-table";
 import { RefundList } from "../../refunds/refund-list";
 
@@ -19,30 +17,20 @@ type Props = { params: Promise<{ id: string }> };
 /** How many of the customer's latest payments and refunds the page shows; the Payments page has them all. */
 const SHOWN = 25;
 
-/** The id in the path: percent-decoded, or the page's 404 when it is not valid encoding. */
-async function customerIdFrom(params: Props["params"]): Promise<string> {
-  try {
-    return decodeURIComponent((await params).id);
-  } catch {
-    notFound();
-  }
-}
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Customer ${await customerIdFrom(params)}` };
+  const { customer } = await loadCustomer((await params).id);
+  return { title: `Customer ${customer.id}` };
 }
 
 /** One customer: what its payments and refunds add up to, its latest payments and its refunds. */
 export default async function CustomerPage({ params }: Props) {
-  const { merchantId } = await requireMerchantSession();
-  const customerId = await customerIdFrom(params);
-  const [customer, payments, refunds, currency] = await Promise.all([
-    readFor(merchantId, (db) => getCustomer(db, merchantId, customerId)),
+  const { merchantId, customer } = await loadCustomer((await params).id);
+  const customerId = customer.id;
+  const [payments, refunds, currency] = await Promise.all([
     readFor(merchantId, (db) => listDashboardPayments(db, merchantId, { customerId }, 0, SHOWN)),
     readFor(merchantId, (db) => listMerchantRefunds(db, merchantId, { customerId }, 1, SHOWN)),
     getDisplayCurrency(merchantId),
   ]);
-  if (!customer) notFound();
   const figures: Array<[string, React.ReactNode]> = [
     ["Payments", customer.payments_count.toLocaleString("en-US")],
     ["Completed volume", formatMoney(customer.completed_volume, currency)],
