@@ -33,6 +33,31 @@ export function runCli(args: string[], env: CliEnv = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * runCli without blocking: the test process keeps serving its event loop while the command runs, so its own
+ * kept-alive connections to the server see the server close them (after spawnSync, fetch could reuse a
+ * connection the server had closed meanwhile: "other side closed").
+ */
+export function runCliAsync(
+  args: string[],
+  env: CliEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: root,
+      env: cliEnv(env),
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60_000,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 export type RunningCli = {
   /** Every stdout line so far, parsed (the commands run with --json). */
   lines: () => Array<Record<string, unknown>>;

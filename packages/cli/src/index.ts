@@ -1,31 +1,40 @@
 import { Payments, PaymentsApiError, PaymentsConnectionError } from "@payments-platform/sdk";
 import { Command, CommanderError, Option } from "commander";
+import { requestApi, type ApiRequestOptions } from "./api-request.js";
 import { keyHint, loadCredentials, parseApiUrl, storeCredentials, type Credentials } from "./config.js";
 import { listen, type ListenOptions } from "./listen.js";
-import { listCustomers, listEvents, parsePositiveInt } from "./lists.js";
+import { listCustomers, listEvents, listPayments, listRefunds, parsePositiveInt } from "./lists.js";
 import { tailLogs } from "./logs-tail.js";
-import { CliError, emit, EXIT } from "./output.js";
-import { trigger, TRIGGERS } from "./trigger.js";
+import { CliError, emit, EXIT, plural } from "./output.js";
+import { collect, trigger, TRIGGERS, type TriggerOptions } from "./trigger.js";
 
 const client = (credentials: Credentials) =>
   new Payments({ apiKey: credentials.apiKey, baseUrl: credentials.apiUrl, maxRetries: 1 });
 
-/** An SDK or CLI failure as one line and its exit code; anything else is a bug and keeps its stack. */
-function exitCodeFor(error: unknown): { message: string; code: number } | null {
-  if (error instanceof CliError) return { message: error.message, code: error.exitCode };
+/**
+ * A refusal as lines, each saying one thing once: a 422's field errors as `field: message` (the SDK's
+ * message is the first of them, so it is not printed again), anything else its message.
+ */
+function refusalLines(error: PaymentsApiError): string[] {
+  const fieldErrors = Object.entries(error.errors).flatMap(([field, messages]) =>
+    messages.map((message) => `${field}: ${message}`),
+  );
+  const said = fieldErrors.length > 0 ? [...new Set(fieldErrors)] : [error.message];
+  return said.map((thing) => `The API refused (${error.status}): ${thing}`);
+}
+
+/** An SDK or CLI failure as lines and its exit code; anything else is a bug and keeps its stack. */
+function exitCodeFor(error: unknown): { lines: string[]; code: number } | null {
+  if (error instanceof CliError) return { lines: [error.message], code: error.exitCode };
   if (error instanceof PaymentsApiError) {
     if (error.status === 401)
       return {
-        message: "The API refused the key (401): check it, or log in again.",
+        lines: ["The API refused the key (401): check it, or log in again."],
         code: EXIT.unauthenticated,
       };
-    const fields = Object.values(error.errors).flat();
-    return {
-      message: `The API refused (${error.status}): ${[error.message, ...fields].join(" ")}`,
-      code: EXIT.refused,
-    };
+    return { lines: refusalLines(error), code: EXIT.refused };
   }
-  if (error instanceof PaymentsConnectionError) return { message: error.message, code: EXIT.unreachable };
+  if (error instanceof PaymentsConnectionError) return { lines: [error.message], code: EXIT.unreachable };
   return null;
 }
 
@@ -33,7 +42,7 @@ const EXIT_HELP = `
 Exit codes:
   0  success
   1  the API refused the request
-  2  bad command line (unknown option, malformed URL)
+  2  bad command line (unknown option, malformed URL, a -d that is not JSON)
   3  not logged in, or the key was refused (401)
   4  the API could not be reached
 
@@ -67,9 +76,9 @@ program
 program
   .command("listen")
   .description("Forward live events to a local URL, signed per Standard Webhooks; resumes after any drop.")
-  .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:4242/webhooks")
+  .option("--forward-to <url>", "where to POST each event, e.g. http://localhost:4242/webhooks")
   .option("--events <types>", "comma-separated event types (default: all)")
-  .option("--print-secret", "print the signing secret and exit")
+  .option("--print-secret", "print the signing secret and exit (no --forward-to needed)")
   .option(
     "--after <event_id>",
     "start after this event (default: after the last one forwarded with this key)",
@@ -85,8 +94,11 @@ program
   .description("Create a test payment (and refund) and drive it to the event named.")
   .addArgument(new Command().createArgument("<event>", "the event to cause").choices(TRIGGERS))
   .addOption(new Option("--amount <amount>", "the payment's amount").default("10.00"))
+  .option("--customer <customer_id>", "the payment's customer_id, e.g. cus_42")
+  .option("--metadata <key=value>", "a metadata pair; repeat for more", collect)
+  .option("--return-url <url>", "where the payer returns; the payment then waits for its payer")
   .option("--json", "one JSON object on stdout")
-  .action(async (event: string, options: { amount: string; json?: boolean }) => {
+  .action(async (event: string, options: TriggerOptions) => {
     await trigger(client(loadCredentials()), event, options);
   });
 
@@ -108,7 +120,7 @@ events
     emit(
       options.json === true,
       { type: "resent", ...queued },
-      `Event ${queued.id} queued again for ${queued.deliveries_queued} endpoint${queued.deliveries_queued === 1 ? "" : "s"}.`,
+      `Event ${queued.id} queued again for ${plural(queued.deliveries_queued, "endpoint")}.`,
     );
   });
 
@@ -134,6 +146,60 @@ program
     await listCustomers(client(loadCredentials()), options);
   });
 
+program
+  .command("payments")
+  .description("Your payments, as GET /api/payments lists them.")
+  .command("list")
+  .description("Payments, newest first, narrowed by the API's filters.")
+  .addOption(new Option("--status <status>", "only this status").choices(["pending", "completed", "failed"]))
+  .option("--external-id <id>", "only this external_id (exact)")
+  .option("--customer <customer_id>", "only this customer's payments (exact)")
+  .addOption(
+    new Option("--refund-status <status>", "how much was refunded").choices(["none", "partial", "full"]),
+  )
+  .option("--created-from <date>", "created at or after (ISO 8601 date or date-time, UTC)")
+  .option("--created-to <date>", "created at or before (ISO 8601 date or date-time, UTC)")
+  .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)
+  .option("--page <n>", "start at this page of --limit items (default 1)", parsePositiveInt)
+  .option("--json", "one JSON object per line")
+  .action(async (options: Parameters<typeof listPayments>[1]) => {
+    await listPayments(client(loadCredentials()), options);
+  });
+
+program
+  .command("refunds")
+  .description("Your refunds, as GET /api/refunds lists them.")
+  .command("list")
+  .description("Refunds, newest first, by status or payment.")
+  .addOption(new Option("--status <status>", "only this status").choices(["pending", "succeeded", "failed"]))
+  .option("--payment <id>", "only this payment's refunds", parsePositiveInt)
+  .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)
+  .option("--page <n>", "start at this page of --limit items (default 1)", parsePositiveInt)
+  .option("--json", "one JSON object per line")
+  .action(async (options: Parameters<typeof listRefunds>[1]) => {
+    await listRefunds(client(loadCredentials()), options);
+  });
+
+program
+  .command("get")
+  .description("GET any API route with your key; prints the response body.")
+  .argument("<path>", "e.g. payments/1 or '/api/payments?status=failed' (relative paths are under /api/)")
+  .option("--json", "print the body exactly as received, even on a terminal")
+  .action(async (path: string, options: ApiRequestOptions) => {
+    await requestApi("GET", path, options);
+  });
+
+program
+  .command("post")
+  .description("POST to any API route with your key; prints the response body.")
+  .argument("<path>", "e.g. payments or payments/1/refunds (relative paths are under /api/)")
+  .option("-d, --data <json>", "the JSON body, checked before it is sent")
+  .option("-i, --idempotency-key <key>", "sent as Idempotency-Key: the same key replays the first answer")
+  .option("--json", "print the body exactly as received, even on a terminal")
+  .action(async (path: string, options: ApiRequestOptions) => {
+    await requestApi("POST", path, options);
+  });
+
 const logs = program
   .command("logs")
   .description("Your API requests, as the dashboard's Logs page shows them.");
@@ -152,6 +218,6 @@ try {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
   const known = exitCodeFor(error);
   if (!known) throw error;
-  process.stderr.write(`Error: ${known.message}\n`);
+  for (const line of known.lines) process.stderr.write(`Error: ${line}\n`);
   process.exit(known.code);
 }

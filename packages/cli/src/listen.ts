@@ -5,7 +5,8 @@ import { followEventStream } from "./event-stream.js";
 import { CliError, color, emit, EXIT, failureSuffix, paymentFailure, timestamp } from "./output.js";
 
 export type ListenOptions = {
-  forwardTo: string;
+  /** Required unless --print-secret. */
+  forwardTo?: string;
   events?: string;
   printSecret?: boolean;
   json?: boolean;
@@ -91,6 +92,11 @@ export async function listen(credentials: Credentials, options: ListenOptions): 
     process.stdout.write(`${secret}\n`);
     return;
   }
+  if (options.forwardTo === undefined)
+    throw new CliError(
+      "listen needs --forward-to <url>, e.g. --forward-to http://localhost:4242/webhooks (or --print-secret alone).",
+      EXIT.usage,
+    );
   const after = startingPoint(credentials, options);
   const url = parseForwardUrl(options.forwardTo);
   const types = options.events

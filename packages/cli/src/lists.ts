@@ -1,5 +1,5 @@
-import type { Event, Payments } from "@payments-platform/sdk";
-import { CliError, emit, EXIT, failureSuffix, timestamp } from "./output.js";
+import type { Event, PaymentFilters, PaymentListItem, Payments, Refund } from "@payments-platform/sdk";
+import { CliError, emit, EXIT, failureSuffix, plural, timestamp } from "./output.js";
 
 /** A count option: a whole number from 1. */
 export function parsePositiveInt(value: string): number {
@@ -43,6 +43,16 @@ export async function listEvents(
   if (events.length === 0 && options.json !== true) emit(false, {}, "No events.");
 }
 
+/** One line (or JSON object) per item; with none, a line that says so (nothing with --json). */
+function printEach<T extends object>(
+  items: T[],
+  options: { json?: boolean; type: string; none: string },
+  line: (item: T) => string,
+): void {
+  for (const item of items) emit(options.json === true, { type: options.type, ...item }, line(item));
+  if (items.length === 0 && options.json !== true) emit(false, {}, options.none);
+}
+
 /** `payments customers list`: the latest payment first, with counts and sums. */
 export async function listCustomers(
   client: Payments,
@@ -52,11 +62,66 @@ export async function listCustomers(
     client.customers.list({ perPage: Math.min(options.limit, 100) }),
     options.limit,
   );
-  for (const customer of customers)
-    emit(
-      options.json === true,
-      { type: "customer", ...customer },
-      `${customer.id}  ${customer.payments_count} payments  completed ${customer.completed_volume}  refunded ${customer.refunded}  last ${timestamp(customer.last_payment_at)}`,
-    );
-  if (customers.length === 0 && options.json !== true) emit(false, {}, "No customers yet.");
+  printEach(
+    customers,
+    { json: options.json, type: "customer", none: "No customers yet." },
+    (customer) =>
+      `${customer.id}  ${plural(customer.payments_count, "payment")}  completed ${customer.completed_volume}  refunded ${customer.refunded}  last ${timestamp(customer.last_payment_at)}`,
+  );
+}
+
+/** Where a list starts and how long it is: `--page` counts pages of `--limit` items (of 100 beyond that). */
+export type ListWindow = { limit: number; page?: number; json?: boolean };
+
+/** `payments payments list`: newest first, narrowed by the API's filters; one line per payment. */
+export async function listPayments(
+  client: Payments,
+  options: ListWindow & {
+    status?: PaymentFilters["status"];
+    externalId?: string;
+    customer?: string;
+    refundStatus?: PaymentFilters["refundStatus"];
+    createdFrom?: string;
+    createdTo?: string;
+  },
+): Promise<void> {
+  const payments = await take(
+    client.payments.list({
+      // Dates go as typed: the API reads ISO 8601 and refuses anything else with a 422 naming the flag's field.
+      status: options.status,
+      externalId: options.externalId,
+      customerId: options.customer,
+      refundStatus: options.refundStatus,
+      createdFrom: options.createdFrom,
+      createdTo: options.createdTo,
+      page: options.page,
+      perPage: Math.min(options.limit, 100),
+    }),
+    options.limit,
+  );
+  printEach(
+    payments,
+    { json: options.json, type: "payment", none: "No payments." },
+    (payment: PaymentListItem) =>
+      `${timestamp(payment.created_at)}  ${payment.id}  ${payment.status.padEnd(9)}  ${payment.amount}  ${payment.external_id ?? ""}`.trimEnd(),
+  );
+}
+
+/** `payments refunds list`: every refund of the account, newest first, by status or payment. */
+export async function listRefunds(
+  client: Payments,
+  options: ListWindow & { status?: Refund["status"]; payment?: number },
+): Promise<void> {
+  const refunds = await take(
+    client.refunds.listAll({
+      status: options.status,
+      paymentId: options.payment,
+      page: options.page,
+      perPage: Math.min(options.limit, 100),
+    }),
+    options.limit,
+  );
+  printEach(refunds, { json: options.json, type: "refund", none: "No refunds." }, (refund) =>
+    `${timestamp(refund.created_at)}  ${refund.id}  ${refund.status.padEnd(9)}  ${refund.amount}  payment ${refund.payment_id}  ${refund.reason ?? ""}`.trimEnd(),
+  );
 }

@@ -31,6 +31,11 @@ export function timestamp(date: Date | string = new Date()): string {
   return new Date(date).toISOString();
 }
 
+/** `1 payment`, `2 payments`: every count the CLI prints agrees with its noun. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 /** One line for people, or one JSON object per line with --json. */
 export function emit(json: boolean, record: Record<string, unknown>, human: string): void {
   process.stdout.write(`${json ? JSON.stringify(record) : human}\n`);

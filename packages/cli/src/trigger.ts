@@ -13,20 +13,54 @@ export const TRIGGERS = [
 ] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
+export type TriggerOptions = {
+  amount?: string;
+  customer?: string;
+  /** `key=value` pairs from repeated --metadata flags. */
+  metadata?: string[];
+  returnUrl?: string;
+  json?: boolean;
+};
+
+/** Repeated `--metadata key=value` as an object; the API checks the limits (20 keys, 40 and 500 characters). */
+export function parseMetadata(pairs: string[]): Record<string, string> | undefined {
+  if (pairs.length === 0) return undefined;
+  const metadata: Record<string, string> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf("=");
+    if (equals <= 0)
+      throw new CliError(`--metadata takes key=value, e.g. --metadata order=1042 (got ${pair}).`, EXIT.usage);
+    const key = pair.slice(0, equals);
+    // A key given twice is a typo more often than an intent: say so rather than keep one silently.
+    if (key in metadata) throw new CliError(`--metadata ${key} is given twice.`, EXIT.usage);
+    metadata[key] = pair.slice(equals + 1);
+  }
+  return metadata;
+}
+
+/** Collects a repeatable flag's values, in order. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
 /**
  * Creates real objects through the API and drives them to the state named, with the simulator's test
  * helpers: the events that follow are the ones a real payment would send.
  */
-export async function trigger(
-  client: Payments,
-  name: string,
-  options: { amount?: string; json?: boolean },
-): Promise<void> {
+export async function trigger(client: Payments, name: string, options: TriggerOptions): Promise<void> {
   if (!(TRIGGERS as readonly string[]).includes(name))
     throw new CliError(`Unknown event ${name}. One of: ${TRIGGERS.join(", ")}.`, EXIT.usage);
   const amount = options.amount ?? "10.00";
-  const payment = await client.payments.create({ amount, external_id: `cli_trigger_${Date.now()}` });
-  const steps: string[] = [`payment ${payment.id} created (${payment.amount}, pending)`];
+  const payment = await client.payments.create({
+    amount,
+    external_id: `cli_trigger_${Date.now()}`,
+    customer_id: options.customer,
+    metadata: parseMetadata(options.metadata ?? []),
+    return_url: options.returnUrl,
+  });
+  // A payment left pending can be paid on its checkout page (with --return-url nothing settles it first).
+  const checkoutUrl = name === "payment.pending" ? payment.checkout_url : null;
+  const steps: string[] = [
+    `payment ${payment.id} created (${payment.amount}, pending${checkoutUrl ? `, pay at ${checkoutUrl}` : ""})`,
+  ];
   let refundId: number | null = null;
   if (name === "payment.canceled") {
     const canceled = await client.payments.cancel(payment.id);
@@ -48,7 +82,13 @@ export async function trigger(
   }
   emit(
     options.json === true,
-    { type: "triggered", event: name, payment_id: payment.id, refund_id: refundId },
+    {
+      type: "triggered",
+      event: name,
+      payment_id: payment.id,
+      refund_id: refundId,
+      checkout_url: checkoutUrl,
+    },
     steps.map((step) => `Trigger succeeded: ${step}`).join("\n"),
   );
 }

@@ -41,9 +41,12 @@ function dataOf<T>(result: { data?: unknown }): T {
   return (result.data as { data: T }).data;
 }
 
-/** Every page in turn, one request ahead of the reader at most; yields the items. */
-async function* everyPage<T>(fetchPage: (page: number) => Promise<{ data?: Paged<T> }>): AsyncGenerator<T> {
-  for (let page = 1; ; page++) {
+/** Every page in turn from `firstPage`, one request ahead of the reader at most; yields the items. */
+async function* everyPage<T>(
+  fetchPage: (page: number) => Promise<{ data?: Paged<T> }>,
+  firstPage = 1,
+): AsyncGenerator<T> {
+  for (let page = firstPage; ; page++) {
     const body = (await fetchPage(page)).data!;
     for (const item of body.data ?? []) yield item;
     if (page >= (body.meta?.last_page ?? page)) return;
@@ -69,23 +72,27 @@ export class Payments {
   }
 
   readonly payments = {
-    /** Every page of the list, newest first, narrowed by any of the filters. */
-    list: (options: PaymentFilters & { perPage?: number } = {}): AsyncGenerator<PaymentListItem> =>
-      everyPage((page) =>
-        this.api.GET("/api/payments", {
-          params: {
-            query: {
-              page,
-              perPage: options.perPage,
-              status: options.status,
-              external_id: options.externalId,
-              customer_id: options.customerId,
-              refund_status: options.refundStatus,
-              created_from: isoOf(options.createdFrom),
-              created_to: isoOf(options.createdTo),
+    /** Every page of the list from `page` (default 1), newest first, narrowed by any of the filters. */
+    list: (
+      options: PaymentFilters & { perPage?: number; page?: number } = {},
+    ): AsyncGenerator<PaymentListItem> =>
+      everyPage(
+        (page) =>
+          this.api.GET("/api/payments", {
+            params: {
+              query: {
+                page,
+                perPage: options.perPage,
+                status: options.status,
+                external_id: options.externalId,
+                customer_id: options.customerId,
+                refund_status: options.refundStatus,
+                created_from: isoOf(options.createdFrom),
+                created_to: isoOf(options.createdTo),
+              },
             },
-          },
-        }),
+          }),
+        options.page,
       ),
     /**
      * Creates a payment and resolves to it, in one request (`Prefer: return=representation`). `metadata` is an
@@ -128,16 +135,23 @@ export class Payments {
       ),
     retrieve: async (id: number): Promise<Refund> =>
       dataOf<Refund>(await this.api.GET("/api/refunds/{id}", { params: { path: { id } } })),
-    /** Every refund of the account, newest first, by status or payment. */
+    /** Every refund of the account from `page` (default 1), newest first, by status or payment. */
     listAll: (
-      options: { status?: Refund["status"]; paymentId?: number; perPage?: number } = {},
+      options: { status?: Refund["status"]; paymentId?: number; perPage?: number; page?: number } = {},
     ): AsyncGenerator<Refund> =>
-      everyPage((page) =>
-        this.api.GET("/api/refunds", {
-          params: {
-            query: { page, perPage: options.perPage, status: options.status, payment_id: options.paymentId },
-          },
-        }),
+      everyPage(
+        (page) =>
+          this.api.GET("/api/refunds", {
+            params: {
+              query: {
+                page,
+                perPage: options.perPage,
+                status: options.status,
+                payment_id: options.paymentId,
+              },
+            },
+          }),
+        options.page,
       ),
   };
 
