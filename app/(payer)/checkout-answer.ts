@@ -28,25 +28,32 @@ export async function readCheckoutForm(request: Request): Promise<Record<string,
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { ...CHECKOUT_HEADERS, ...headers } });
 
+/** Where a form posted without script goes after an attempt at `page`: back to it with what to show, or on. */
+function nextLocation(page: string, answer: CheckoutAnswer | null): string {
+  if (answer === null) return `${page}?error=invalid`;
+  if (answer.kind === "final" && answer.redirectUrl) return answer.redirectUrl;
+  if (answer.kind === "invalid")
+    return `${page}?${new URLSearchParams({ error: "invalid", fields: encodeFieldErrors(answer.errors) })}`;
+  if (answer.kind === "locked" || answer.kind === "limited") return `${page}?error=${answer.kind}`;
+  return page;
+}
+
 /**
- * An attempt's answer: JSON for the page's script (`Accept: application/json`), a 303 back to the page (or on
- * to the return_url) for a form posted without script.
+ * An attempt's answer at `page` (`/pay/{token}`, or `/l/{slug}` before a payment was made): JSON for the page's
+ * script (`Accept: application/json`), a 303 back to the page (or on to the return_url) for a form posted
+ * without script. `movedTo`: the attempt made a payment from a link, whose page (`/pay/{token}`) the payer
+ * goes on to; the script is told where (`checkout_path`), as a form without script is by its 303.
  */
-export function checkoutResponse(request: Request, token: string, answer: CheckoutAnswer | null): Response {
-  const page = `/pay/${token}`;
-  if (!(request.headers.get("accept") ?? "").includes("application/json")) {
-    const location =
-      answer === null
-        ? `${page}?error=invalid`
-        : answer.kind === "final" && answer.redirectUrl
-          ? answer.redirectUrl
-          : answer.kind === "invalid"
-            ? `${page}?${new URLSearchParams({ error: "invalid", fields: encodeFieldErrors(answer.errors) })}`
-            : answer.kind === "locked" || answer.kind === "limited"
-              ? `${page}?error=${answer.kind}`
-              : page;
-    return new Response(null, { status: 303, headers: { ...CHECKOUT_HEADERS, Location: location } });
-  }
+export function checkoutResponse(
+  request: Request,
+  page: string,
+  answer: CheckoutAnswer | null,
+  movedTo?: string,
+): Response {
+  const next = nextLocation(movedTo ?? page, answer);
+  if (!(request.headers.get("accept") ?? "").includes("application/json"))
+    return new Response(null, { status: 303, headers: { ...CHECKOUT_HEADERS, Location: next } });
+  const moved = movedTo && !(answer?.kind === "final" && answer.redirectUrl) ? { checkout_path: next } : {};
   if (answer === null) return json(413, { message: "The request body is too large." });
   switch (answer.kind) {
     case "final":
@@ -55,19 +62,22 @@ export function checkoutResponse(request: Request, token: string, answer: Checko
         status: answer.status,
         failure_reason: answer.failureReason,
         redirect_url: answer.redirectUrl,
+        ...moved,
       });
     case "authentication":
-      return json(200, { status: "requires_authentication" });
+      return json(200, { status: "requires_authentication", ...moved });
     case "invalid":
-      return json(422, { message: VALIDATION_FAILED, errors: answer.errors });
+      return json(422, { message: VALIDATION_FAILED, errors: answer.errors, ...moved });
     case "locked":
-      return json(429, { message: CHECKOUT_MESSAGES.locked });
+      return json(429, { message: CHECKOUT_MESSAGES.locked, ...moved });
     case "limited":
       return json(
         429,
-        { message: CHECKOUT_MESSAGES.locked },
-        { "Retry-After": String(answer.retryAfterSeconds) },
+        { message: CHECKOUT_MESSAGES.locked, retry_at: answer.retryAt.toISOString() },
+        { "Retry-After": String(Math.max(1, Math.ceil((answer.retryAt.getTime() - Date.now()) / 1000))) },
       );
+    case "inactive":
+      return json(410, { message: CHECKOUT_MESSAGES.inactiveLink });
     case "not_found":
       return json(404, { message: "Not Found" });
   }
