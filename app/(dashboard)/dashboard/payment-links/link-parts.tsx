@@ -46,6 +46,7 @@ export function LinkToggle({ link }: { link: PaymentLinkResource }) {
       title={`Deactivate “${link.name}”?`}
       description="Payers who open it will be told it is no longer active, and it takes no payments. Payments already made stay as they are. You can activate it again."
       confirmLabel="Deactivate"
+      variant="secondary"
     />
   );
 }

@@ -97,8 +97,8 @@ export default async function PaymentLinksPage({
             </div>
             <p className="tabular-nums">{formatMoney(link.amount, currency)}</p>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
-              Paid {link.paid_count.toLocaleString("en-US")} times · created{" "}
-              <RelativeTime value={link.created_at} />
+              Paid {link.paid_count.toLocaleString("en-US")} {link.paid_count === 1 ? "time" : "times"} ·
+              created <RelativeTime value={link.created_at} />
             </p>
             <LinkUrl link={link} />
             {canWrite ? <LinkToggle link={link} /> : null}
