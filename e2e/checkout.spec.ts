@@ -185,7 +185,7 @@ test("a payment link paid twice makes two payments, counted on the Payment links
   await expect(open).toHaveAttribute("href", url);
   await expect(open).toHaveAttribute("target", "_blank");
   // Its page lists its two payments.
-  await row.getByRole("link", { name }).click();
+  await row.getByRole("link", { name, exact: true }).click();
   await expect(page.getByRole("heading", { name })).toBeVisible();
   await expect(page.getByRole("table", { name: "Payments" }).getByRole("row")).toHaveCount(3);
   await page.goto("/dashboard/payment-links");
