@@ -10,10 +10,10 @@ const nextConfig = (phase) => ({
   // next-auth built its redirects on http://localhost even with APP_URL (AUTH_URL) on 127.0.0.1, where the
   // session cookie is not sent. Request URLs stay as they came.
   skipProxyUrlNormalize: true,
-  // A payer's pages (DESIGN.md, "Checkout"): never framed, no referrer (the token is in the URL), never cached.
+  // A payer's pages (DESIGN.md, "Checkout"): no referrer (the token is in the URL), never cached. Their
+  // Content-Security-Policy carries a nonce per response, so proxy.ts sets it.
   async headers() {
     const payerHeaders = [
-      { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
       { key: "Referrer-Policy", value: "no-referrer" },
       { key: "Cache-Control", value: "no-store" },
     ];

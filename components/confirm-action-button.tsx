@@ -3,10 +3,10 @@
 import { useActionState, useState } from "react";
 import type { FormState } from "./form-state";
 import { Alert } from "./ui/alert";
-import { Button } from "./ui/button";
+import { Button, type ButtonVariant } from "./ui/button";
 import { Dialog } from "./ui/dialog";
 
-/** A destructive action behind a confirmation dialog. */
+/** A destructive action behind a confirmation dialog (`variant`: the opening button's, quieter in a list's rows). */
 export function ConfirmActionButton({
   action,
   fields,
@@ -14,6 +14,7 @@ export function ConfirmActionButton({
   title,
   description,
   confirmLabel,
+  variant = "danger",
 }: {
   action: (previous: FormState, formData: FormData) => Promise<FormState>;
   fields: Record<string, string | number>;
@@ -21,12 +22,13 @@ export function ConfirmActionButton({
   title: string;
   description: string;
   confirmLabel: string;
+  variant?: ButtonVariant;
 }) {
   const [open, setOpen] = useState(false);
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
+      <Button variant={variant} onClick={() => setOpen(true)}>
         {label}
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} title={title}>

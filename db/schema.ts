@@ -244,7 +244,7 @@ export const checkouts = pgTable(
     /** Where the payer goes after paying (with `payment_id` and `status` added); null: the page says. */
     returnUrl: text("return_url"),
     paymentLinkId: bigint("payment_link_id", { mode: "number" }).references(() => paymentLinks.id),
-    /** Attempts refused for their card (a decline, a card that is not a test card); 5 lock the page. */
+    /** Card numbers refused for not being test cards (a card tester's probes; test-card declines are not counted); 5 lock the page. */
     declinedAttempts: integer("declined_attempts").notNull().default(0),
     /** The card waiting at the authentication step, without its number; null when none is. */
     authentication: json("authentication").$type<PaymentMethod>(),

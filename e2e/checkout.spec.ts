@@ -1,7 +1,6 @@
 import http from "node:http";
-import type { Page } from "@playwright/test";
 import { allViolations, VIEWS } from "./axe";
-import { expect, logInAs, test } from "./fixtures";
+import { expect, fillCard, logInAs, newPayment, test } from "./fixtures";
 import { CARDS } from "../tests/support/checkout-client";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
@@ -40,25 +39,6 @@ test.afterAll(async () => {
   await receiver.close();
   await new Promise((resolve) => shop.close(resolve));
 });
-
-/** A payment made by the merchant's backend; its checkout_url. */
-async function newPayment(page: Page, token: string, body: Record<string, unknown> = {}) {
-  const headers = { Authorization: `Bearer ${token}` };
-  const created = await page.request.post("/api/payments", { headers, data: { amount: "12.50", ...body } });
-  expect(created.status()).toBe(201);
-  const id = Number(created.headers().location!.split("/").at(-1));
-  const payment = (await (await page.request.get(`/api/payments/${id}`, { headers })).json()) as {
-    data: { checkout_url: string };
-  };
-  return { id, checkoutUrl: payment.data.checkout_url };
-}
-
-async function fillCard(page: Page, number: string) {
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiration").fill("12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("Name on card").fill("Ada Lovelace");
-}
 
 /** The payment's webhook after pending, signed and verified. */
 async function finalWebhook(id: number) {
@@ -186,19 +166,36 @@ test("a payment link paid twice makes two payments, counted on the Payment links
   const checkouts: string[] = [];
   for (let payer = 0; payer < 2; payer++) {
     await page.goto(url);
-    await expect(page).toHaveURL(/\/pay\/[0-9A-Za-z]{43}$/);
-    checkouts.push(page.url());
+    // The link's own page: nothing is made until the payer submits the form.
+    await expect(page).toHaveURL(url);
     await expect(page.getByText(name)).toBeVisible();
     await fillCard(page, CARDS.success);
     await page.getByRole("button", { name: "Pay 40.00" }).click();
     await expect(page.getByText("Payment complete")).toBeVisible();
+    await expect(page).toHaveURL(/\/pay\/[0-9A-Za-z]{43}$/);
+    checkouts.push(page.url());
   }
   expect(checkouts[0]).not.toBe(checkouts[1]);
   await page.goto("/dashboard/payment-links");
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row.getByRole("cell").nth(3)).toHaveText("2");
-  // Deactivated, it creates nothing and says so.
+  // Its URL is shown, and opens in a new tab.
+  await expect(row.getByText(url, { exact: true })).toBeVisible();
+  const open = row.getByRole("link", { name: `Open ${name} in a new tab` });
+  await expect(open).toHaveAttribute("href", url);
+  await expect(open).toHaveAttribute("target", "_blank");
+  // Its page lists its two payments.
+  await row.getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Payments" }).getByRole("row")).toHaveCount(3);
+  await page.goto("/dashboard/payment-links");
+  // Deactivating asks first; going back changes nothing.
   await row.getByRole("button", { name: "Deactivate" }).click();
+  const confirm = page.getByRole("dialog", { name: `Deactivate “${name}”?` });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(row.getByText("active", { exact: true })).toBeVisible();
+  await row.getByRole("button", { name: "Deactivate" }).click();
+  await confirm.getByRole("button", { name: "Deactivate" }).click();
   await expect(row).toContainText("inactive");
   await page.goto(url);
   await expect(page.getByText("This payment link is no longer active.")).toBeVisible();

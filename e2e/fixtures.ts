@@ -123,3 +123,22 @@ export async function joinTeam(owner: Page, browser: Browser, role: "developer" 
   await expect(member).toHaveURL(/\/dashboard$/);
   return member;
 }
+
+/** A payment made by the merchant's backend; its checkout_url. */
+export async function newPayment(page: Page, token: string, body: Record<string, unknown> = {}) {
+  const headers = { Authorization: `Bearer ${token}` };
+  const created = await page.request.post("/api/payments", { headers, data: { amount: "12.50", ...body } });
+  expect(created.status()).toBe(201);
+  const id = Number(created.headers().location!.split("/").at(-1));
+  const payment = (await (await page.request.get(`/api/payments/${id}`, { headers })).json()) as {
+    data: { checkout_url: string };
+  };
+  return { id, checkoutUrl: payment.data.checkout_url };
+}
+
+export async function fillCard(page: Page, number: string) {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiration").fill("12 / 34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("Name on card").fill("Ada Lovelace");
+}

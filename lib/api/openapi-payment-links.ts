@@ -45,7 +45,7 @@ export const paymentLinkPaths = {
       },
     },
     post: {
-      summary: "Create a payment link: each payer who opens its url gets a payment of its amount",
+      summary: "Create a payment link: each payer who pays at its url gets a payment of its amount",
       requestBody: jsonBody("CreatePaymentLink"),
       responses: {
         "201": createdResponse(

@@ -7,8 +7,8 @@ import type { PaymentMethod } from "@/db/schema";
 import { COMPLETED } from "@/lib/payments/processor";
 import { settleByPayer } from "@/lib/payments/settlement";
 import type { FieldErrors } from "@/lib/platform/errors";
-import { consumeRateLimit } from "@/lib/platform/rate-limit";
 import { fieldErrorsFrom } from "@/lib/platform/validation";
+import { addressRetryAt, countRefusedCard, isCheckoutLocked } from "./card-testing";
 import { hashCheckoutToken, isCheckoutToken } from "./checkout-token";
 import {
   AUTHENTICATION_FAILED,
@@ -17,14 +17,6 @@ import {
   paymentMethodOf,
   testCardOutcome,
 } from "./test-cards";
-
-/** Card-testing limits (DESIGN.md, "Checkout"), counted in the database so every process shares them. */
-export const CHECKOUT_LIMITS = {
-  /** Refused cards (declines, cards that are not test cards) that lock one checkout for good. */
-  declinesPerCheckout: 5,
-  /** Pay attempts from one client address, across checkouts, per hour. */
-  attemptsPerAddressPerHour: 20,
-};
 
 /** Everything the page shows, read by its token: never the token itself, never another payment. */
 export type CheckoutPage = {
@@ -77,7 +69,7 @@ function toCheckoutPage(row: CheckoutRow): CheckoutPage {
     paymentMethod: parsedJson(row.payment_method),
     returnUrl: row.return_url,
     authentication: parsedJson(row.authentication),
-    locked: row.declined_attempts >= CHECKOUT_LIMITS.declinesPerCheckout,
+    locked: isCheckoutLocked(Number(row.declined_attempts)),
     link: row.link_name === null ? null : { name: row.link_name, description: row.link_description },
   };
 }
@@ -127,7 +119,9 @@ export type CheckoutAnswer =
   | { kind: "authentication"; paymentMethod: PaymentMethod }
   | { kind: "invalid"; errors: FieldErrors }
   | { kind: "locked" }
-  | { kind: "limited"; retryAfterSeconds: number }
+  | { kind: "limited"; retryAt: Date }
+  /** A payment link that was turned off: it takes no payment. */
+  | { kind: "inactive" }
   | { kind: "not_found" };
 
 function finalAnswer(page: CheckoutPage, already: boolean): CheckoutAnswer {
@@ -142,8 +136,8 @@ function finalAnswer(page: CheckoutPage, already: boolean): CheckoutAnswer {
 }
 
 /**
- * Runs one attempt at a checkout: counted against the client address's hourly attempts, then, under the
- * checkout's row lock (two tabs paying queue here), checked against its state. The payment's own transition
+ * Runs one attempt at a checkout: refused while the client address is over its hourly refused cards, then,
+ * under the checkout's row lock (two tabs paying queue here), checked against its state. The payment's own transition
  * (`status = 'pending'` in its UPDATE) decides races with a cancel or the expirer: one transition, one event.
  */
 async function attempt(
@@ -153,13 +147,8 @@ async function attempt(
   work: (tx: Transaction, page: CheckoutPage) => Promise<CheckoutAnswer>,
 ): Promise<CheckoutAnswer> {
   if (!isCheckoutToken(token)) return { kind: "not_found" };
-  const limit = await consumeRateLimit(
-    db,
-    `checkout:${clientIp}`,
-    CHECKOUT_LIMITS.attemptsPerAddressPerHour,
-    3600,
-  );
-  if (!limit.allowed) return { kind: "limited", retryAfterSeconds: limit.retryAfterSeconds };
+  const retryAt = await addressRetryAt(db, clientIp);
+  if (retryAt) return { kind: "limited", retryAt };
   return onceMoreOnConflict(() =>
     db.transaction(async (tx) => {
       const page = await readCheckout(tx, token, true);
@@ -172,14 +161,6 @@ async function attempt(
       const now = (await readCheckout(tx, token))!;
       return finalAnswer(now, answer.already || now.status !== answer.status);
     }),
-  );
-}
-
-async function countDecline(tx: Transaction, page: CheckoutPage): Promise<void> {
-  await selectRows(
-    tx,
-    sql`update checkouts set declined_attempts = declined_attempts + 1, authentication = null
-        where payment_id = ${page.paymentId} and merchant_id = ${page.merchantId}`,
   );
 }
 
@@ -196,19 +177,17 @@ async function settle(
       : COMPLETED),
     paymentMethod,
   });
-  if (outcome.status === "failed") await countDecline(tx, page);
-  else
-    await selectRows(
-      tx,
-      sql`update checkouts set authentication = null
-          where payment_id = ${page.paymentId} and merchant_id = ${page.merchantId}`,
-    );
+  await selectRows(
+    tx,
+    sql`update checkouts set authentication = null
+        where payment_id = ${page.paymentId} and merchant_id = ${page.merchantId}`,
+  );
   return { kind: "final", status: outcome.status, failureReason, redirectUrl: null, already: !settled };
 }
 
 /**
  * A payer pays with a card (`card_number`, `expiry`, `cvc`, `name`). Test cards decide the outcome; any other
- * valid number is refused ("Use a test card number.") and counts toward the lock, as declines do. The card's
+ * valid number is refused ("Use a test card number.") and counts toward the card-testing limits. The card's
  * number and CVC go nowhere: only its brand, last 4 and expiry are kept, on the payment.
  */
 export function payAtCheckout(
@@ -223,7 +202,7 @@ export function payAtCheckout(
     const paymentMethod = paymentMethodOf(parsed.data);
     const outcome = testCardOutcome(parsed.data);
     if (outcome === null) {
-      await countDecline(tx, page);
+      await countRefusedCard(tx, page, clientIp);
       return { kind: "invalid", errors: { card_number: [CHECKOUT_MESSAGES.notTestCard] } };
     }
     if (outcome.kind === "authentication") {

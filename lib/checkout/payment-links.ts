@@ -2,17 +2,14 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
-import { createPayment } from "@/lib/payments/create-payment";
+import { toPaymentListItem } from "@/lib/payments/resource";
 import { amountField } from "@/lib/payments/schemas";
+import type { DashboardPayment } from "@/lib/payments/search";
 import { appOrigin } from "@/lib/platform/env";
 import { DomainError } from "@/lib/platform/errors";
 import { randomChars } from "@/lib/platform/ids";
-import { consumeRateLimit } from "@/lib/platform/rate-limit";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput, stringField } from "@/lib/platform/validation";
-
-/** Links opened from one client address per hour: each opening makes a payment, so a crawler is held off. */
-const OPENINGS_PER_ADDRESS_PER_HOUR = 60;
 
 export const createPaymentLinkSchema = z.object({
   name: stringField("name", { max: 100, required: true }).meta({
@@ -37,7 +34,11 @@ export const paymentLinkSchema = z.object({
   name: z.string(),
   amount: z.string().describe('Two decimals, e.g. "12.50".'),
   description: z.string().nullable(),
-  url: z.string().describe("`{APP_URL}/l/{slug}`: each payer who opens it gets a payment of their own."),
+  url: z
+    .string()
+    .describe(
+      "`{APP_URL}/l/{slug}`: each payer who opens it gets its page; a payment is made when they first submit the card form.",
+    ),
   active: z.boolean().describe("An inactive link says so and creates nothing."),
   paid_count: z.number().int().describe("How many of its payments were paid (completed)."),
   created_at: z.string(),
@@ -147,71 +148,36 @@ export async function paymentLinkOwner(db: Executor, linkId: number): Promise<nu
   return row ? Number(row.merchant_id) : undefined;
 }
 
-export type LinkOpening =
-  | { kind: "created"; checkoutToken: string }
-  | { kind: "inactive"; name: string; merchantName: string }
-  | { kind: "limited" }
-  | { kind: "not_found" };
-
-/**
- * A payer opens `/l/{slug}`: a new pending payment of the link's amount (source `link`, waiting for its
- * payer, so the simulator leaves it) and its checkout page. An inactive link creates nothing.
- */
-export async function openPaymentLink(
+/** A link's newest payments (made by payers who submitted its form) for its dashboard page, and how many. */
+export async function listPaymentLinkPayments(
   db: Executor,
-  slug: string,
-  clientIp: string,
-  autoSettleMs: number,
-): Promise<LinkOpening> {
-  const link = await findPaymentLinkBySlug(db, slug);
-  if (!link) return { kind: "not_found" };
-  if (!link.active) return { kind: "inactive", name: link.name, merchantName: link.merchantName };
-  const limit = await consumeRateLimit(db, `link:${clientIp}`, OPENINGS_PER_ADDRESS_PER_HOUR, 3600);
-  if (!limit.allowed) return { kind: "limited" };
-  const created = await createPayment(
-    db,
-    link.merchantId,
-    { amount: link.amount },
-    { source: "link", autoSettleMs, paymentLinkId: link.id },
-  );
-  return { kind: "created", checkoutToken: created.checkoutToken! };
-}
-
-export type PublicPaymentLink = {
-  id: number;
-  merchantId: number;
-  merchantName: string;
-  name: string;
-  amount: string;
-  active: boolean;
-};
-
-/** A link as a payer reaches it, by its slug; undefined when the slug names none. */
-export async function findPaymentLinkBySlug(
-  db: Executor,
-  slug: string,
-): Promise<PublicPaymentLink | undefined> {
-  if (!/^[0-9A-Za-z]{16}$/.test(slug)) return undefined;
-  const [link] = await selectRows<{
+  merchantId: number,
+  linkId: number,
+  limit: number,
+): Promise<{ items: DashboardPayment[]; total: number }> {
+  const rows = await selectRows<{
     id: number | string;
-    merchant_id: number | string;
+    external_id: string | null;
+    customer_id: string | null;
+    status: string;
     amount: string;
-    active: boolean;
-    name: string;
-    merchant_name: string;
+    amount_refunded: string;
+    created_at: Date | string;
+    total: number | string;
   }>(
     db,
-    sql`select l.id, l.merchant_id, l.amount::text as amount, l.active, l.name, m.name as merchant_name
-        from payment_links l join merchants m on m.id = l.merchant_id where l.slug = ${slug}`,
+    sql`select p.id, p.external_id, p.customer_id, p.status, p.amount::text as amount,
+               p.amount_refunded::text as amount_refunded, p.created_at, count(*) over () as total
+        from checkouts c join payments p on p.id = c.payment_id and p.merchant_id = c.merchant_id
+        where c.payment_link_id = ${linkId} and c.merchant_id = ${merchantId}
+        order by c.payment_id desc limit ${limit}`,
   );
-  return link
-    ? {
-        id: Number(link.id),
-        merchantId: Number(link.merchant_id),
-        merchantName: link.merchant_name,
-        name: link.name,
-        amount: link.amount,
-        active: link.active,
-      }
-    : undefined;
+  return {
+    items: rows.map((row) => ({
+      ...toPaymentListItem(row),
+      customer_id: row.customer_id,
+      amount_refunded: row.amount_refunded,
+    })),
+    total: Number(rows[0]?.total ?? 0),
+  };
 }

@@ -37,6 +37,7 @@ export const CHECKOUT_MESSAGES = {
   cvc: "Your card's security code is invalid.",
   name: "Enter the name on the card.",
   locked: "Too many attempts.",
+  inactiveLink: "This payment link is no longer active.",
 };
 
 /**

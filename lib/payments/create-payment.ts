@@ -20,6 +20,11 @@ export type CreatePaymentOptions = {
   idempotencyKey?: string;
   /** The payment link it was opened from: it waits for its payer, as one with a return_url does. */
   paymentLinkId?: number;
+  /**
+   * It waits for its payer even without a return_url (the dashboard's "Wait for a payer"): the simulator's
+   * auto-settler leaves it, and its checkout page shows the outcome.
+   */
+  waitForPayer?: boolean;
 };
 
 export type NewPayment = {
@@ -130,7 +135,7 @@ export async function createPayment(
   const metadata = storedMetadata(data.metadata, data.customer_id);
   const paymentLinkId = options.paymentLinkId ?? null;
   // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.
-  const awaitsPayer = data.return_url !== null || paymentLinkId !== null;
+  const awaitsPayer = data.return_url !== null || paymentLinkId !== null || options.waitForPayer === true;
   const checkout = newCheckoutToken();
   const created = (executor: Executor) =>
     selectRows<{ id: number | string }>(

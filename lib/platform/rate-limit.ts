@@ -77,3 +77,23 @@ export async function consumeRateLimit(
   );
   return rateLimitDecision(limit, row!.allowed, Number(row!.ahead_seconds), periodSeconds);
 }
+
+/**
+ * Whether one more request against `key` would be accepted now, counting nothing: for limits that count only
+ * some requests (a checkout counts refused cards), but refuse every request once reached.
+ */
+export async function peekRateLimit(
+  db: Executor,
+  key: string,
+  limit: number,
+  periodSeconds = RATE_LIMIT_PERIOD_SECONDS,
+): Promise<RateLimitDecision> {
+  const [row] = await selectRows<{ ahead_seconds: number }>(
+    db,
+    sql`select extract(epoch from (tat - clock_timestamp()))::float8 as ahead_seconds
+        from rate_limit_buckets where key = ${key}`,
+  );
+  const aheadSeconds = Math.max(0, Number(row?.ahead_seconds ?? 0));
+  const allowed = aheadSeconds + periodSeconds / limit <= periodSeconds;
+  return rateLimitDecision(limit, allowed, aheadSeconds, periodSeconds);
+}

@@ -2,16 +2,19 @@ import type http from "node:http";
 import { isTrustedPeer, type TrustedProxies } from "./client-ip";
 import { appOrigin } from "./env";
 
+/** A payer's page, or an endpoint under one: `/pay/{token}/…`, `/l/{slug}/…`. */
+const isPayerPage = (url: string | undefined) => /^\/(pay|l)\//.test(url ?? "");
+
 /**
  * What only this site's own pages may post: a server action (a POST naming one, or a form posted as multipart
- * without script), and a payer's card form at a checkout page (`/pay/…`).
+ * without script), and a payer's card form at a checkout page or a payment link (`/pay/…`, `/l/…`).
  */
 function mayBeServerAction(incoming: http.IncomingMessage): boolean {
   return (
     incoming.method === "POST" &&
     (incoming.headers["next-action"] !== undefined ||
       (incoming.headers["content-type"] ?? "").startsWith("multipart/form-data") ||
-      (incoming.url ?? "").startsWith("/pay/"))
+      isPayerPage(incoming.url))
   );
 }
 
@@ -53,9 +56,9 @@ export function screenServerAction(
     incoming.headers["x-forwarded-host"] = originHost;
     return true;
   }
-  // A checkout page sends no referrer (its URL holds the token), so a browser posts its form without script
-  // with `Origin: null`; Fetch Metadata, which no page can set, says whether it came from this site.
-  if ((incoming.url ?? "").startsWith("/pay/") && origin === "null")
+  // A payer's page sends no referrer (a checkout's URL holds the token), so a browser posts its form without
+  // script with `Origin: null`; Fetch Metadata, which no page can set, says whether it came from this site.
+  if (isPayerPage(incoming.url) && origin === "null")
     if (incoming.headers["sec-fetch-site"] === "same-origin") return true;
   const body = JSON.stringify({ message: "This action is unauthorized." });
   outgoing.writeHead(403, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });

@@ -4,6 +4,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { callApi } from "../support/api-client";
 import { CARDS, card, newClientAddress, paymentWithCheckout, postCheckout } from "../support/checkout-client";
+import { logInOverHttp } from "../support/http-session";
 import { startWorkerProcess } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
@@ -65,9 +66,41 @@ describe("return_url and checkout_url on the API", () => {
     ]);
   });
 
-  it("an unknown or malformed token is a 404 page, and its endpoints a JSON 404", async () => {
-    expect((await fetch(`${baseUrl}/pay/${"A".repeat(43)}`)).status).toBe(404);
-    expect((await fetch(`${baseUrl}/pay/short`)).status).toBe(404);
+  it.each([
+    `/pay/${"A".repeat(43)}`,
+    "/pay/short",
+    `/pay/${"A".repeat(43)}/more/path`,
+    "/l/AAAAAAAAAAAAAAAA",
+    "/l/nope/more",
+  ])("%s: a 404 with the payer's own not-found page", async (path) => {
+    // A 404 answers before the page streams, so Next.js sends its error shell and the page renders the
+    // nearest not-found from its payload: the payer's (e2e/checkout.spec.ts looks at it in Chromium).
+    const response = await fetch(`${baseUrl}${path}`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain("<title>Payment page not found</title>");
+    expect(html).toContain("This payment page doesn’t exist.");
+    expect(html).toContain("ask the business that sent it for a new one");
+  });
+
+  it("a payer's page runs only scripts that carry its response's nonce", async () => {
+    const { checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const nonces = [];
+    for (const url of [checkoutUrl, checkoutUrl, `${baseUrl}/pay/short`]) {
+      const page = await fetch(url);
+      const policy = page.headers.get("content-security-policy") ?? "";
+      expect(policy).toContain("frame-ancestors 'none'");
+      const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'/.exec(policy)?.[1];
+      expect(nonce, policy).toBeTruthy();
+      nonces.push(nonce);
+      const scripts = (await page.text()).match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+    }
+    expect(new Set(nonces).size).toBe(3);
+  });
+
+  it("an unknown or malformed token's endpoints are a JSON 404", async () => {
     const answer = await postCheckout(
       baseUrl,
       `${baseUrl}/pay/${"A".repeat(43)}`,
@@ -267,32 +300,90 @@ describe("the first outcome wins", () => {
 });
 
 describe("card testing", () => {
-  it("5 refused cards lock the checkout: the 6th attempt, even with 4242, is 'Too many attempts.'", async () => {
+  it("5 numbers that are not test cards lock the checkout: the 6th attempt, even with 4242, is 'Too many attempts.'; the merchant sees it", async () => {
     const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const ip = newClientAddress();
+    // Typos (numbers that fail the Luhn check) count nowhere.
+    for (let index = 0; index < 6; index++)
+      expect(
+        (await postCheckout(baseUrl, checkoutUrl, "attempts", card("4242 4242 4242 4241"), { ip })).status,
+      ).toBe(422);
     for (let index = 0; index < 5; index++) {
-      const refused = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.real));
-      expect(refused.status).toBe(422);
+      const refused = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.real), { ip });
+      expect([refused.status, refused.body.errors]).toEqual([
+        422,
+        { card_number: ["Use a test card number."] },
+      ]);
     }
-    const locked = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success));
+    const locked = await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success), { ip });
     expect([locked.status, locked.body]).toEqual([429, { message: "Too many attempts." }]);
     expect(await retrieve(id)).toMatchObject({ status: "pending" });
     expect(await (await fetch(checkoutUrl)).text()).toContain("Too many attempts.");
+    const { cookie } = await logInOverHttp(baseUrl, seed.email, seed.password);
+    const dashboard = await (
+      await fetch(`${baseUrl}/dashboard/payments/${id}`, { headers: { cookie } })
+    ).text();
+    expect(dashboard).toMatch(/5 refused cards, locked/);
+    expect(dashboard).toContain("Its checkout page is locked");
   });
 
-  it("20 attempts an hour from one address, across checkouts; the 21st is a 429 with Retry-After", async () => {
+  it("a QA run: 100 test-card payments from one address in an hour go through, declines included", async () => {
     const ip = newClientAddress();
-    for (let index = 0; index < 20; index++) {
+    const cards = [CARDS.success, CARDS.declined, CARDS.insufficientFunds, CARDS.expired];
+    const answers = [];
+    for (let index = 0; index < 100; index++) {
       const { checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
-      expect((await postCheckout(baseUrl, checkoutUrl, "attempts", {}, { ip })).status).toBe(422);
+      answers.push(
+        (await postCheckout(baseUrl, checkoutUrl, "attempts", card(cards[index % 4]!), { ip })).status,
+      );
+    }
+    expect(answers.filter((status) => status === 200)).toHaveLength(100);
+    // The authentication step, failed, counts no more than a decline.
+    const { checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.authentication), { ip });
+    expect(
+      (await postCheckout(baseUrl, checkoutUrl, "authentication", { result: "fail" }, { ip })).status,
+    ).toBe(200);
+  });
+
+  it("20 numbers that are not test cards an hour from one address, across checkouts; then every attempt is a 429 that says when to try again", async () => {
+    const ip = newClientAddress();
+    for (let index = 0; index < 5; index++) {
+      const { checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+      for (let attempt = 0; attempt < 4; attempt++)
+        expect((await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.real), { ip })).status).toBe(
+          422,
+        );
     }
     const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api);
+    const before = Date.now();
     const response = await fetch(`${checkoutUrl}/attempts`, {
       method: "POST",
       headers: { Accept: "application/json", Origin: baseUrl, "X-Forwarded-For": ip },
       body: new URLSearchParams(card(CARDS.success)),
     });
-    expect([response.status, await response.json()]).toEqual([429, { message: "Too many attempts." }]);
-    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    const body = (await response.json()) as { message: string; retry_at: string };
+    expect([response.status, body.message]).toEqual([429, "Too many attempts."]);
+    const retryAfter = Number(response.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(Math.abs(Date.parse(body.retry_at) - (before + retryAfter * 1000))).toBeLessThan(5_000);
+    expect(await retrieve(id)).toMatchObject({ status: "pending" });
+    // The page says when, and its Pay button is off (a form posted without script is refused by the server).
+    const page = await (await fetch(checkoutUrl, { headers: { "X-Forwarded-For": ip } })).text();
+    expect(page).toMatch(
+      /Too many attempts\.(<!-- -->)? Try again at <time dateTime="[^"]+">\d\d:\d\d UTC<\/time>/,
+    );
+    expect(page).toMatch(/<button type="submit"[^>]*disabled=""[^>]*>Pay /);
+    const withoutScript = await fetch(`${checkoutUrl}/attempts`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: baseUrl, "X-Forwarded-For": ip },
+      body: new URLSearchParams(card(CARDS.success)),
+    });
+    expect([withoutScript.status, withoutScript.headers.get("location")]).toEqual([
+      303,
+      `${new URL(checkoutUrl).pathname}?error=limited`,
+    ]);
     expect(await retrieve(id)).toMatchObject({ status: "pending" });
     // Another address is not held back.
     expect((await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success))).status).toBe(200);

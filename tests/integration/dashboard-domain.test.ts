@@ -274,3 +274,31 @@ describe("the Overview's rollup", () => {
     ]);
   });
 });
+
+describe("a test payment that waits for a payer (the dashboard's 'Wait for a payer')", () => {
+  it("is left by the simulator's settler, with or without a return_url; another is settled", async () => {
+    const merchantId = await newMerchant("waits");
+    const create = (waitForPayer: boolean, input: Record<string, unknown> = {}) =>
+      createPayment(
+        db,
+        merchantId,
+        { amount: "3.00", ...input },
+        { source: "dashboard", autoSettleMs: 1, waitForPayer },
+      );
+    const waiting = await create(true);
+    const returning = await create(true, { return_url: "https://shop.example/done" });
+    const settled = await create(false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await settleDuePayments(db, 50)) > 0);
+    const statuses = await selectRows<{ id: number | string; status: string; settle_at: Date | null }>(
+      db,
+      sql`select id, status, settle_at from payments where merchant_id = ${merchantId} order by id`,
+    );
+    expect(statuses.map((row) => [Number(row.id), row.status, row.settle_at])).toEqual([
+      [waiting.paymentId, "pending", null],
+      [returning.paymentId, "pending", null],
+      [settled.paymentId, "completed", expect.anything()],
+    ]);
+    expect(waiting.checkoutToken).toMatch(/^[0-9A-Za-z]{43}$/);
+  });
+});

@@ -1,8 +1,9 @@
 // Payment links over real HTTP: the API (create, list with paid counts, deactivate), another merchant's link,
-// and a payer opening one: a new payment each time (source link, waiting for its payer), none when inactive.
+// and a payer at one: opening it makes nothing, the first card makes a payment (waiting for its payer) and the
+// payer goes on to its page; none when inactive.
 import { describe, expect, inject, it } from "vitest";
 import { callApi } from "../support/api-client";
-import { CARDS, card, postCheckout } from "../support/checkout-client";
+import { CARDS, card, newClientAddress, postCheckout, type CheckoutAnswer } from "../support/checkout-client";
 
 const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
@@ -16,12 +17,6 @@ async function createLink(body: Record<string, unknown> = {}): Promise<Link> {
   });
   expect(created.status).toBe(201);
   return (created.body as { data: Link }).data;
-}
-
-/** A payer opening the link: where it sends them, and the payment it made (if any). */
-async function open(link: Link): Promise<{ status: number; location: string }> {
-  const response = await fetch(link.url, { redirect: "manual" });
-  return { status: response.status, location: response.headers.get("location") ?? "" };
 }
 
 const paymentCount = async () =>
@@ -105,49 +100,172 @@ describe("POST/GET/PATCH /api/payment-links", () => {
   });
 });
 
-describe("a payer opening a link", () => {
-  it("gets a new payment and its page each time; paid ones are counted", async () => {
-    const link = await createLink({ amount: "7.25" });
+/** The payer's first card at a link, as its page's script posts it. */
+const payAtLink = (link: Link, form: Record<string, string>, ip = newClientAddress()) =>
+  postCheckout(baseUrl, link.url, "attempts", form, { ip }) as Promise<{
+    status: number;
+    body: CheckoutAnswer["body"] & { checkout_path?: string };
+  }>;
+
+describe("a payer at a link", () => {
+  it("opening it 10 times, reloads and a HEAD make no payment; the page shows the link and its form", async () => {
+    const link = await createLink({ amount: "7.25", name: "Yoga class" });
     const before = await paymentCount();
-    const first = await open(link);
-    const second = await open(link);
-    expect([first.status, second.status]).toEqual([303, 303]);
-    expect(first.location).toMatch(/^\/pay\/[0-9A-Za-z]{43}$/);
-    expect(second.location).not.toBe(first.location);
-    expect(await paymentCount()).toBe(before + 2);
-    const newest = (await api("/api/payments?perPage=2")).body as {
-      data: Array<{ id: number; amount: string }>;
-    };
-    expect(newest.data.map((payment) => payment.amount)).toEqual(["7.25", "7.25"]);
-    const paid = await postCheckout(baseUrl, `${baseUrl}${first.location}`, "attempts", card(CARDS.success));
-    expect(paid.body).toMatchObject({ status: "completed", redirect_url: null });
-    expect((await api(`/api/payment-links/${link.id}`)).body).toMatchObject({ data: { paid_count: 1 } });
-    // A link's payment waits for its payer: the second one is still pending after the suite's server has
-    // had time to settle it (it settles others after 1.5 s).
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const unpaid = (await api(`/api/payments/${newest.data[0]!.id}`)).body as { data: { status: string } };
-    expect(unpaid.data.status).toBe("pending");
-    expect((await api(`/api/payment-links/${link.id}`)).body).toMatchObject({ data: { paid_count: 1 } });
+    for (let visit = 0; visit < 10; visit++) {
+      const page = await fetch(link.url, { redirect: "manual" });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain("Yoga class");
+      expect(html).toMatch(/Pay (<!-- -->)?7\.25/);
+    }
+    expect((await fetch(link.url, { method: "HEAD" })).status).toBe(200);
+    expect(await paymentCount()).toBe(before);
+    expect((await api(`/api/payment-links/${link.id}`)).body).toMatchObject({ data: { paid_count: 0 } });
   });
 
-  it("an inactive link says so and creates nothing; a HEAD creates nothing either", async () => {
+  it.each([
+    [
+      "a number that fails Luhn",
+      card("4242 4242 4242 4241"),
+      { card_number: ["Your card number is invalid."] },
+    ],
+    [
+      "a past expiry",
+      card(CARDS.success, { expiry: "01 / 20" }),
+      { expiry: ["Your card's expiration date is in the past."] },
+    ],
+    [
+      "nothing",
+      { name: "Ada" },
+      {
+        card_number: ["Your card number is invalid."],
+        expiry: ["Enter the expiration date as MM / YY."],
+        cvc: ["Your card's security code is invalid."],
+      },
+    ],
+  ])("%s: 422 naming the field, no payment made", async (_name, form, errors) => {
     const link = await createLink();
-    expect(
-      (await api(`/api/payment-links/${link.id}`, { method: "PATCH", json: { active: false } })).body,
-    ).toMatchObject({
-      data: { active: false },
-    });
     const before = await paymentCount();
-    const opened = await open(link);
-    expect(opened.location).toMatch(/\/unavailable$/);
-    const page = await fetch(`${baseUrl}${opened.location}`);
-    expect(await page.text()).toContain("This payment link is no longer active.");
-    expect((await fetch(link.url, { method: "HEAD" })).status).toBe(200);
+    const answer = await payAtLink(link, form);
+    expect([answer.status, answer.body]).toEqual([422, { message: "The given data was invalid.", errors }]);
     expect(await paymentCount()).toBe(before);
   });
 
-  it("an unknown link is a 404 page", async () => {
-    const opened = await fetch(`${baseUrl}/l/AAAAAAAAAAAAAAAA`, { redirect: "follow" });
-    expect(opened.status).toBe(404);
+  it("the first card makes the payment and the payer goes on to its page; each payer gets their own; paid_count counts the completed", async () => {
+    const link = await createLink({ amount: "7.25" });
+    const before = await paymentCount();
+    const paid = await payAtLink(link, card(CARDS.success));
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: "completed", redirect_url: null });
+    expect(paid.body.checkout_path).toMatch(/^\/pay\/[0-9A-Za-z]{43}$/);
+    const declined = await payAtLink(link, card(CARDS.declined));
+    expect(declined.body).toMatchObject({ status: "failed", failure_reason: "Your card was declined." });
+    expect(declined.body.checkout_path).not.toBe(paid.body.checkout_path);
+    const authentication = await payAtLink(link, card(CARDS.authentication));
+    expect(authentication.body).toMatchObject({ status: "requires_authentication" });
+    expect(await paymentCount()).toBe(before + 3);
+    const newest = (await api("/api/payments?perPage=3")).body as {
+      data: Array<{ id: number; amount: string; status: string }>;
+    };
+    expect(newest.data.map((payment) => [payment.amount, payment.status])).toEqual([
+      ["7.25", "pending"],
+      ["7.25", "failed"],
+      ["7.25", "completed"],
+    ]);
+    // Its page is the payment's checkout, which shows the outcome and the link.
+    expect(await (await fetch(`${baseUrl}${paid.body.checkout_path}`)).text()).toContain("Payment complete");
+    expect((await api(`/api/payment-links/${link.id}`)).body).toMatchObject({ data: { paid_count: 1 } });
+    // A link's payment waits for its payer: still pending after the suite's server settles others (1.5 s).
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect((await api(`/api/payments/${newest.data[0]!.id}`)).body).toMatchObject({
+      data: { status: "pending" },
+    });
+    const done = await postCheckout(
+      baseUrl,
+      `${baseUrl}${authentication.body.checkout_path}`,
+      "authentication",
+      {
+        result: "complete",
+      },
+    );
+    expect(done.body).toMatchObject({ status: "completed" });
+    // Reopening the link afterwards makes nothing more.
+    await fetch(link.url);
+    expect(await paymentCount()).toBe(before + 3);
+    expect((await api(`/api/payment-links/${link.id}`)).body).toMatchObject({ data: { paid_count: 2 } });
+  });
+
+  it("a number that is not a test card makes the payment, and the payer goes on to it with the field error; it counts there", async () => {
+    const link = await createLink();
+    const ip = newClientAddress();
+    const refused = await payAtLink(link, card(CARDS.real), ip);
+    expect([refused.status, refused.body.errors]).toEqual([
+      422,
+      { card_number: ["Use a test card number."] },
+    ]);
+    expect(refused.body.checkout_path).toMatch(
+      /^\/pay\/[0-9A-Za-z]{43}\?error=invalid&fields=card_number%3AnotTestCard$/,
+    );
+    const checkoutUrl = `${baseUrl}${refused.body.checkout_path!.split("?")[0]}`;
+    for (let index = 0; index < 4; index++)
+      await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.real), { ip });
+    expect((await postCheckout(baseUrl, checkoutUrl, "attempts", card(CARDS.success), { ip })).status).toBe(
+      429,
+    );
+    const page = await (await fetch(`${baseUrl}${refused.body.checkout_path}`)).text();
+    expect(page).toContain("Use a test card number.");
+  });
+
+  it("without script: the form's post makes the payment and sends the payer to its page; a refused one stays on the link", async () => {
+    const link = await createLink();
+    const post = (form: Record<string, string>) =>
+      fetch(`${link.url}/attempts`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: "null", "Sec-Fetch-Site": "same-origin", "X-Forwarded-For": newClientAddress() },
+        body: new URLSearchParams(form),
+      });
+    const before = await paymentCount();
+    const refused = await post(card(CARDS.success, { cvc: "1" }));
+    expect([refused.status, refused.headers.get("location")]).toEqual([
+      303,
+      `${new URL(link.url).pathname}?error=invalid&fields=cvc%3Acvc`,
+    ]);
+    expect(await paymentCount()).toBe(before);
+    const paid = await post(card(CARDS.success));
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("location")).toMatch(/^\/pay\/[0-9A-Za-z]{43}$/);
+    expect(await paymentCount()).toBe(before + 1);
+    // Another site cannot post it.
+    const forged = await postCheckout(baseUrl, link.url, "attempts", card(CARDS.success), {
+      origin: "https://evil.example",
+    });
+    expect(forged.status).toBe(403);
+  });
+
+  it("an inactive link says so and takes nothing", async () => {
+    const link = await createLink();
+    expect(
+      (await api(`/api/payment-links/${link.id}`, { method: "PATCH", json: { active: false } })).body,
+    ).toMatchObject({ data: { active: false } });
+    const before = await paymentCount();
+    expect(await (await fetch(link.url)).text()).toContain("This payment link is no longer active.");
+    const answer = await payAtLink(link, card(CARDS.success));
+    expect([answer.status, answer.body]).toEqual([
+      410,
+      { message: "This payment link is no longer active." },
+    ]);
+    expect(await paymentCount()).toBe(before);
+  });
+
+  it("an unknown link is a 404 page, and its form a JSON 404", async () => {
+    expect((await fetch(`${baseUrl}/l/AAAAAAAAAAAAAAAA`)).status).toBe(404);
+    const answer = await postCheckout(
+      baseUrl,
+      `${baseUrl}/l/AAAAAAAAAAAAAAAA`,
+      "attempts",
+      card(CARDS.success),
+    );
+    expect([answer.status, answer.body]).toEqual([404, { message: "Not Found" }]);
   });
 });

@@ -1514,7 +1514,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a payment link: each payer who opens its url gets a payment of its amount */
+        /** Create a payment link: each payer who pays at its url gets a payment of its amount */
         post: {
             parameters: {
                 query?: never;
@@ -5166,7 +5166,7 @@ export interface components {
             /** @description Two decimals, e.g. "12.50". */
             amount: string;
             description: string | null;
-            /** @description `{APP_URL}/l/{slug}`: each payer who opens it gets a payment of their own. */
+            /** @description `{APP_URL}/l/{slug}`: each payer who opens it gets its page; a payment is made when they first submit the card form. */
             url: string;
             /** @description An inactive link says so and creates nothing. */
             active: boolean;

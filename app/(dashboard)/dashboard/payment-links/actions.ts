@@ -32,7 +32,7 @@ export async function setLinkActive(_previous: FormState, formData: FormData): P
     try {
       const active = formText(formData, "active") === "true";
       const link = await setPaymentLinkActive(getDb(), merchantId, formId(formData, "link_id"), { active });
-      revalidatePath("/dashboard/payment-links");
+      revalidatePath("/dashboard/payment-links", "layout");
       return { ok: true, message: `“${link.name}” ${active ? "activated" : "deactivated"}.` };
     } catch (error) {
       return formStateFromError(error);

@@ -32,7 +32,7 @@ export function CreateLinkForm() {
       {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
       {state.created ? (
         <Alert tone="success">
-          <p>“{state.created.name}” is ready. Each payer who opens it gets a payment of their own:</p>
+          <p>“{state.created.name}” is ready. Each payer who pays there makes a payment of their own:</p>
           <p className="mt-2 flex flex-wrap items-center gap-2">
             <span className="break-all font-mono text-xs" data-testid="new-link-url">
               {state.created.url}

@@ -1,39 +1,33 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { z } from "zod";
 import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
-import { ActionForm } from "@/components/action-form";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
-import { CopyButton } from "@/components/ui/copy-button";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SimpleTable } from "@/components/ui/simple-table";
-import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { listPaymentLinks, type PaymentLinkResource } from "@/lib/checkout/payment-links";
-import { setLinkActive } from "./actions";
 import { CreateLinkForm } from "./create-link-form";
+import { LinkStatus, LinkToggle, LinkUrl } from "./link-parts";
 
 export const metadata: Metadata = { title: "Payment links" };
 
 const PER_PAGE = 25;
 const querySchema = z.object({ page: z.coerce.number().int().min(1).catch(1).default(1) });
 
-function Toggle({ link }: { link: PaymentLinkResource }) {
+/** The link's name, to its page (its payments). */
+function LinkName({ link }: { link: PaymentLinkResource }) {
   return (
-    <ActionForm
-      action={setLinkActive}
-      fields={{ link_id: link.id, active: String(!link.active) }}
-      submitLabel={link.active ? "Deactivate" : "Activate"}
-    />
-  );
-}
-
-function Status({ link }: { link: PaymentLinkResource }) {
-  return (
-    <StatusBadge tone={link.active ? "green" : "gray"}>{link.active ? "active" : "inactive"}</StatusBadge>
+    <Link
+      href={`/dashboard/payment-links/${link.id}`}
+      className="font-medium text-indigo-700 [overflow-wrap:anywhere] hover:underline dark:text-indigo-300"
+    >
+      {link.name}
+    </Link>
   );
 }
 
@@ -58,8 +52,8 @@ export default async function PaymentLinksPage({
       <div>
         <h1 className="text-2xl font-semibold">Payment links</h1>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          A link to a payment page for a fixed amount: send it to customers, and each one who opens it pays a
-          payment of their own. Payers pay with test cards (4242 4242 4242 4242).
+          A link to a payment page for a fixed amount: send it to customers, and each one who pays there makes
+          a payment of their own (opening it makes none). Payers pay with test cards (4242 4242 4242 4242).
         </p>
       </div>
       {canWrite ? <CreateLinkForm /> : null}
@@ -72,7 +66,7 @@ export default async function PaymentLinksPage({
         {links.map((link) => (
           <tr key={link.id}>
             <td className="px-4 py-3">
-              <p className="font-medium [overflow-wrap:anywhere]">{link.name}</p>
+              <LinkName link={link} />
               {link.description ? (
                 <p className="text-xs text-zinc-600 dark:text-zinc-400">{link.description}</p>
               ) : null}
@@ -81,23 +75,16 @@ export default async function PaymentLinksPage({
               {formatMoney(link.amount, currency)}
             </td>
             <td className="px-4 py-3">
-              <CopyButton
-                value={link.url}
-                label={
-                  <>
-                    Copy<span className="sr-only"> link to {link.name}</span>
-                  </>
-                }
-              />
+              <LinkUrl link={link} />
             </td>
             <td className="px-4 py-3 tabular-nums">{link.paid_count.toLocaleString("en-US")}</td>
             <td className="px-4 py-3">
-              <Status link={link} />
+              <LinkStatus link={link} />
             </td>
             <td className="px-4 py-3">
               <RelativeTime value={link.created_at} />
             </td>
-            <td className="px-4 py-3">{canWrite ? <Toggle link={link} /> : null}</td>
+            <td className="px-4 py-3">{canWrite ? <LinkToggle link={link} /> : null}</td>
           </tr>
         ))}
       </SimpleTable>
@@ -105,25 +92,16 @@ export default async function PaymentLinksPage({
         {links.map((link) => (
           <Card key={link.id}>
             <div className="flex items-start justify-between gap-2">
-              <p className="font-medium [overflow-wrap:anywhere]">{link.name}</p>
-              <Status link={link} />
+              <LinkName link={link} />
+              <LinkStatus link={link} />
             </div>
             <p className="tabular-nums">{formatMoney(link.amount, currency)}</p>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
-              Paid {link.paid_count.toLocaleString("en-US")} times · created{" "}
-              <RelativeTime value={link.created_at} />
+              Paid {link.paid_count.toLocaleString("en-US")} {link.paid_count === 1 ? "time" : "times"} ·
+              created <RelativeTime value={link.created_at} />
             </p>
-            <div className="flex flex-wrap gap-2">
-              <CopyButton
-                value={link.url}
-                label={
-                  <>
-                    Copy<span className="sr-only"> link to {link.name}</span>
-                  </>
-                }
-              />
-              {canWrite ? <Toggle link={link} /> : null}
-            </div>
+            <LinkUrl link={link} />
+            {canWrite ? <LinkToggle link={link} /> : null}
           </Card>
         ))}
       </CardList>

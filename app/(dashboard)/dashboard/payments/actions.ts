@@ -5,6 +5,7 @@ import { authorized } from "@/app/_lib/authorized";
 import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
+import { checkoutUrl } from "@/lib/checkout/checkout-token";
 import { createPayment } from "@/lib/payments/create-payment";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { getEnv } from "@/lib/platform/env";
@@ -16,32 +17,46 @@ function text(formData: FormData, name: string): string | undefined {
   return formText(formData, name).trim() || undefined;
 }
 
-export type CreatedPaymentState = FormState & { paymentId?: number };
+export type CreatedPaymentState = FormState & { paymentId?: number; checkoutUrl?: string };
 
-/** The dashboard's test payment: the same domain function and schema as POST /api/payments. */
+/**
+ * The dashboard's test payment: the same domain function and schema as POST /api/payments. "Wait for a payer"
+ * keeps the simulator from settling it, so the merchant can pay it at its checkout page.
+ */
 export async function createTestPayment(
   _previous: CreatedPaymentState,
   formData: FormData,
 ): Promise<CreatedPaymentState> {
   return authorized("payments:write", async ({ merchantId }) => {
+    const waitForPayer = formText(formData, "wait_for_payer") === "on";
     const values = {
       amount: text(formData, "amount") ?? "",
       external_id: text(formData, "external_id") ?? "",
       customer_id: text(formData, "customer_id") ?? "",
+      return_url: text(formData, "return_url") ?? "",
+      wait_for_payer: waitForPayer ? "on" : "",
     };
     try {
-      const { paymentId } = await createPayment(
+      const { paymentId, checkoutToken } = await createPayment(
         getDb(),
         merchantId,
         {
           amount: text(formData, "amount"),
           external_id: text(formData, "external_id"),
           customer_id: text(formData, "customer_id"),
+          return_url: waitForPayer ? text(formData, "return_url") : undefined,
         },
-        { source: "dashboard", autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS },
+        { source: "dashboard", autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS, waitForPayer },
       );
       revalidatePath("/dashboard/payments");
-      return { ok: true, paymentId, message: `Payment ${paymentId} created.` };
+      return {
+        ok: true,
+        paymentId,
+        checkoutUrl: waitForPayer && checkoutToken ? checkoutUrl(checkoutToken) : undefined,
+        message: waitForPayer
+          ? `Payment ${paymentId} created. It waits for a payer at its checkout page.`
+          : `Payment ${paymentId} created.`,
+      };
     } catch (error) {
       return formStateFromError(error, values);
     }

@@ -5,11 +5,13 @@ import { formatMoney } from "@/components/format";
 import { LiveUpdates } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusWithRefunds } from "@/components/status-badges";
+import { Alert } from "@/components/ui/alert";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FieldGrid } from "@/components/ui/field-grid";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
+import { checkoutRefusals } from "@/lib/checkout/card-testing";
 import { cardLabel } from "@/lib/checkout/test-cards";
 import { liveVersion } from "@/lib/events/live-version";
 import { metadataEntries } from "@/lib/payments/metadata";
@@ -42,17 +44,23 @@ function IdWithCopy({ value, label }: { value: string; label: string }) {
   );
 }
 
+/** "2 refused cards", "5 refused cards, locked": card numbers that were not test cards, at its checkout. */
+function refusalSummary({ refusedCards, locked }: { refusedCards: number; locked: boolean }): string {
+  return `${refusedCards} refused ${refusedCards === 1 ? "card" : "cards"}${locked ? ", locked" : ""}`;
+}
+
 export default async function PaymentPage({ params }: Props) {
   const { merchantId, role, record: loaded } = await loadPayment(params);
   const db = getDb();
   // The version first, then everything it versions (the payment again too: the layout read it earlier), so a
   // change in between makes the page render once more instead of going unseen.
   const version = await liveVersion(db, merchantId, { kind: "payment", id: loaded.id });
-  const [payment, timeline, currency, refundPage] = await Promise.all([
+  const [payment, timeline, currency, refundPage, refusals] = await Promise.all([
     getMerchantPayment(db, merchantId, loaded.id).then((fresh) => fresh ?? loaded),
     getPaymentTimeline(db, merchantId, loaded.id),
     getDisplayCurrency(merchantId),
     listPaymentRefunds(db, loaded.id, 1, REFUNDS_SHOWN),
+    checkoutRefusals(db, merchantId, loaded.id),
   ]);
   const refunds = refundPage?.merchantId === merchantId ? refundPage.items : [];
   const canWrite = can(role, "payments:write");
@@ -89,11 +97,21 @@ export default async function PaymentPage({ params }: Props) {
             "Payment link",
             <Link
               key="link"
-              href="/dashboard/payment-links"
+              href={`/dashboard/payment-links/${payment.paymentLink.id}`}
               className="text-indigo-700 hover:underline dark:text-indigo-300"
             >
               {payment.paymentLink.name}
             </Link>,
+          ] as [string, React.ReactNode],
+        ]
+      : []),
+    ...(refusals && refusals.refusedCards > 0
+      ? [
+          [
+            "Checkout",
+            <span key="checkout" data-testid="checkout-refusals">
+              {refusalSummary(refusals)}
+            </span>,
           ] as [string, React.ReactNode],
         ]
       : []),
@@ -140,6 +158,13 @@ export default async function PaymentPage({ params }: Props) {
           </span>
         </div>
       </div>
+      {refusals?.locked && payment.status === "pending" ? (
+        <Alert tone="warning">
+          Its checkout page is locked: it refused {refusals.refusedCards} card numbers that were not test
+          cards, which is how card testing looks. The payer can no longer pay it there; cancel it and create
+          another.
+        </Alert>
+      ) : null}
       {payment.checkout_url ? (
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <CopyButton value={payment.checkout_url} label="Copy payment link" />

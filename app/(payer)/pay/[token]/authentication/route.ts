@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { finishAuthentication } from "@/lib/checkout/checkouts";
 import { clientIp } from "@/lib/platform/client-ip";
-import { checkoutResponse, readCheckoutForm } from "../checkout-answer";
+import { checkoutResponse, readCheckoutForm } from "../../../checkout-answer";
 
 /** POST /pay/{token}/authentication `result=complete|fail`: the payer ends the authentication step. */
 export async function POST(request: Request, { params }: { params: Promise<{ token: string }> }) {
@@ -9,12 +9,12 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
   const form = await readCheckoutForm(request);
   const result = form?.result;
   if (form && result !== "complete" && result !== "fail")
-    return checkoutResponse(request, token, {
+    return checkoutResponse(request, `/pay/${token}`, {
       kind: "invalid",
       errors: { result: ["The selected result is invalid."] },
     });
   const answer =
     form &&
     (await finishAuthentication(getDb(), token, result as "complete" | "fail", clientIp(request.headers)));
-  return checkoutResponse(request, token, answer);
+  return checkoutResponse(request, `/pay/${token}`, answer);
 }
