@@ -49,7 +49,20 @@ export async function measureFilters(baseUrl: string, seed: BenchSeed, cookie: s
         })),
       });
     }
+  // The refunds (a twentieth of the payments at the seed's rate) and the customer search, beside the page of one
+  // payment that the issue holds them to (at most 1.5 times it).
+  const onePayment = seed.firstPaymentId + Math.floor(seed.payments / 2);
   for (const [name, path] of [
+    ["GET /api/payments/{id} (one payment)", `/api/payments/${onePayment}`],
+    ["Dashboard /payments/{id} (one payment)", `/dashboard/payments/${onePayment}`],
+    ["GET /api/refunds (page 1)", "/api/refunds"],
+    ["GET /api/refunds?page=40000", "/api/refunds?page=40000"],
+    ["GET /api/refunds?status=succeeded&page=40000", "/api/refunds?status=succeeded&page=40000"],
+    ["Dashboard /refunds (page 1)", "/dashboard/refunds"],
+    ["Dashboard /refunds?page=16000", "/dashboard/refunds?page=16000"],
+    ["Dashboard search: customer id, exactly (20 matches)", "/dashboard/payments?q=cus_4242"],
+    ["Dashboard search: customer id prefix (cus_424: 11 customers)", "/dashboard/payments?q=cus_424"],
+    [`Dashboard search: the big customer, page 2`, `/dashboard/payments?q=${seed.bigCustomer}&page=2`],
     ["Dashboard /customers (page 1)", "/dashboard/customers"],
     ["Dashboard /customers (page 1,000)", "/dashboard/customers?page=1000"],
     ["Dashboard /customers/{the big customer}", `/dashboard/customers/${seed.bigCustomer}`],
