@@ -187,7 +187,7 @@ describe("the payer's and sign-in pages: a NUL in a token or a slug", () => {
   it.each([
     ["/pay/%00", 404],
     ["/pay/x%00?error=%00&fields=%00", 404],
-    ["/l/%00", 303],
+    ["/l/%00", 404],
     ["/l/x%00/unavailable", 404],
     ["/invite/%00", 200],
     ["/login?next=%00", 200],
