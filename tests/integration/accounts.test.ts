@@ -81,7 +81,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded database held by th
     expect(refused.stderr).toContain(
       `The embedded database at ${serverEnv.PGLITE_DATA_DIR} is in use by another process`,
     );
-    expect(refused.stderr).toMatch(/pid \d+, started .*scripts\/server\.ts/);
+    expect(refused.stderr).toMatch(/pid \d+, started .*dist\/server\/server\.js/);
     expect(refused.stderr).toContain("set DATABASE_URL");
 
     const login = await logInOverHttp(baseUrl, seed.email, seed.password);

@@ -170,12 +170,17 @@ export async function startServerProcess(
     )
   )
     throw new Error(`Port ${port} is already in use.`);
-  // What `npm start` runs: the server compiled by `npm run build` (scripts/build-server.mjs).
-  const server: ChildProcess = spawn(process.execPath, ["--conditions=react-server", SERVER_BUNDLE], {
-    cwd: root,
-    env: { ...env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  // What `npm start` runs: the server compiled by `npm run build` (scripts/build-server.mjs), with its source
+  // maps on, so the statements it records name the app's own functions and files (tenant-scoping.test.ts).
+  const server: ChildProcess = spawn(
+    process.execPath,
+    ["--enable-source-maps", "--conditions=react-server", SERVER_BUNDLE],
+    {
+      cwd: root,
+      env: { ...env, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   // Kept in test-results/ for reading after a failure.
   mkdirSync(path.join(root, "test-results"), { recursive: true });
   const log = createWriteStream(path.join(root, "test-results", `server-${port}.log`));
