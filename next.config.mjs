@@ -17,7 +17,16 @@ const nextConfig = (phase) => ({
       { key: "Referrer-Policy", value: "no-referrer" },
       { key: "Cache-Control", value: "no-store" },
     ];
+    // Every page, not-found and error pages included: no content sniffing, never framed (clickjacking;
+    // X-Frame-Options for browsers without frame-ancestors). Listed first: where a later rule sets the same
+    // header (the payer's policy), the later one wins.
+    const everyPage = [
+      { key: "X-Content-Type-Options", value: "nosniff" },
+      { key: "X-Frame-Options", value: "DENY" },
+      { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+    ];
     return [
+      { source: "/:path*", headers: everyPage },
       { source: "/pay/:path*", headers: payerHeaders },
       { source: "/l/:path*", headers: payerHeaders },
     ];

@@ -41,13 +41,16 @@ const RELATIVE_UNITS: Array<[Intl.RelativeTimeFormatUnit, seconds: number, below
 const relativeFormat = new Intl.RelativeTimeFormat("en", { style: "short" });
 
 /**
- * "5 min ago", "in 24 hr", "just now": the nearest whole unit, never rounded down (a key made a moment ago
- * for 30 days ends "in 30 days", not "in 29"). The one wording of relative time in the dashboard.
+ * "5 min ago", "in 24 hr", "just now", "in 4 sec": the nearest whole unit, never rounded down (a key made a
+ * moment ago for 30 days ends "in 30 days", not "in 29"). A time to come within the minute counts its
+ * seconds up (a retry 3.2 s away is "in 4 sec"), so it never reads as past. The one wording of relative time
+ * in the dashboard.
  */
 export function formatRelativeTime(value: Date | string, now = Date.now()): string {
   const seconds = (new Date(value).getTime() - now) / 1000;
   const distance = Math.abs(seconds);
-  if (distance < 30) return seconds < 0 ? "just now" : "in a moment";
+  if (seconds > 0 && Math.ceil(seconds) < 60) return relativeFormat.format(Math.ceil(seconds), "second");
+  if (seconds <= 0 && distance < 30) return "just now";
   const [unit, size] = RELATIVE_UNITS.find(([, size, below]) => Math.round(distance / size) < below)!;
   return relativeFormat.format(Math.sign(seconds) * Math.round(distance / size), unit);
 }

@@ -132,8 +132,16 @@ export const apiTokens = pgTable(
     lastUsedAt: at("last_used_at"),
     /** The token this one replaced by a roll, if any. */
     rolledFromId: bigint("rolled_from_id", { mode: "number" }),
-    /** When it was first refused with a 429 (the Overview says so): written once, never per request. */
+    /** When it was first refused with a 429 (the Developers page says so): written once, never per request. */
     firstLimitedAt: at("first_limited_at"),
+    /** Its latest 429, written at most once a minute: the Overview's notice lasts until 24 hours after it. */
+    lastLimitedAt: at("last_limited_at"),
+    /** Where its current run of 429s began: the first after 24 hours without one, or under a new limit. */
+    limitedSince: at("limited_since"),
+    /** The per-minute limit those 429s enforced: once the limit is raised, the Overview's notice goes. */
+    limitedPerMinute: integer("limited_per_minute"),
+    /** When a member dismissed the Overview's notice of the current run; the next run shows it again. */
+    limitNoticeDismissedAt: at("limit_notice_dismissed_at"),
     createdAt: createdAt(),
   },
   (t) => [

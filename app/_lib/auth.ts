@@ -1,5 +1,5 @@
 import "server-only";
-import NextAuth, { CredentialsSignin, type DefaultSession } from "next-auth";
+import NextAuth, { AuthError, CredentialsSignin, type DefaultSession } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { cache } from "react";
 import { getDb } from "@/db/client";
@@ -38,6 +38,21 @@ export class LoginRefused extends CredentialsSignin {
   }
 }
 
+/**
+ * A callbackUrl that is no URL at all: next-auth's own redirect rule threw a bare TypeError for it, logged as
+ * a server error. Still thrown, so the answer stays next-auth's error page.
+ */
+class UnparsableCallbackUrl extends TypeError {}
+
+/**
+ * next-auth's refusals of a request anyone can send (no CSRF token, an unknown action, a session cookie
+ * that is not ours): the sender's fault, so a warning, not an error anyone could fill the error log with.
+ */
+const REFUSED_REQUEST_TYPES = new Set(["MissingCSRF", "UnknownAction", "JWTSessionError"]);
+const isRefusedRequest = (error: Error) =>
+  error instanceof UnparsableCallbackUrl ||
+  (error instanceof AuthError && REFUSED_REQUEST_TYPES.has(error.type));
+
 function refusalCode(error: DomainError, codeStep: boolean) {
   if (error.kind === "throttled") return "throttled";
   if (error instanceof CodeAlreadyUsed) return "code_used";
@@ -62,8 +77,14 @@ const nextAuth = NextAuth({
   session: { strategy: "jwt", maxAge: 7 * 24 * 60 * 60 },
   pages: { signIn: "/login" },
   logger: {
-    error: (error) =>
-      error instanceof LoginRefused ? undefined : logger.error({ err: error }, "Sign-in error"),
+    error(error) {
+      if (error instanceof LoginRefused) return;
+      // next-auth's error classes lose their names to minification; their `type` keeps it.
+      const authError = error instanceof AuthError ? error.type : undefined;
+      if (isRefusedRequest(error))
+        logger.warn({ err: error, auth_error: authError }, "Sign-in request refused");
+      else logger.error({ err: error, auth_error: authError }, "Sign-in error");
+    },
   },
   providers: [
     Credentials({
@@ -93,6 +114,15 @@ const nextAuth = NextAuth({
     }),
   ],
   callbacks: {
+    /** next-auth's own rule (a path, or a URL on this origin; anything else goes home), minus the bare TypeError. */
+    redirect({ url, baseUrl }) {
+      if (url.startsWith("/")) return `${baseUrl}${url}`;
+      if (!URL.canParse(url))
+        throw new UnparsableCallbackUrl(
+          `Refused a callbackUrl that is not a URL: ${JSON.stringify(url.slice(0, 100))}`,
+        );
+      return new URL(url).origin === baseUrl ? url : baseUrl;
+    },
     jwt({ token, user }) {
       if (user?.merchantId) token.merchantId = user.merchantId;
       if (user?.sessionKey) token.sessionKey = user.sessionKey;

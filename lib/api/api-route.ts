@@ -82,7 +82,7 @@ export function apiRoute<Params = Record<string, never>>(
         caller = { merchantId: auth.token.merchantId, tokenId: auth.token.tokenId };
         if (!rateLimit.allowed) {
           response = tooManyAttempts(rateLimit);
-          noteRateLimited(db, auth.token.merchantId, auth.token.tokenId);
+          noteRateLimited(db, auth.token.merchantId, auth.token.tokenId, rateLimit.limit);
         } else if (options.requiresWrite && auth.token.scope !== "write")
           response = jsonResponse(403, { message: API_ERRORS.unauthorized.message });
         // Too large, too slow, cut short or not JSON: no handler runs, whether or not it reads the body.

@@ -8,6 +8,7 @@ import { decryptSecret } from "@/lib/platform/encryption";
 import { DomainError } from "@/lib/platform/errors";
 import { jsonNumber, messages, parseInput } from "@/lib/platform/validation";
 import { PREVIOUS_SECRET_TTL_MS } from "./endpoints";
+import { bodyDifference, CRLF_READ_AS_LF, withLfLineEndings } from "./pasted-body";
 import { webhookBody } from "./send";
 
 /** Why a delivery does not verify: DESIGN.md's codes, null when it does. */
@@ -82,13 +83,6 @@ function signedWith(
   return signatures.includes(expected);
 }
 
-/** The first offset at which two texts differ. */
-function firstDifference(a: string, b: string): number {
-  let index = 0;
-  while (index < a.length && index < b.length && a[index] === b[index]) index++;
-  return index;
-}
-
 const verdict = (code: VerificationCode | null, reason: string): Verification => ({
   valid: code === null,
   code,
@@ -136,7 +130,8 @@ export async function verifyDelivery(
   input: unknown,
   options: VerifyOptions = {},
 ): Promise<Verification> {
-  const { endpoint_id: endpointId, headers: given, body } = parseInput(verifyInputSchema, input);
+  const { endpoint_id: endpointId, headers: given, body: pasted } = parseInput(verifyInputSchema, input);
+  const body = withLfLineEndings(pasted);
   const endpoints = await db
     .select({
       id: webhookEndpoints.id,
@@ -219,7 +214,13 @@ export async function verifyDelivery(
         endpointName: otherName,
       });
   }
-  const match = candidates.find((candidate) => signedWith(candidate.secret, id, timestamp, body, signatures));
+  const matchOf = (text: string) =>
+    candidates.find((candidate) => signedWith(candidate.secret, id, timestamp, text, signatures));
+  // As given first: only a body that does not verify so is read with LF line endings, and the answer says so.
+  const exact = matchOf(pasted);
+  const match = exact ?? (body === pasted ? undefined : matchOf(body));
+  const verdictOf = (code: VerificationCode | null, reason: string) =>
+    verdict(code, match && !exact ? `${reason} ${CRLF_READ_AS_LF}` : reason);
 
   if (match?.kind === "current") {
     const reference = options.receivedAt ?? new Date();
@@ -228,11 +229,11 @@ export async function verifyDelivery(
       : "";
     const skew = Math.round(reference.getTime() / 1000 - timestamp);
     if (Math.abs(skew) > TOLERANCE_SECONDS)
-      return verdict(
+      return verdictOf(
         "timestamp_out_of_tolerance",
         `The signature is right, but webhook-timestamp was ${Math.abs(skew)} seconds ${skew > 0 ? "old" : "in the future"}${asReceived}; receivers accept ${TOLERANCE_SECONDS} seconds either way. Verify on arrival, and check the receiver's clock.`,
       );
-    return verdict(
+    return verdictOf(
       null,
       options.receivedAt
         ? `The signature verifies with this endpoint's current secret, and its timestamp was within ${TOLERANCE_SECONDS} seconds${asReceived}.`
@@ -240,12 +241,12 @@ export async function verifyDelivery(
     );
   }
   if (match?.kind === "previous")
-    return verdict(
+    return verdictOf(
       "previous_secret",
       `Signed with this endpoint's previous secret${match.rotatedAt ? `, replaced at ${match.rotatedAt.toISOString()}` : ""}: update the receiver to the current secret.`,
     );
   if (match?.kind === "other")
-    return verdict(
+    return verdictOf(
       "other_endpoint",
       `Signed with the secret of another of your endpoints, ${match.endpointName} (endpoint ${match.endpointId}): the receiver holds that endpoint's secret instead of this one's.`,
     );
@@ -265,13 +266,7 @@ export async function verifyDelivery(
     .where(and(eq(events.id, id), eq(events.merchantId, merchantId)));
   if (event) {
     const signed = webhookBody(event.type, event.data);
-    if (signed !== body) {
-      const offset = firstDifference(signed, body);
-      return verdict(
-        "body_mismatch",
-        `The body is not the one signed for ${id}: they first differ at character ${offset} (the signed body has ${JSON.stringify(signed.slice(offset, offset + 12))}, this one ${JSON.stringify(body.slice(offset, offset + 12))}). Verify the raw bytes as received, before any JSON parsing or re-serialising.`,
-      );
-    }
+    if (signed !== body) return verdict("body_mismatch", bodyDifference(id, signed, body));
   }
   return verdict(
     "bad_signature",

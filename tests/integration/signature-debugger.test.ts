@@ -85,6 +85,43 @@ describe("POST /api/webhooks/verify", () => {
     expect(result.reason).toContain("first differ at character 1");
   });
 
+  it("a body pasted into a text box, its line endings turned to CRLF: verifies as typed, and says so", async () => {
+    // A fixture a developer signed with the endpoint's secret, on several lines (LF), as a text box sends it.
+    const typed = `${JSON.stringify(JSON.parse(delivery.body), null, 2)}\n`;
+    const id = delivery.headers["webhook-id"]!;
+    const now = new Date();
+    const headers = {
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": new Webhook(endpoint.secret).sign(id, now, typed),
+    };
+    const result = await answer({ endpoint_id: endpoint.id, headers, body: typed.replace(/\n/g, "\r\n") });
+    expect(result).toEqual({
+      valid: true,
+      code: null,
+      reason:
+        "The signature verifies with this endpoint's current secret. (Its CRLF line endings were read as LF: a text box adds the CR. A receiver must verify the body exactly as received.)",
+    });
+    // Exactly as signed, nothing is said about line endings.
+    expect((await answer({ endpoint_id: endpoint.id, headers, body: typed })).reason).toBe(
+      "The signature verifies with this endpoint's current secret.",
+    );
+  });
+
+  it.each([
+    ["a line break typed after it (CRLF from a text box)", (body: string) => `${body}\r\n`],
+    ["line breaks between its fields", (body: string) => body.replace(/,/g, ",\r\n")],
+  ])("body_mismatch that is only line endings, %s: says so, quoting no \\r", async (_name, alter) => {
+    const pasted = alter(delivery.body);
+    const result = await answer({ endpoint_id: endpoint.id, headers: delivery.headers, body: pasted });
+    expect(result).toMatchObject({ valid: false, code: "body_mismatch" });
+    const breaks = pasted.split("\r\n").length - 1;
+    expect(result.reason).toContain(
+      `The body differs from the one signed for ${delivery.headers["webhook-id"]} only in line endings: the signed body has 0 line breaks, this one ${breaks}, the first difference at character ${pasted.indexOf("\r")}.`,
+    );
+    expect(result.reason).not.toContain("\\r");
+  });
+
   it("timestamp_out_of_tolerance: the right signature, 10 minutes old, with how many seconds", async () => {
     const old = new Date(Date.now() - 600_000);
     const id = delivery.headers["webhook-id"]!;

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { ActionForm } from "@/components/action-form";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusBadge } from "@/components/status-badges";
@@ -9,11 +10,13 @@ import { getDb } from "@/db/client";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import { readFor } from "@/db/replicas";
 import { getMerchantProfile, getOnboardingProgress } from "@/lib/accounts/merchants";
+import { can } from "@/lib/accounts/permissions";
 import { OVERVIEW_RANGES, overviewRangeLabel, readOverviewRange } from "@/lib/payments/filters";
 import { listPayments } from "@/lib/payments/queries";
 import { getPaymentStats } from "@/lib/payments/stats";
 import { getEnv } from "@/lib/platform/env";
-import { firstRateLimit } from "@/lib/tokens/rate-limited";
+import { rateLimitNotice } from "@/lib/tokens/rate-limited";
+import { dismissRateLimit } from "./actions";
 import { DailyChart } from "./daily-chart";
 import { GetStarted } from "./get-started";
 
@@ -40,7 +43,7 @@ export default async function OverviewPage({
       ]),
     ),
     getOnboardingProgress(db, session.merchantId),
-    firstRateLimit(db, session.merchantId),
+    rateLimitNotice(db, session.merchantId, getEnv().API_RATE_LIMIT_PER_MINUTE),
   ]);
   if (!merchant) notFound();
   const perMinute = merchant.rateLimitPerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
@@ -109,19 +112,30 @@ export default async function OverviewPage({
       {limited ? (
         <section
           aria-labelledby="rate-limited-heading"
-          className="rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-900"
+          className="flex flex-wrap items-start justify-between gap-3 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-900"
         >
-          <h2 id="rate-limited-heading" className="font-semibold">
-            A key hit its rate limit
-          </h2>
-          <p className="mt-1">
-            Your key “{limited.name}” (<span className="font-mono">{limited.displayHint}</span>) got its first
-            429 Too Many Attempts <RelativeTime value={limited.firstLimitedAt} />. Each key may send{" "}
-            {perMinute.toLocaleString("en-US")} requests a minute.{" "}
-            <Link href="/dashboard/developers#rate-limits" className="font-medium underline">
-              How to raise it
-            </Link>
-          </p>
+          <div className="min-w-0 flex-1 basis-64">
+            <h2 id="rate-limited-heading" className="font-semibold">
+              A key hit its rate limit
+            </h2>
+            <p className="mt-1">
+              Your key “{limited.name}” (<span className="font-mono">{limited.displayHint}</span>) is being
+              answered 429 Too Many Attempts: the first came <RelativeTime value={limited.limitedSince} />.
+              Each key may send {perMinute.toLocaleString("en-US")} requests a minute. This notice goes once
+              the limit is raised, or after 24 hours without a 429.{" "}
+              <Link href="/dashboard/developers#rate-limits" className="font-medium underline">
+                How to raise it
+              </Link>
+            </p>
+          </div>
+          {can(session.role, "api_keys:write") ? (
+            <ActionForm
+              action={dismissRateLimit}
+              fields={{ token_id: limited.tokenId }}
+              submitLabel="Dismiss"
+              variant="ghost"
+            />
+          ) : null}
         </section>
       ) : null}
       <GetStarted progress={progress} />

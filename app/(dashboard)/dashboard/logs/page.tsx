@@ -8,6 +8,7 @@ import { buttonClassName } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";
 import { SelectField } from "@/components/ui/select-field";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { SubmitOnChange } from "@/components/ui/submit-on-change";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
 import { readFor } from "@/db/replicas";
@@ -117,39 +118,45 @@ export default async function LogsPage({
         method="get"
         className="grid gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200 sm:grid-cols-3 lg:grid-cols-6 lg:items-end dark:bg-zinc-900 dark:ring-zinc-800"
       >
-        <SelectField
-          label="Status"
-          name="status"
-          defaultValue={filters.status ?? ""}
-          options={[option("", "Any"), option("2xx"), option("4xx"), option("5xx")]}
-        />
-        <SelectField
-          label="Method"
-          name="method"
-          defaultValue={filters.method ?? ""}
-          options={[option("", "Any"), ...["GET", "POST", "PATCH", "DELETE"].map((method) => option(method))]}
-        />
-        <TextField
-          label="Path starts with"
-          name="path"
-          defaultValue={filters.path ?? ""}
-          placeholder="/api/payments"
-        />
-        <SelectField
-          label="API key"
-          name="token"
-          defaultValue={filters.token === undefined ? "" : String(filters.token)}
-          options={[
-            option("", "Any"),
-            ...tokens.map((token) => option(String(token.id), keyOptionLabel(token))),
-          ]}
-        />
-        <TextField
-          label="Request id"
-          name="request_id"
-          defaultValue={filters.request_id ?? ""}
-          placeholder="req_…"
-        />
+        {/* Its selects apply as soon as they change; the texts on Enter or Filter. */}
+        <SubmitOnChange className="contents">
+          <SelectField
+            label="Status"
+            name="status"
+            defaultValue={filters.status ?? ""}
+            options={[option("", "Any"), option("2xx"), option("4xx"), option("5xx")]}
+          />
+          <SelectField
+            label="Method"
+            name="method"
+            defaultValue={filters.method ?? ""}
+            options={[
+              option("", "Any"),
+              ...["GET", "POST", "PATCH", "DELETE"].map((method) => option(method)),
+            ]}
+          />
+          <TextField
+            label="Path starts with"
+            name="path"
+            defaultValue={filters.path ?? ""}
+            placeholder="/api/payments"
+          />
+          <SelectField
+            label="API key"
+            name="token"
+            defaultValue={filters.token === undefined ? "" : String(filters.token)}
+            options={[
+              option("", "Any"),
+              ...tokens.map((token) => option(String(token.id), keyOptionLabel(token))),
+            ]}
+          />
+          <TextField
+            label="Request id"
+            name="request_id"
+            defaultValue={filters.request_id ?? ""}
+            placeholder="req_…"
+          />
+        </SubmitOnChange>
         <div className="flex gap-2">
           <button type="submit" className={buttonClassName("primary")}>
             Filter

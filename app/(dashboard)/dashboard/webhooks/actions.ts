@@ -163,6 +163,8 @@ export async function sendTest(_previous: FormState, formData: FormData): Promis
 export async function resend(_previous: FormState, formData: FormData): Promise<FormState> {
   return endpointAction(formData, async (merchantId) => {
     await resendDelivery(getDb(), merchantId, formId(formData, "delivery_id"));
+    // Resent from an event's page too: that page shows the delivery queued.
+    revalidatePath("/dashboard/events/[id]", "page");
     return "Delivery queued again.";
   });
 }

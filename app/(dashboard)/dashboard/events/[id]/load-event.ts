@@ -11,8 +11,8 @@ import { getMerchantEvent } from "@/lib/events/dashboard";
  * React's cache by the page.
  */
 export const loadEvent = cache(async (id: string) => {
-  const { merchantId } = await requireMerchantSession();
+  const { merchantId, role } = await requireMerchantSession();
   const event = await getMerchantEvent(getDb(), merchantId, id);
   if (!event) notFound();
-  return { merchantId, event };
+  return { merchantId, role, event };
 });

@@ -1,14 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ActionForm } from "@/components/action-form";
 import { JsonViewer } from "@/components/json-viewer";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
 import { CopyButton } from "@/components/ui/copy-button";
 import { BackLink, SimpleTable } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
+import { can } from "@/lib/accounts/permissions";
 import { listEventDeliveries } from "@/lib/payments/timeline";
 import type { DeliveryAttempt } from "@/lib/webhooks/delivery-log";
 import { loadEvent } from "./load-event";
+import { resend } from "../../webhooks/actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -27,7 +30,9 @@ function attemptSummary(attempt: DeliveryAttempt): string {
 }
 
 export default async function EventPage({ params }: Props) {
-  const { merchantId, event } = await loadEvent((await params).id);
+  const { merchantId, role, event } = await loadEvent((await params).id);
+  // The webhooks' own Resend (it checks the role again): a queued delivery has nothing to resend yet.
+  const canResend = can(role, "webhooks:write");
   const deliveries = await listEventDeliveries(getDb(), merchantId, [event.id]);
   return (
     <div className="max-w-4xl space-y-6">
@@ -84,7 +89,17 @@ export default async function EventPage({ params }: Props) {
                 </Link>
               </td>
               <td className="px-4 py-3">
-                <DeliveryStatusBadge status={delivery.status} />
+                {/* Under its status, so a phone's narrow table keeps it in view. */}
+                <div className="flex flex-col items-start gap-2">
+                  <DeliveryStatusBadge status={delivery.status} />
+                  {canResend && delivery.status !== "pending" ? (
+                    <ActionForm
+                      action={resend}
+                      fields={{ endpoint_id: delivery.endpointId, delivery_id: delivery.id }}
+                      submitLabel="Resend"
+                    />
+                  ) : null}
+                </div>
               </td>
               <td className="px-4 py-3 text-xs">
                 {delivery.attempts.length === 0 ? (

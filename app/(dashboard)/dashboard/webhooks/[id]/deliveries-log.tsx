@@ -168,21 +168,24 @@ export function DeliveriesLog({
                       ))}
                     </tbody>
                   </table>
-                  {!canResend ? null : delivery.status !== "pending" ? (
+                  {canResend && delivery.status !== "pending" ? (
                     <ActionForm
                       action={resend}
                       fields={{ endpoint_id: endpointId, delivery_id: delivery.id }}
                       submitLabel="Resend"
                     />
-                  ) : delivery.attempts.length > 0 ? (
-                    <ActionForm
-                      action={retryNow}
-                      fields={{ endpoint_id: endpointId, delivery_id: delivery.id }}
-                      submitLabel="Retry now"
-                    />
                   ) : null}
                 </div>
               </details>
+              {/* Outside the row's details: a waiting retry can be hurried without opening it. */}
+              {canResend && delivery.status === "pending" && delivery.attempts.length > 0 ? (
+                <ActionForm
+                  action={retryNow}
+                  fields={{ endpoint_id: endpointId, delivery_id: delivery.id }}
+                  submitLabel="Retry now"
+                  className="px-4 pb-3"
+                />
+              ) : null}
             </li>
           ))}
         </ul>
