@@ -33,8 +33,8 @@ const nextConfig = (phase) => ({
   },
   typedRoutes: false,
   experimental: {
-    // No source maps in a production build: the server runs under tsx, which turns Node's source-map
-    // support on, and Node then parses the map of every chunk it loads (22 MB of maps, 28 MB of heap kept
+    // No source maps in a production build: where Node's source-map support is on (tsx, or the test servers'
+    // --enable-source-maps), Node parses the map of every chunk it loads (22 MB of maps, 28 MB of heap kept
     // in each server process). Development keeps them for readable stack traces.
     turbopackSourceMaps: phase !== PHASE_PRODUCTION_BUILD,
   },
