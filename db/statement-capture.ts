@@ -1,4 +1,5 @@
 import { appendFileSync, mkdirSync } from "node:fs";
+import { findSourceMap } from "node:module";
 import path from "node:path";
 import type { Logger } from "drizzle-orm";
 
@@ -17,6 +18,17 @@ const PLUMBING =
   /node_modules|node:|\/db\/(client|embedded-connection)\.ts|\/db\/statement(-capture)?\.ts|<anonymous>/;
 
 /**
+ * Where a frame of the compiled server (dist/server, run with --enable-source-maps) was written, read from its
+ * source map: Next.js, loaded in the same process on the embedded database, formats stacks itself, so they
+ * keep the compiled file's name. Frames of TypeScript run under tsx are already where they were written.
+ */
+function originalPosition(file: string, line: number, column: number): { file: string; line: number } {
+  const entry = findSourceMap(file)?.findEntry(line - 1, column - 1);
+  if (!entry || !("originalSource" in entry)) return { file, line };
+  return { file: entry.originalSource, line: entry.originalLine + 1 };
+}
+
+/**
  * The first few frames of the app's own code, as `function (file:line)` relative to the repository. None when
  * a drizzle query builder was awaited directly: `await` calls its `then` from a microtask, below every caller.
  */
@@ -28,11 +40,13 @@ function appCallers(): string[] {
   Error.stackTraceLimit = limit;
   const callers: string[] = [];
   for (const frame of frames) {
-    if (PLUMBING.test(frame)) continue;
-    const match = /at (?:async )?(?:(\S+) \()?(.*?):(\d+):\d+\)?$/.exec(frame.trim());
+    const match = /at (?:async )?(?:(\S+) \()?(.*?):(\d+):(\d+)\)?$/.exec(frame.trim());
     if (!match) continue;
-    const [, name = "", file = "", line] = match;
-    const where = `${path.relative(root, file.replace(/^file:\/\//, ""))}:${line}`;
+    const [, name = "", compiled = "", line = "0", column = "0"] = match;
+    const written = originalPosition(compiled.replace(/^file:\/\//, ""), Number(line), Number(column));
+    const file = written.file.replace(/^file:\/\//, "");
+    if (PLUMBING.test(file) || PLUMBING.test(name)) continue;
+    const where = `${path.relative(root, file)}:${written.line}`;
     callers.push(name ? `${name} (${where})` : where);
     if (callers.length === 4) break;
   }
