@@ -30,9 +30,12 @@ function searchCondition(merchantId: number, term: string): SQL {
   const branches = [
     sql`(lower(external_id) ~>=~ lower(${term}) and lower(external_id) ~<=~ (lower(${term}) || chr(1114111))
          and lower(external_id) like (lower(${escapeLike(term)}) || '%'))`,
+    // The exact id on its own: its estimate (from the statistics) lets the planner read a big customer's
+    // newest payments in order instead of sorting all of them; the longer ids the prefix names beside it.
+    sql`customer_id = ${term}`,
     sql`customer_id = any(array(
           select customer_id from customers
-          where merchant_id = ${merchantId} and customer_id ~>=~ ${term}
+          where merchant_id = ${merchantId} and customer_id ~>~ ${term}
             and customer_id ~<=~ (${term} || chr(1114111)) and customer_id like (${escapeLike(term)} || '%')
           order by customer_id using ~<~ limit ${SEARCH_CUSTOMER_LIMIT}))`,
   ];
