@@ -2,6 +2,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPrivateAddress } from "@/lib/webhooks/network-guard";
 import { sendWebhook } from "@/lib/webhooks/send";
+import { findFreePort } from "../support/free-port";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
 // A listener that counts connections: a refused destination must never be connected to at all.
@@ -17,7 +18,8 @@ let receiverPort = 0;
 beforeAll(async () => {
   await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
   port = (listener.address() as net.AddressInfo).port;
-  receiverPort = port + 1;
+  // A free port of its own: the port after the listener's may be taken by another server of the run.
+  receiverPort = findFreePort();
   await receiver.listen(receiverPort);
 });
 afterAll(async () => {

@@ -164,7 +164,8 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
         .where(eq(webhookAttempts.deliveryId, delivery!.id));
       expect(attempts).toEqual([{ status: 200 }]);
       expect(receiver.on("/outage")).toHaveLength(1);
-      expect(worker.output()).toContain("could not record 1 attempts yet; trying again");
+      // The worker claims every merchant's due deliveries: another suite's retry may be recorded beside it.
+      expect(worker.output()).toMatch(/could not record \d+ attempts yet; trying again/);
     } finally {
       await worker.kill("SIGTERM");
       await proxy.close();
