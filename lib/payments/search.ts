@@ -20,27 +20,61 @@ function escapeLike(term: string): string {
  */
 export const SEARCH_CUSTOMER_LIMIT = 100;
 
+/** A case-insensitive external id prefix, through `payments_merchant_external_id_prefix_idx` (text_pattern_ops). */
+function externalIdPrefix(term: string): SQL {
+  return sql`(lower(external_id) ~>=~ lower(${term}) and lower(external_id) ~<=~ (lower(${term}) || chr(1114111))
+    and lower(external_id) like (lower(${escapeLike(term)}) || '%'))`;
+}
+
+/** The customer ids a term names: itself, and the first SEARCH_CUSTOMER_LIMIT longer ids it prefixes. */
+function customerIdsNamed(merchantId: number, term: string): SQL {
+  return sql`select ${term}::text as searched_id
+    union
+    (select customer_id from customers
+     where merchant_id = ${merchantId} and customer_id ~>~ ${term}
+       and customer_id ~<=~ (${term} || chr(1114111)) and customer_id like (${escapeLike(term)} || '%')
+     order by customer_id using ~<~ limit ${SEARCH_CUSTOMER_LIMIT})`;
+}
+
 /**
- * The search box: a payment id, an external id by case-insensitive prefix, or a customer id by prefix (as
- * typed: ids are case-sensitive). Each branch is an index lookup: the primary key,
- * `payments_merchant_external_id_prefix_idx` through the `~>=~`/`~<=~` range that text_pattern_ops serves, and
- * the customers' prefix index for the ids whose payments `payments_merchant_customer_created_idx` then finds.
+ * The search box as a condition (the CSV's keyset batches): a payment id, an external id by case-insensitive
+ * prefix, or a customer id by prefix (as typed: ids are case-sensitive).
  */
 function searchCondition(merchantId: number, term: string): SQL {
   const branches = [
-    sql`(lower(external_id) ~>=~ lower(${term}) and lower(external_id) ~<=~ (lower(${term}) || chr(1114111))
-         and lower(external_id) like (lower(${escapeLike(term)}) || '%'))`,
-    // The exact id on its own: its estimate (from the statistics) lets the planner read a big customer's
-    // newest payments in order instead of sorting all of them; the longer ids the prefix names beside it.
-    sql`customer_id = ${term}`,
-    sql`customer_id = any(array(
-          select customer_id from customers
-          where merchant_id = ${merchantId} and customer_id ~>~ ${term}
-            and customer_id ~<=~ (${term} || chr(1114111)) and customer_id like (${escapeLike(term)} || '%')
-          order by customer_id using ~<~ limit ${SEARCH_CUSTOMER_LIMIT}))`,
+    externalIdPrefix(term),
+    sql`customer_id in (${customerIdsNamed(merchantId, term)})`,
   ];
   if (/^\d{1,15}$/.test(term)) branches.push(sql`id = ${Number(term)}`);
   return sql`(${sql.join(branches, sql` or `)})`;
+}
+
+/**
+ * The search's matches as a union of index reads, each in the list's order and cut at `limit`: an OR of the
+ * branches would make PostgreSQL gather and sort every match (a big customer's 100,000 payments) for one page.
+ * A page needs the newest `limit` of each (`ordered`); a count needs any `limit` of them.
+ */
+function searchMatches(
+  merchantId: number,
+  filters: PaymentFilters,
+  columns: SQL,
+  limit: number,
+  ordered: boolean,
+): SQL {
+  const term = filters.q!;
+  const where = allOf(paymentFilterConditions(merchantId, toPaymentFilter(filters)));
+  const cut = ordered ? sql`order by created_at desc, id desc limit ${limit}` : sql`limit ${limit}`;
+  const branches = [
+    sql`(select ${columns} from payments where ${where} and ${externalIdPrefix(term)} ${cut})`,
+    sql`(select named.* from (${customerIdsNamed(merchantId, term)}) customer
+         cross join lateral (
+           select ${columns} from payments where ${where} and customer_id = customer.searched_id ${cut}
+         ) named
+         ${cut})`,
+  ];
+  if (/^\d{1,15}$/.test(term))
+    branches.push(sql`(select ${columns} from payments where ${where} and id = ${Number(term)})`);
+  return sql.join(branches, sql` union `);
 }
 
 /** The dashboard's filters as conditions: the list's (one code for the API, the dashboard and the CSV) and the search box. */
@@ -117,25 +151,25 @@ export async function searchPayments(
   // Status, refund state and dates: the daily totals count them and find any page (lib/payments/list.ts).
   if (!filters.q)
     return listDashboardPayments(db, merchantId, toPaymentFilter(filters), offset, filters.pageSize);
-  const where = filterConditions(merchantId, filters);
-  const countLimit = filters.q ? SEARCH_COUNT_LIMIT : undefined;
-  const counted = countLimit
-    ? sql`(select 1 from payments where ${where} limit ${countLimit + 1}) capped`
-    : sql`payments where ${where}`;
+  const columns = sql`id, external_id, customer_id, status, amount, amount_refunded, created_at`;
   const rows = await selectRows<DashboardRow>(
     db,
     sql`
-      with matching as (select count(*) as total from ${counted})
+      with matching as (
+        select count(*) as total from (
+          select id from (${searchMatches(merchantId, filters, sql`id`, SEARCH_COUNT_LIMIT + 1, false)}) ids
+          limit ${SEARCH_COUNT_LIMIT + 1}
+        ) capped
+      )
       select p.id, p.external_id, p.customer_id, p.status, p.amount, p.amount_refunded, p.created_at, matching.total
       from matching
       left join lateral (
-        select id, external_id, customer_id, status, amount, amount_refunded, created_at from payments
-        where ${where}
+        select * from (${searchMatches(merchantId, filters, columns, offset + filters.pageSize, true)}) matches
         order by created_at desc, id desc
         limit ${filters.pageSize} offset ${offset}
       ) p on true`,
   );
-  return toPage(rows, countLimit);
+  return toPage(rows, SEARCH_COUNT_LIMIT);
 }
 
 export type CsvBatch = Array<{
