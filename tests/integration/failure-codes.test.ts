@@ -2,36 +2,20 @@
 // failure_code and failure_reason on the API's payment, in the payment.failed webhook and in the CLI's lines.
 // A server of this file's own: nothing settles by itself (PAYMENTS_AUTO_SETTLE_MS=0) and a payment pending
 // 4 s expires, so on PostgreSQL it has a database of its own.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { callApi } from "../support/api-client";
+import { describe, expect, it } from "vitest";
+import { FULL_PAYMENT_FIELDS, callApi } from "../support/api-client";
 import { CARDS, card, newClientAddress, paymentWithCheckout, postCheckout } from "../support/checkout-client";
 import { runCli, startCli } from "../support/cli-process";
-import { separateDatabase } from "../support/test-database";
-import { startTestServer, type SeedData, type TestServer } from "../support/test-server";
+import { startManualSettlementServer } from "../support/manual-settlement-server";
+import type { SeedData, TestServer } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
 let server: TestServer;
 let data: SeedData;
-let database: Awaited<ReturnType<typeof separateDatabase>> | undefined;
 const receiver = new WebhookReceiver();
-
-beforeAll(async () => {
-  const port = Number(new URL(inject("baseUrl")).port) + 53;
-  database = await separateDatabase("failure_codes");
-  server = await startTestServer("failure_codes", port, {
-    PAYMENTS_AUTO_SETTLE_MS: "0",
-    PAYMENTS_PENDING_EXPIRE_AFTER: "4s",
-    WORKER_MODE: "inline",
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-  });
-  data = server.data;
-  receiver.expectSecret("/hooks", data.hooks.secret);
-  await receiver.listen(Number(server.env.TEST_RECEIVER_PORT));
-});
-afterAll(async () => {
-  await server?.stop();
-  await receiver.close();
-  await database?.drop();
+startManualSettlementServer("failure_codes", 53, receiver, (started) => {
+  server = started;
+  data = started.data;
 });
 
 // The merchant with a webhook endpoint at /hooks.
@@ -127,22 +111,7 @@ describe("a failed payment says why: the API, the webhook and the CLI", () => {
       failure_code: code,
       failure_reason: reason,
     });
-    expect(Object.keys(payment)).toEqual([
-      "id",
-      "external_id",
-      "type",
-      "status",
-      "amount",
-      "metadata",
-      "customer_id",
-      "created_at",
-      "checkout_url",
-      "payment_method",
-      "failure_code",
-      "failure_reason",
-      "amount_refunded",
-      "amount_refundable",
-    ]);
+    expect(Object.keys(payment)).toEqual(FULL_PAYMENT_FIELDS);
 
     // The webhook's data is the payment as retrieved, less what refunds took (an event does not carry it).
     const hooks = await receiver.waitFor("/hooks", (all) =>

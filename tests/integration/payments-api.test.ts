@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { callApi, paymentTotal, rawRequest } from "../support/api-client";
+import { FULL_PAYMENT_FIELDS, callApi, paymentTotal, rawRequest } from "../support/api-client";
 import { readServerLog } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
@@ -21,22 +21,7 @@ describe("POST /api/payments then GET it back", () => {
     const fetched = await callApi(baseUrl, created.headers.get("location")!, { token: tokens.api });
     expect(fetched.status).toBe(200);
     const { data } = fetched.body as { data: Record<string, unknown> };
-    expect(Object.keys(data).sort()).toEqual([
-      "amount",
-      "amount_refundable",
-      "amount_refunded",
-      "checkout_url",
-      "created_at",
-      "customer_id",
-      "external_id",
-      "failure_code",
-      "failure_reason",
-      "id",
-      "metadata",
-      "payment_method",
-      "status",
-      "type",
-    ]);
+    expect(Object.keys(data)).toEqual(FULL_PAYMENT_FIELDS);
     // Pending: nothing refunded, nothing refundable yet.
     expect([data.amount_refunded, data.amount_refundable]).toEqual(["0.00", "0.00"]);
     expect(data).toMatchObject({

@@ -2,34 +2,18 @@
 // file's own, with the worker inside on either database: nothing settles by itself (PAYMENTS_AUTO_SETTLE_MS=0,
 // the test helpers decide), and a payment pending 4 s expires, so on PostgreSQL it has a database of its own
 // (its settler would expire the other suites' pending payments).
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callApi, type ApiResponse } from "../support/api-client";
-import { separateDatabase } from "../support/test-database";
-import { startTestServer, type SeedData, type TestServer } from "../support/test-server";
+import { startManualSettlementServer } from "../support/manual-settlement-server";
+import type { SeedData, TestServer } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
 let server: TestServer;
 let data: SeedData;
-let database: Awaited<ReturnType<typeof separateDatabase>> | undefined;
 const receiver = new WebhookReceiver();
-
-beforeAll(async () => {
-  const port = Number(new URL(inject("baseUrl")).port) + 17;
-  database = await separateDatabase("refunds");
-  server = await startTestServer("refunds", port, {
-    PAYMENTS_AUTO_SETTLE_MS: "0",
-    PAYMENTS_PENDING_EXPIRE_AFTER: "4s",
-    WORKER_MODE: "inline",
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-  });
-  data = server.data;
-  receiver.expectSecret("/hooks", data.hooks.secret);
-  await receiver.listen(Number(server.env.TEST_RECEIVER_PORT));
-});
-afterAll(async () => {
-  await server?.stop();
-  await receiver.close();
-  await database?.drop();
+startManualSettlementServer("refunds", 17, receiver, (started) => {
+  server = started;
+  data = started.data;
 });
 
 const api = (path: string, request: Parameters<typeof callApi>[2] = {}) =>

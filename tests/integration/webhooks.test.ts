@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { callApi } from "../support/api-client";
+import { PAYMENT_EVENT_FIELDS, callApi } from "../support/api-client";
 import { startWorkerProcess, type WorkerProcess } from "../support/test-server";
 import { WebhookReceiver, type ReceivedWebhook } from "../support/webhook-receiver";
 
@@ -61,20 +61,7 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
         failure_reason: null,
       },
     });
-    expect(Object.keys(mine[0]!.payload.data)).toEqual([
-      "id",
-      "external_id",
-      "type",
-      "status",
-      "amount",
-      "metadata",
-      "customer_id",
-      "created_at",
-      "checkout_url",
-      "payment_method",
-      "failure_code",
-      "failure_reason",
-    ]);
+    expect(Object.keys(mine[0]!.payload.data)).toEqual(PAYMENT_EVENT_FIELDS);
     const pendingCheckoutUrl = mine[0]!.payload.data.checkout_url;
     expect(pendingCheckoutUrl).toMatch(/\/pay\/[0-9A-Za-z]{43}$/);
     expect(delivered.length).toBeGreaterThanOrEqual(2);

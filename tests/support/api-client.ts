@@ -243,3 +243,21 @@ export function reuseConnection(
     socket.on("close", () => done(true));
   });
 }
+
+/** A payment event's data: the full payment's fields, in the order the API writes them, before the refunds'. */
+export const PAYMENT_EVENT_FIELDS = [
+  "id",
+  "external_id",
+  "type",
+  "status",
+  "amount",
+  "metadata",
+  "customer_id",
+  "created_at",
+  "checkout_url",
+  "payment_method",
+  "failure_code",
+  "failure_reason",
+];
+/** The full payment (GET /api/payments/{id}). */
+export const FULL_PAYMENT_FIELDS = [...PAYMENT_EVENT_FIELDS, "amount_refunded", "amount_refundable"];
