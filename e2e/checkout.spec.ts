@@ -49,7 +49,7 @@ async function finalWebhook(id: number) {
   expect(hook.verified).toBe(true);
   return hook.payload as {
     event: string;
-    data: { status: string; payment_method: { last4: string } | null };
+    data: { status: string; payment_method: { last4: string } | null; failure_code?: string | null };
   };
 }
 
@@ -85,19 +85,29 @@ test("4242 pays it: the payer lands on return_url with payment_id and status com
   });
 });
 
-for (const [number, reason] of [
-  [CARDS.declined, "Your card was declined."],
-  [CARDS.insufficientFunds, "Your card has insufficient funds."],
-  [CARDS.expired, "Your card has expired."],
+for (const [number, code, reason] of [
+  [CARDS.declined, "card_declined", "Your card was declined."],
+  [CARDS.insufficientFunds, "insufficient_funds", "Your card has insufficient funds."],
+  [CARDS.expired, "expired_card", "Your card has expired."],
 ] as const)
-  test(`${number} fails it: "${reason}" on the page, payment.failed signed`, async ({ page, seedData }) => {
+  test(`${number} fails it: "${reason}" on the page, payment.failed signed with ${code}, and the dashboard says so`, async ({
+    page,
+    seedData,
+  }) => {
     const { id, checkoutUrl } = await newPayment(page, seedData.tokens.api);
     await page.goto(checkoutUrl);
     await fillCard(page, number);
     await page.getByRole("button", { name: "Pay 12.50" }).click();
     const result = page.getByRole("alert").filter({ hasText: "Payment failed" });
     await expect(result).toContainText(reason);
-    expect(await finalWebhook(id)).toMatchObject({ event: "payment.failed", data: { status: "failed" } });
+    expect(await finalWebhook(id)).toMatchObject({
+      event: "payment.failed",
+      data: { status: "failed", failure_code: code, failure_reason: reason },
+    });
+    await logInAs(page, seedData.seed);
+    await page.goto(`/dashboard/payments/${id}`);
+    await expect(page.getByText(code, { exact: true })).toBeVisible();
+    await expect(page.getByText(reason, { exact: true }).first()).toBeVisible();
   });
 
 for (const [button, status, shown] of [

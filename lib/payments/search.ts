@@ -178,6 +178,7 @@ export type CsvBatch = Array<{
   amount_refunded: string;
   created_at: Date | string;
   settled_at: Date | string | null;
+  failure_code: string | null;
   failure_reason: string | null;
 }>;
 
@@ -199,7 +200,7 @@ export async function* exportPayments(
       : sql``;
     const rows = await selectRows<CsvBatch[number]>(
       db,
-      sql`select id, external_id, customer_id, status, amount, amount_refunded, created_at, settled_at, failure_reason
+      sql`select id, external_id, customer_id, status, amount, amount_refunded, created_at, settled_at, failure_code, failure_reason
           from payments
           where ${where} ${after}
           order by created_at desc, id desc

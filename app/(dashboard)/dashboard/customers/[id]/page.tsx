@@ -9,7 +9,7 @@ import { readFor } from "@/db/replicas";
 import { listDashboardPayments } from "@/lib/payments/search";
 import { listMerchantRefunds } from "@/lib/refunds/queries";
 import { loadCustomer } from "./load-customer";
-import { PaymentsTable } from "../../payments/(list)/payments-table";
+import { FirstPayments } from "../../payments/(list)/payments-table";
 import { RefundList } from "../../refunds/refund-list";
 
 type Props = { params: Promise<{ id: string }> };
@@ -54,15 +54,7 @@ export default async function CustomerPage({ params }: Props) {
             label: `All ${payments.total.toLocaleString("en-US")} in Payments →`,
           }}
         />
-        <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
-          <PaymentsTable
-            rows={payments.items}
-            currency={currency}
-            total={payments.total}
-            page={1}
-            pageSize={SHOWN}
-          />
-        </div>
+        <FirstPayments rows={payments.items} currency={currency} total={payments.total} pageSize={SHOWN} />
       </section>
       <section aria-labelledby="customer-refunds" className="space-y-3">
         <SectionHeading id="customer-refunds" title="Refunds" />

@@ -8,7 +8,7 @@ import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { listPaymentLinkPayments } from "@/lib/checkout/payment-links";
-import { PaymentsTable } from "../../payments/(list)/payments-table";
+import { FirstPayments } from "../../payments/(list)/payments-table";
 import { LinkStatus, LinkToggle, LinkUrl } from "../link-parts";
 import { loadPaymentLink } from "./load-link";
 
@@ -55,15 +55,7 @@ export default async function PaymentLinkPage({ params }: Props) {
             No payments yet: a payment is made when a payer submits the link’s card form.
           </p>
         ) : (
-          <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
-            <PaymentsTable
-              rows={payments.items}
-              currency={currency}
-              total={payments.total}
-              page={1}
-              pageSize={SHOWN}
-            />
-          </div>
+          <FirstPayments rows={payments.items} currency={currency} total={payments.total} pageSize={SHOWN} />
         )}
       </section>
     </div>

@@ -147,3 +147,22 @@ export function PaymentsTable({
     </>
   );
 }
+
+/** A detail page's first payments (a customer's, a link's), in the list's card. */
+export function FirstPayments({
+  rows,
+  total,
+  pageSize,
+  currency,
+}: {
+  currency: string | null;
+  rows: DashboardPayment[];
+  total: number;
+  pageSize: number;
+}) {
+  return (
+    <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
+      <PaymentsTable rows={rows} currency={currency} total={total} page={1} pageSize={pageSize} />
+    </div>
+  );
+}

@@ -133,6 +133,17 @@ export default async function PaymentPage({ params }: Props) {
     ["Created", <RelativeTime key="created" value={payment.created_at} />],
     ["Settled", payment.settledAt ? <RelativeTime key="settled" value={payment.settledAt} /> : "—"],
     ...(payment.failureReason ? [["Why it failed", payment.failureReason] as [string, string]] : []),
+    // The code a program branches on, as the API and the payment.failed event give it.
+    ...(payment.failure_code
+      ? [
+          [
+            "Failure code",
+            <code key="failure-code" className="font-mono">
+              {payment.failure_code}
+            </code>,
+          ] as [string, React.ReactNode],
+        ]
+      : []),
     ["Source", payment.source],
   ];
   const refundable = completed && payment.amountRefundable !== "0.00";

@@ -19,6 +19,7 @@ const HEADER = [
   "amount_refunded",
   "created_at",
   "settled_at",
+  "failure_code",
   "failure_reason",
 ] as const;
 
@@ -54,6 +55,7 @@ export async function GET(request: Request): Promise<Response> {
                 row.amount_refunded,
                 new Date(row.created_at),
                 row.settled_at ? new Date(row.settled_at) : null,
+                row.failure_code,
                 row.failure_reason,
               ]
                 .map(csvField)
