@@ -63,6 +63,11 @@ export async function measureFilters(baseUrl: string, seed: BenchSeed, cookie: s
     ["Dashboard search: customer id, exactly (20 matches)", "/dashboard/payments?q=cus_4242"],
     ["Dashboard search: customer id prefix (cus_424: 11 customers)", "/dashboard/payments?q=cus_424"],
     [`Dashboard search: the big customer, page 2`, `/dashboard/payments?q=${seed.bigCustomer}&page=2`],
+    // The last page the capped count (10,000+) offers at 50 a page.
+    [
+      `Dashboard search: the big customer, page 200`,
+      `/dashboard/payments?q=${seed.bigCustomer}&pageSize=50&page=200`,
+    ],
     ["Dashboard /customers (page 1)", "/dashboard/customers"],
     ["Dashboard /customers (page 1,000)", "/dashboard/customers?page=1000"],
     ["Dashboard /customers/{the big customer}", `/dashboard/customers/${seed.bigCustomer}`],

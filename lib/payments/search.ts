@@ -148,7 +148,8 @@ export async function searchPayments(
   // Status, refund state and dates: the daily totals count them and find any page (lib/payments/list.ts).
   if (!filters.q)
     return listDashboardPayments(db, merchantId, toPaymentFilter(filters), offset, filters.pageSize);
-  const columns = sql`id, external_id, customer_id, status, amount, amount_refunded, created_at`;
+  // The page is chosen on (created_at, id), which the indexes hold, and only its rows are read from the table:
+  // the last page the capped count offers (offset 9,950) reads no other payment's row.
   const rows = await selectRows<DashboardRow>(
     db,
     sql`
@@ -161,9 +162,14 @@ export async function searchPayments(
       select p.id, p.external_id, p.customer_id, p.status, p.amount, p.amount_refunded, p.created_at, matching.total
       from matching
       left join lateral (
-        select * from (${searchMatches(merchantId, filters, columns, offset + filters.pageSize, true)}) matches
-        order by created_at desc, id desc
-        limit ${filters.pageSize} offset ${offset}
+        select payments.* from (
+          select id, created_at
+          from (${searchMatches(merchantId, filters, sql`id, created_at`, offset + filters.pageSize, true)}) matches
+          order by created_at desc, id desc
+          limit ${filters.pageSize} offset ${offset}
+        ) page
+        join payments on payments.merchant_id = ${merchantId} and payments.id = page.id
+        order by page.created_at desc, page.id desc
       ) p on true`,
   );
   return toPage(rows, SEARCH_COUNT_LIMIT);
