@@ -41,10 +41,7 @@ function customerIdsNamed(merchantId: number, term: string): SQL {
  * prefix, or a customer id by prefix (as typed: ids are case-sensitive).
  */
 function searchCondition(merchantId: number, term: string): SQL {
-  const branches = [
-    externalIdPrefix(term),
-    sql`customer_id in (${customerIdsNamed(merchantId, term)})`,
-  ];
+  const branches = [externalIdPrefix(term), sql`customer_id in (${customerIdsNamed(merchantId, term)})`];
   if (/^\d{1,15}$/.test(term)) branches.push(sql`id = ${Number(term)}`);
   return sql`(${sql.join(branches, sql` or `)})`;
 }
