@@ -10,7 +10,7 @@ if (!databaseUrl && opensDatabase) acquireEmbeddedDatabaseLock(dataDir);
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./db/schema.ts",
+  schema: "./db/schema/index.ts",
   out: "./db/migrations",
   casing: "snake_case",
   ...(databaseUrl

@@ -6,7 +6,7 @@ import http from "node:http";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
-import { newCheckoutToken } from "@/lib/checkout/checkout-token";
+import { newCheckoutToken } from "@/lib/payments/checkout-token";
 import { createPaymentStatement, storedMetadata } from "@/lib/payments/create-payment";
 import { listPaymentsStatement } from "@/lib/payments/queries";
 import { publicId } from "@/lib/platform/ids";

@@ -1,10 +1,10 @@
 import "server-only";
-import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import type { SQL } from "drizzle-orm";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
+import type { Connection, Database, Executor } from "./database-types";
 import {
   counted,
   poolClient,
@@ -19,26 +19,10 @@ import { captureFor, capturingLogger, type StatementRecorder } from "./statement
 
 /**
  * The one module that knows which driver runs: postgres.js when DATABASE_URL is set, PGlite in-process
- * otherwise. Everything else sees `Database` and calls the helpers below.
+ * otherwise. Everything else sees `Database` (db/database-types.ts, where the drivers' modules read it too)
+ * and calls the helpers below.
  */
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Transaction = PgTransaction<
-  PgQueryResultHKT,
-  typeof schema,
-  ExtractTablesWithRelations<typeof schema>
->;
-/** What domain functions take: the database, or a transaction already under way. */
-export type Executor = Database | Transaction;
-
-export type Connection = {
-  db: Database;
-  /** See getBackgroundDb. */
-  backgroundDb: Database;
-  migrate: () => Promise<void>;
-  /** Subscribes to a NOTIFY channel (LISTEN on PostgreSQL, in-process on PGlite). */
-  listen: (channel: string, onNotify: () => void) => Promise<void>;
-  close: () => Promise<void>;
-};
+export type { Database, Executor, Transaction } from "./database-types";
 
 // Any fixed number: it only has to be the same in every process that migrates.
 const MIGRATION_LOCK_ID = 72_201_517;

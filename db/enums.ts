@@ -1,4 +1,4 @@
-// The value lists of the schema's enum columns: the one definition, read by db/schema.ts and by the domain's
+// The value lists of the schema's enum columns: the one definition, read by db/schema/ and by the domain's
 // validation and labels. No imports, so browser code can use them too.
 
 /** owner: everything, members included; developer: keys, webhooks, test payments; viewer: read-only, no secret shown. */

@@ -4,12 +4,12 @@ import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PaymentFailureCode, PaymentStatus } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentMethod } from "@/db/schema";
+import { hashCheckoutToken, isCheckoutToken } from "@/lib/payments/checkout-token";
 import { COMPLETED } from "@/lib/payments/processor";
 import { settleByPayer } from "@/lib/payments/settlement";
 import type { FieldErrors } from "@/lib/platform/errors";
 import { fieldErrorsFrom } from "@/lib/platform/validation";
 import { addressRetryAt, countRefusedCard, isCheckoutLocked } from "./card-testing";
-import { hashCheckoutToken, isCheckoutToken } from "./checkout-token";
 import {
   AUTHENTICATION_FAILED,
   CHECKOUT_MESSAGES,

@@ -3,12 +3,12 @@ import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { PaymentSource } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
-import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "@/lib/checkout/checkout-token";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
-import { eventStatement } from "@/lib/webhooks/outbox";
+import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "./checkout-token";
 import { requestHash, runOnceForKey } from "./idempotency";
+import { eventStatement } from "./outbox";
 import { paymentResourceJson } from "./resource";
 import { createPaymentSchema } from "./schemas";
 

@@ -3,7 +3,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { selectStatement, type Executor } from "@/db/client";
 import { checkouts, paymentLinks, payments } from "@/db/schema";
 import { Statement } from "@/db/statement";
-import { checkoutUrlOf } from "@/lib/checkout/checkout-token";
+import { checkoutUrlOf } from "./checkout-token";
 import { hasPaymentFilter, listFilteredPayments, type PaymentFilter } from "./list";
 import { toPaymentListItem, toPaymentResource, type PaymentRow } from "./resource";
 import type { PaymentListItem, PaymentResource, RetrievedPayment } from "./schemas";

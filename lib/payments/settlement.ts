@@ -8,8 +8,8 @@ import { payments, type PaymentMethod } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { parseInput, requiredChoice } from "@/lib/platform/validation";
-import { recordPaymentEvent } from "@/lib/webhooks/outbox";
 import { CANCELED_REASON } from "./canceled";
+import { recordPaymentEvent } from "./outbox";
 import { COMPLETED, simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
 

@@ -3,10 +3,10 @@ import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { onceMoreOnConflict } from "@/db/errors";
 import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
+import { eventStatement } from "@/lib/payments/outbox";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { messages, parseInput } from "@/lib/platform/validation";
-import { eventStatement } from "@/lib/webhooks/outbox";
 import { refundResourceJson, toRefundResource, type RefundRow } from "./resource";
 import { createRefundSchema, type CreateRefundInput, type RefundResource } from "./schemas";
 

@@ -2,11 +2,11 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import { onceMoreOnConflict } from "@/db/errors";
+import { eventStatement } from "@/lib/payments/outbox";
 import { MANUAL_FAILURE_REASONS, type SettledBy } from "@/lib/payments/settlement";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
-import { eventStatement } from "@/lib/webhooks/outbox";
 import { REFUND_COLUMNS, refundResourceJson, toRefundResource, type RefundRow } from "./resource";
 import { settleRefundSchema, type RefundResource } from "./schemas";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, selectRows, type Executor } from "@/db/client";
-import { eventHour } from "@/lib/events/hourly-counts";
+import { eventHour } from "@/lib/payments/outbox";
 import { getEnv } from "@/lib/platform/env";
 import { dropExpiredPartitions, type HistoryTable } from "@/lib/platform/history-partitions";
 import { periodicService } from "@/lib/platform/periodic-service";

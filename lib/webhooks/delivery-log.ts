@@ -4,11 +4,11 @@ import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/db/enums";
 import { events, webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { wakeWebhookWorkers } from "@/lib/payments/outbox";
 import { DomainError } from "@/lib/platform/errors";
 import { keysetCursorSchema, readKeysetPage, type KeysetPage } from "@/lib/platform/keyset-pages";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { getWebhookEndpoint } from "./endpoints";
-import { wakeWebhookWorkers } from "./outbox";
 import { webhookBody } from "./send";
 
 /** Deliveries per page of an endpoint's log. */

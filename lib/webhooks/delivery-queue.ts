@@ -5,8 +5,8 @@ import type { EndpointKind } from "@/db/enums";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { writeCreatingPartitions } from "@/lib/platform/history-partitions";
 import { endpointResource } from "./endpoint-api";
+import { recordEndpointDisabledEvent } from "./endpoint-events";
 import type { WebhookEventType } from "./endpoint-schemas";
-import { recordEndpointDisabledEvent } from "./outbox";
 
 export type ClaimedDelivery = {
   id: number;

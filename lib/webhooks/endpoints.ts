@@ -8,9 +8,9 @@ import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
+import { recordTestEvent } from "./endpoint-events";
 import { createEndpointSchema, testEventSchema, updateEndpointSchema } from "./endpoint-schemas";
 import { isPrivateAddress } from "./network-guard";
-import { recordTestEvent } from "./outbox";
 import { generateWebhookSecret } from "./secrets";
 
 /** After a rotation the old secret keeps signing beside the new one for this long. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, listenForNotifications } from "@/db/client";
 import { isDatabaseUnavailable } from "@/db/errors";
+import { DELIVERIES_CHANNEL } from "@/lib/payments/outbox";
 import type { BackgroundService } from "@/lib/platform/background-service";
 import { getEnv } from "@/lib/platform/env";
 import { logger } from "@/lib/platform/logger";
@@ -14,7 +15,6 @@ import {
 } from "./delivery-queue";
 import { allowsPrivateNetworks } from "./endpoints";
 import { captureInboxDelivery } from "./inbox";
-import { DELIVERIES_CHANNEL } from "./outbox";
 import { nextAttemptDelaySeconds } from "./retry-policy";
 import { sendWebhook, webhookBody, type SendResult } from "./send";
 

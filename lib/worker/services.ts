@@ -1,10 +1,14 @@
 import "server-only";
-import { startSettler } from "@/lib/payments/settler";
+import { settlerService } from "@/lib/payments/settler";
 import type { BackgroundService } from "@/lib/platform/background-service";
 import { getEnv } from "@/lib/platform/env";
 import { startHistoryPartitioner } from "@/lib/platform/history-partitions";
+import { settleDueRefunds } from "@/lib/refunds/settlement";
 import { startPruner } from "@/lib/retention/pruning";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
+
+/** The settler settles due payments, then due refunds: payments/ cannot import refunds/, so they are handed in. */
+const startSettler = settlerService(settleDueRefunds);
 
 /**
  * What a worker process runs, each service its domain's: the webhook worker (deliveries), the settler (due

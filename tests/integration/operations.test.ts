@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
-import { eventHour } from "@/lib/events/hourly-counts";
+import { eventHour } from "@/lib/payments/outbox";
 import { createPartitions } from "@/lib/platform/history-partitions";
 import { pruneExpiredRows, RETENTION } from "@/lib/retention/pruning";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";

@@ -294,7 +294,7 @@ describe("partitioned history", () => {
         "drizzle-kit",
         "generate",
         "--dialect=postgresql",
-        "--schema=db/schema.ts",
+        "--schema=db/schema/index.ts",
         "--casing=snake_case",
         // drizzle-kit puts "./" before the path: it must be relative.
         `--out=${path.relative(process.cwd(), out)}`,

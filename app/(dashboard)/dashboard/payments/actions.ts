@@ -5,7 +5,7 @@ import { authorized } from "@/app/_lib/authorized";
 import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { checkoutUrl } from "@/lib/checkout/checkout-token";
+import { checkoutUrl } from "@/lib/payments/checkout-token";
 import { createPayment } from "@/lib/payments/create-payment";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { getEnv } from "@/lib/platform/env";

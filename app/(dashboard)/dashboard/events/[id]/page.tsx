@@ -8,7 +8,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { BackLink, SimpleTable } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
-import { listEventDeliveries } from "@/lib/payments/timeline";
+import { listEventDeliveries } from "@/lib/events/payment-timeline";
 import type { DeliveryAttempt } from "@/lib/webhooks/delivery-log";
 import { loadEvent } from "./load-event";
 import { resend } from "../../webhooks/actions";

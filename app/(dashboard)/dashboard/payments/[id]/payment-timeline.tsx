@@ -6,7 +6,7 @@ import { DeliveryStatusBadge } from "@/components/status-badges";
 import { SectionHeading } from "@/components/ui/section-heading";
 import type { PaymentMethod } from "@/db/schema";
 import { cardLabel } from "@/lib/checkout/test-cards";
-import type { TimelineEvent } from "@/lib/payments/timeline";
+import type { TimelineEvent } from "@/lib/events/payment-timeline";
 
 type EventData = {
   amount?: string;

@@ -1,10 +1,19 @@
 import "server-only";
 import { is, SQL, sql } from "drizzle-orm";
-import type { Executor, Transaction } from "@/db/client";
-import { eventHour } from "@/lib/events/hourly-counts";
-import type { PaymentEventType, PaymentResource } from "@/lib/payments/schemas";
+import type { Transaction } from "@/db/client";
 import { publicId } from "@/lib/platform/ids";
-import { ENDPOINT_DISABLED_EVENT, type MoneyEventType, type WebhookEventType } from "./endpoint-schemas";
+import type { PaymentEventType, PaymentResource } from "./schemas";
+
+// Every event is recorded through this statement (payments', refunds', webhooks' test and endpoint events). It is
+// in payments/ because that folder is at the bottom: it imports no other domain, and any domain may import it.
+
+/**
+ * The hour an event is counted in (table event_hourly_counts): `date_bin` on an absolute origin, so the
+ * bucket does not depend on the session's time zone the way `date_trunc` on a timestamptz does. The pruner
+ * (lib/retention/pruning.ts) uncounts pruned events with the same expression.
+ */
+export const eventHour = (time: SQL): SQL =>
+  sql`date_bin('1 hour', ${time}, timestamptz '2000-01-01 00:00:00+00')`;
 
 /** Woken workers pick up new deliveries without waiting for their next poll. */
 export const DELIVERIES_CHANNEL = "webhook_deliveries";
@@ -24,7 +33,8 @@ export async function wakeWebhookWorkers(tx: Transaction): Promise<void> {
 export function eventStatement(event: {
   id: string;
   merchantId: number;
-  type: WebhookEventType;
+  /** One of WEBHOOK_EVENT_TYPES (lib/webhooks/endpoint-schemas.ts, above this folder, which lists them). */
+  type: string;
   /** The event's data (json) and payment id, as values or as SQL over `after.from`'s row. */
   data: unknown;
   paymentId: number | SQL | null;
@@ -63,28 +73,6 @@ export function eventStatement(event: {
     ${after ? sql`from ${after.from}` : sql``}`;
 }
 
-/** Sends a sample event to one endpoint through the normal delivery path (the dashboard's test button). */
-export async function recordTestEvent(
-  tx: Executor,
-  merchantId: number,
-  endpointId: number,
-  type: MoneyEventType,
-  sample: unknown,
-): Promise<string> {
-  const eventId = publicId("evt");
-  await tx.execute(
-    eventStatement({
-      id: eventId,
-      merchantId,
-      type,
-      data: sample,
-      paymentId: null,
-      onlyEndpointId: endpointId,
-    }),
-  );
-  return eventId;
-}
-
 /**
  * Records a payment event inside the caller's transaction, so the change, its event and its deliveries
  * commit (or vanish) together.
@@ -97,28 +85,5 @@ export async function recordPaymentEvent(
 ): Promise<string> {
   const eventId = publicId("evt");
   await tx.execute(eventStatement({ id: eventId, merchantId, type, data: payment, paymentId: payment.id }));
-  return eventId;
-}
-
-/**
- * Tells a merchant's other endpoints that the platform disabled one, inside the transaction that disabled
- * it. `data` is the endpoint as the webhook endpoints API shows it.
- */
-export async function recordEndpointDisabledEvent(
-  tx: Executor,
-  merchantId: number,
-  endpoint: { id: number } & Record<string, unknown>,
-): Promise<string> {
-  const eventId = publicId("evt");
-  await tx.execute(
-    eventStatement({
-      id: eventId,
-      merchantId,
-      type: ENDPOINT_DISABLED_EVENT,
-      data: endpoint,
-      paymentId: null,
-      exceptEndpointId: endpoint.id,
-    }),
-  );
   return eventId;
 }

@@ -1,0 +1,26 @@
+// Idempotency keys: a replayed create returns what the first one made (payments and refunds).
+import { bigint, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { merchantIdColumn } from "./accounts";
+import { createdAt, id } from "./columns";
+import { payments } from "./payments";
+import { refunds } from "./refunds";
+
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    id: id(),
+    merchantId: merchantIdColumn(),
+    key: text("key").notNull(),
+    /** SHA-256 of the request body, to tell a replay from a reuse of the key with another body (409). */
+    requestHash: text("request_hash").notNull(),
+    paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
+    /** Set instead of payment_id when the key was claimed by a refund creation. */
+    refundId: bigint("refund_id", { mode: "number" }).references(() => refunds.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("idempotency_keys_merchant_key_idx").on(t.merchantId, t.key),
+    // The pruner deletes expired keys oldest first.
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
+);

@@ -1,0 +1,13 @@
+// Every table, gathered from its domain's file: drizzle-kit reads this (drizzle.config.ts), and so do the db
+// client and `import … from "@/db/schema"`. A new domain file is added here, or drizzle-kit would drop its tables.
+export * from "./accounts";
+export * from "./checkout";
+export * from "./customers";
+export * from "./events";
+export * from "./idempotency";
+export * from "./logs";
+export * from "./payments";
+export * from "./platform";
+export * from "./refunds";
+export * from "./tokens";
+export * from "./webhooks";

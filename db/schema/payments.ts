@@ -1,0 +1,126 @@
+// Payments and the daily totals kept beside them.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  date,
+  index,
+  json,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { PAYMENT_FAILURE_CODES, PAYMENT_SOURCES, PAYMENT_STATUSES, REFUND_STATES } from "../enums";
+import { merchantIdColumn } from "./accounts";
+import { at, createdAt, id, updatedAt } from "./columns";
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: id(),
+    merchantId: merchantIdColumn(),
+    /** Dense 1..n per merchant in creation order (see merchants.payments_count). */
+    merchantSeq: bigint("merchant_seq", { mode: "number" }).notNull(),
+    externalId: text("external_id"),
+    customerId: text("customer_id"),
+    type: text("type", { enum: ["payment"] })
+      .notNull()
+      .default("payment"),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
+    amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
+    /** JSON text, returned to merchants verbatim (e.g. `{"customer_id":"cus_1"}`), or null. */
+    metadata: text("metadata"),
+    /** Where it was created: the API, the dashboard (test payment) or the admin CLI. */
+    source: text("source", { enum: PAYMENT_SOURCES }).notNull().default("api"),
+    /** When the simulated processor settles it; null when automatic settlement is off. */
+    settleAt: at("settle_at"),
+    settledAt: at("settled_at"),
+    /** Why it failed, in words for the merchant (the processor's reason, or "marked by hand"); null otherwise. */
+    failureReason: text("failure_reason"),
+    /** The same as a code (PAYMENT_FAILURE_CODES) a merchant's program can branch on; null unless failed. */
+    failureCode: text("failure_code", { enum: PAYMENT_FAILURE_CODES }),
+    /**
+     * The card it was paid (or declined) with at its checkout: `{type, brand, last4, exp_month, exp_year}`,
+     * never the number or the CVC; null for a payment no payer paid.
+     */
+    paymentMethod: json("payment_method").$type<PaymentMethod>(),
+    /**
+     * Sums of its refunds by state, kept by the statements that create and settle refunds under this row's
+     * lock: refundable = amount - refunded - refund_pending, never a sum over refunds on the money path.
+     */
+    amountRefunded: numeric("amount_refunded", { precision: 14, scale: 2 }).notNull().default("0"),
+    amountRefundPending: numeric("amount_refund_pending", { precision: 14, scale: 2 }).notNull().default("0"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payments_merchant_seq_idx").on(t.merchantId, t.merchantSeq),
+    // Plain DESC (nulls first, PostgreSQL's default for DESC) so `order by created_at desc, id desc` uses them.
+    index("payments_merchant_created_idx").on(
+      t.merchantId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("payments_merchant_status_created_idx").on(
+      t.merchantId,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // The dashboard's search: external id by case-insensitive prefix, customer id exactly.
+    index("payments_merchant_external_id_prefix_idx").on(
+      t.merchantId,
+      sql`lower(${t.externalId}) text_pattern_ops`,
+    ),
+    // A customer's payments, newest first (the customer_id filter, a customer's page, the search box).
+    index("payments_merchant_customer_created_idx").on(
+      t.merchantId,
+      t.customerId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("payments_settle_at_idx")
+      .on(t.settleAt)
+      .where(sql`status = 'pending'`),
+    // The expirer's pending payments older than PAYMENTS_PENDING_EXPIRE_AFTER.
+    index("payments_pending_created_idx")
+      .on(t.createdAt)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+/** What a payment's `payment_method` holds: the card, without its number or CVC. */
+export type PaymentMethod = {
+  type: "card";
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+};
+
+/**
+ * Count and volume of a merchant's payments per creation day (UTC) and status, kept in the same statements
+ * that create and settle payments, so the Overview reads a few hundred rows instead of every payment.
+ */
+export const paymentDailyTotals = pgTable(
+  "payment_daily_totals",
+  {
+    merchantId: merchantIdColumn(),
+    /**
+     * Whose payments the row counts: '' for all of the merchant's, or one customer id's (the same statements
+     * keep both), so a list filtered by customer counts and seeks like an unfiltered one.
+     */
+    customerId: text("customer_id").notNull().default(""),
+    day: date("day").notNull(),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
+    /**
+     * What succeeded refunds took: none, part or all of the amount (moved by the statement that settles a
+     * refund). With it the list filters count, and seek to a deep page, from this table (lib/payments/list.ts).
+     */
+    refundState: text("refund_state", { enum: REFUND_STATES }).notNull().default("none"),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    volume: numeric("volume", { precision: 20, scale: 2 }).notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.customerId, t.day, t.status, t.refundState] })],
+);

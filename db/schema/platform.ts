@@ -1,0 +1,31 @@
+// What the platform keeps for itself: rate-limit counters and each merchant's last write position.
+import { bigint, boolean, customType, doublePrecision, pgTable, text } from "drizzle-orm/pg-core";
+import { at } from "./columns";
+
+/**
+ * UNLOGGED (migration 0006; drizzle cannot declare it): counters skip the WAL, so an API read never waits for
+ * a disk flush. A crash empties the table, which only forgives the current rate-limit window.
+ */
+export const rateLimitBuckets = pgTable("rate_limit_buckets", {
+  /** What is limited, e.g. `token:42`. */
+  key: text("key").primaryKey(),
+  /** GCRA "theoretical arrival time": a request is allowed while tat + interval - now <= period. */
+  tat: at("tat").notNull(),
+  /** Whether the latest request was allowed (returned by the same statement that updates tat). */
+  allowed: boolean("allowed").notNull(),
+  /** Seconds between requests at the steady rate (period / limit), as of the latest request. */
+  emissionIntervalSeconds: doublePrecision("emission_interval_seconds").notNull().default(2),
+});
+
+/** PostgreSQL's WAL position type: compared and ordered by the database, read as text ("16/B374D848"). */
+const pgLsn = customType<{ data: string }>({ dataType: () => "pg_lsn" });
+
+/**
+ * UNLOGGED (migration 0023; drizzle cannot declare it): where each merchant's last write left the primary's
+ * WAL, so its reads wait for a replica that has replayed that far (db/replicas.ts). Written only when read
+ * replicas are configured; a crash empties it, which only sends reads to replicas a moment early.
+ */
+export const merchantWritePositions = pgTable("merchant_write_positions", {
+  merchantId: bigint("merchant_id", { mode: "number" }).primaryKey(),
+  lsn: pgLsn("lsn").notNull(),
+});
