@@ -1,7 +1,7 @@
 // The documentation keeps what it had: every heading the README had before it was split into docs/
 // (docs/headings-before-split.txt) is still a heading of README.md or of a docs/*.md file, whatever its
 // level, and every relative link in those files and in the packages' READMEs names a file that exists
-// (and, with an anchor, a heading of that file). Run by `npm run lint`.
+// (and, with an anchor, a heading of that file); BENCHMARKS.md's links too. Run by `npm run lint`.
 //
 //   node scripts/check-doc-headings.mjs                     the check
 //   node scripts/check-doc-headings.mjs --headings FILE.md  print FILE's headings, one a line (made the list)
@@ -97,7 +97,8 @@ for (const heading of listed) {
   }
 }
 
-for (const file of [...docFiles, ...packageReadmes]) {
+const linking = [...docFiles, "BENCHMARKS.md", ...packageReadmes];
+for (const file of linking) {
   for (const target of links(readFileSync(path.join(root, file), "utf8"))) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: and the like
     const [filePart, anchor] = target.split("#", 2);
@@ -120,5 +121,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `Documentation: ${listed.length} headings from before the split all present; links in ${docFiles.length + packageReadmes.length} files resolve.`,
+  `Documentation: ${listed.length} headings from before the split all present; links in ${linking.length} files resolve.`,
 );
