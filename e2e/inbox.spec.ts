@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { seriousViolations, VIEWS } from "./axe";
 import { createPaymentViaApi, expect, settleInDashboard, signUp, test, uniqueEmail } from "./fixtures";
 
-// The QA recipe (README, "Inboxes: testing webhooks without a server"): an inbox, a payment through the API, its
+// The QA recipe (docs/webhooks.md, "Inboxes: testing webhooks without a server"): an inbox, a payment through the API, its
 // capture verified, the inbox set to fail, the payment settled, the failed attempt, the retry on schedule,
 // "Retry now", and the signature debugger on a capture as received and as a re-serialised body would be.
 
