@@ -74,6 +74,30 @@ function searchMatches(
   return sql.join(branches, sql` union `);
 }
 
+/**
+ * How many payments a search finds, past SEARCH_COUNT_LIMIT only as "more". With the search alone, the named
+ * customers' payments come from the customers rollup (a big customer's million is one row), and the other
+ * branches count only the matches that name none of those customers; with other filters, each branch counts.
+ */
+function searchCount(merchantId: number, filters: PaymentFilters): SQL {
+  const cap = SEARCH_COUNT_LIMIT + 1;
+  if (filters.status || filters.refund || filters.from || filters.to)
+    return sql`select count(*) as total from (
+      select id from (${searchMatches(merchantId, filters, sql`id`, cap, false)}) ids limit ${cap}
+    ) capped`;
+  const term = filters.q!;
+  const named = customerIdsNamed(merchantId, term);
+  const unnamed = sql`merchant_id = ${merchantId} and (customer_id is null or customer_id not in (${named}))`;
+  const byId = /^\d{1,15}$/.test(term)
+    ? sql`+ (select count(*) from payments where ${unnamed} and id = ${Number(term)}
+             and not coalesce(${externalIdPrefix(term)}, false))`
+    : sql``;
+  return sql`select
+    (select coalesce(sum(payments_count), 0) from customers where merchant_id = ${merchantId} and customer_id in (${named}))
+    + (select count(*) from (select 1 from payments where ${unnamed} and ${externalIdPrefix(term)} limit ${cap}) prefixed)
+    ${byId} as total`;
+}
+
 /** The dashboard's filters as conditions: the list's (one code for the API, the dashboard and the CSV) and the search box. */
 function filterConditions(merchantId: number, filters: PaymentFilters): SQL {
   const conditions = paymentFilterConditions(merchantId, toPaymentFilter(filters));
@@ -153,12 +177,7 @@ export async function searchPayments(
   const rows = await selectRows<DashboardRow>(
     db,
     sql`
-      with matching as (
-        select count(*) as total from (
-          select id from (${searchMatches(merchantId, filters, sql`id`, SEARCH_COUNT_LIMIT + 1, false)}) ids
-          limit ${SEARCH_COUNT_LIMIT + 1}
-        ) capped
-      )
+      with matching as (${searchCount(merchantId, filters)})
       select p.id, p.external_id, p.customer_id, p.status, p.amount, p.amount_refunded, p.created_at, matching.total
       from matching
       left join lateral (

@@ -34,10 +34,12 @@ async function newMerchant(label: string) {
 const pay = (merchantId: number, input: Record<string, unknown>) =>
   createPayment(db, merchantId, input, { source: "cli", autoSettleMs: 0 });
 
-const search = async (merchantId: number, query: Record<string, string>) =>
-  (await searchPayments(db, merchantId, readPaymentFilters(query).filters)).items.map(
-    (item) => item.external_id,
-  );
+/** The page's external ids; every search here fits one page, so its total counts exactly those. */
+const search = async (merchantId: number, query: Record<string, string>) => {
+  const page = await searchPayments(db, merchantId, readPaymentFilters(query).filters);
+  expect(page).toMatchObject({ total: page.items.length, totalIsCapped: false });
+  return page.items.map((item) => item.external_id);
+};
 
 describe("the dashboard's search box", () => {
   let merchantId: number;
@@ -55,14 +57,28 @@ describe("the dashboard's search box", () => {
     await pay(merchantId, { amount: 3, external_id: "promo50%_off", customer_id: "cus_A" });
     await pay(merchantId, { amount: 4, external_id: "promo50xyoff" });
     await pay(otherMerchantId, { amount: 5, external_id: "Order_100", customer_id: "cus_A" });
+    // Found twice over (its external id and its customer): listed and counted once.
+    await pay(merchantId, { amount: 6, external_id: "cus_A-7", customer_id: "cus_A" });
+    await pay(merchantId, { amount: 7, external_id: "cus_Apple", customer_id: "cus_B" });
   });
 
   it("finds external ids by prefix in any case, newest first", async () => {
     expect(await search(merchantId, { q: "ORDER_100" })).toEqual(["order_1001", "Order_100"]);
   });
   it("finds a customer's payments by its id or a prefix of it, as typed", async () => {
-    expect(await search(merchantId, { q: "cus_A" })).toEqual(["promo50%_off", "Order_100"]);
-    expect(await search(merchantId, { q: "cus_" })).toEqual(["promo50%_off", "order_1001", "Order_100"]);
+    expect(await search(merchantId, { q: "cus_A" })).toEqual([
+      "cus_Apple",
+      "cus_A-7",
+      "promo50%_off",
+      "Order_100",
+    ]);
+    expect(await search(merchantId, { q: "cus_" })).toEqual([
+      "cus_Apple",
+      "cus_A-7",
+      "promo50%_off",
+      "order_1001",
+      "Order_100",
+    ]);
     expect(await search(merchantId, { q: "cus_b" })).toEqual([]);
     expect(await search(merchantId, { q: "cus%" })).toEqual([]);
   });
@@ -75,7 +91,7 @@ describe("the dashboard's search box", () => {
   });
   it("combines with the other filters", async () => {
     expect(await search(merchantId, { q: "cus_A", status: "failed" })).toEqual([]);
-    expect(await search(merchantId, { q: "cus_A", status: "pending" })).toHaveLength(2);
+    expect(await search(merchantId, { q: "cus_A", status: "pending" })).toHaveLength(4);
   });
   it("never returns another merchant's payment, nor one by its id", async () => {
     const [other] = await selectRows<{ id: string | number }>(
