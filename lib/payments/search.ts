@@ -98,6 +98,29 @@ function searchCount(merchantId: number, filters: PaymentFilters): SQL {
     ${byId} as total`;
 }
 
+/**
+ * The one customer a search names when it finds nothing else (the usual search: a customer's id). Its pages
+ * are then the customer filter's, counted by day and found by seeking, exact at any depth.
+ */
+async function onlyCustomerNamed(
+  db: Executor,
+  merchantId: number,
+  term: string,
+): Promise<string | undefined> {
+  const named = customerIdsNamed(merchantId, term);
+  const unnamed = sql`merchant_id = ${merchantId} and (customer_id is null or customer_id not in (${named}))`;
+  const byId = /^\d{1,15}$/.test(term) ? sql`or id = ${Number(term)}` : sql``;
+  const rows = await selectRows<{ customer_id: string }>(
+    db,
+    sql`select customer_id from customers
+        where merchant_id = ${merchantId} and customer_id in (${named}) and payments_count > 0
+          and not exists (select 1 from payments where ${unnamed} and ${externalIdPrefix(term)})
+          and not exists (select 1 from payments where ${unnamed} and (false ${byId}))
+        limit 2`,
+  );
+  return rows.length === 1 ? rows[0]!.customer_id : undefined;
+}
+
 /** The dashboard's filters as conditions: the list's (one code for the API, the dashboard and the CSV) and the search box. */
 function filterConditions(merchantId: number, filters: PaymentFilters): SQL {
   const conditions = paymentFilterConditions(merchantId, toPaymentFilter(filters));
@@ -172,6 +195,15 @@ export async function searchPayments(
   // Status, refund state and dates: the daily totals count them and find any page (lib/payments/list.ts).
   if (!filters.q)
     return listDashboardPayments(db, merchantId, toPaymentFilter(filters), offset, filters.pageSize);
+  const customerId = await onlyCustomerNamed(db, merchantId, filters.q);
+  if (customerId !== undefined)
+    return listDashboardPayments(
+      db,
+      merchantId,
+      { ...toPaymentFilter(filters), customerId },
+      offset,
+      filters.pageSize,
+    );
   // The page is chosen on (created_at, id), which the indexes hold, and only its rows are read from the table:
   // the last page the capped count offers (offset 9,950) reads no other payment's row.
   const rows = await selectRows<DashboardRow>(

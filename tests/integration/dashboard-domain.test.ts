@@ -79,6 +79,9 @@ describe("the dashboard's search box", () => {
       "order_1001",
       "Order_100",
     ]);
+    // cus_B alone: its pages are the customer filter's.
+    expect(await search(merchantId, { q: "cus_B" })).toEqual(["cus_Apple", "order_1001"]);
+    expect(await search(merchantId, { q: "cus_B", status: "failed" })).toEqual([]);
     expect(await search(merchantId, { q: "cus_b" })).toEqual([]);
     expect(await search(merchantId, { q: "cus%" })).toEqual([]);
   });
