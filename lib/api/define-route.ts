@@ -46,11 +46,13 @@ export type Handler = (
   body: RequestBody,
 ) => Promise<ApiResponse>;
 
+/** A declared route as the list holds it. */
 export type Route = Omit<RouteDeclaration<string, z.ZodObject>, "handler" | "params"> & {
   params?: Record<string, { schema: OpenApiObject; description?: string }>;
   serve: Handler;
 };
 
+/** A route as the router and the document take it: its handler inside the one API wrapper (apiRoute). */
 export function defineRoute<
   Path extends string,
   Query extends z.ZodObject = z.ZodObject<Record<never, never>>,
