@@ -1,4 +1,5 @@
 import "server-only";
+import type { z } from "zod";
 import { getDb, type Database } from "@/db/client";
 import { readFor } from "@/db/replicas";
 import { clientIp } from "@/lib/platform/client-ip";
@@ -6,15 +7,16 @@ import { getEnv, type Env } from "@/lib/platform/env";
 import { rateLimitRejections } from "@/lib/platform/metrics";
 import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-limit";
 import { afterMerchantWrite } from "@/lib/platform/read-your-writes";
+import { parseInput } from "@/lib/platform/validation";
 import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
 import { noteRateLimited } from "@/lib/tokens/rate-limited";
 import { API_ERRORS, HttpError } from "./api-errors";
-import { refuseNulInQuery } from "./pagination";
+import { queryValue, refuseNulInQuery } from "./pagination";
 import { parseJsonBody, type RequestBody } from "./request-body";
 import { errorResponse, jsonResponse, unauthenticatedResponse } from "./responses";
 import type { ApiRequest, ApiResponse } from "./types";
 
-export type ApiContext<Params> = {
+export type ApiContext<Params, Query = Record<string, never>> = {
   request: ApiRequest;
   db: Database;
   /** A lag-tolerant read of this merchant's data: on a read replica that has its writes, else the primary. */
@@ -25,6 +27,8 @@ export type ApiContext<Params> = {
   params: Params;
   /** The request URL, parsed once by the router. */
   url: URL;
+  /** The route's query schema's output: every key read as PHP reads it (queryValue), then validated. */
+  query: Query;
   /**
    * The body as a JSON object (`{}` when empty), read and checked by the router (size, time, type) before any
    * database work and parsed here: a route that takes no fields still refuses a body that is not a JSON object.
@@ -36,6 +40,7 @@ export type ApiContext<Params> = {
 const UNAUTHENTICATED_PER_MINUTE = 100;
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 const READS = new Set(["GET", "HEAD"]);
+const NO_QUERY = Object.freeze({});
 
 function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
   rateLimitRejections.inc();
@@ -51,13 +56,16 @@ function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
 
 /**
  * The one API wrapper: bearer auth and the rate limit (one database round trip), scope check, the body's
- * refusal if the router refused it, a NUL in the query refused, then the handler with a typed context; every
- * error goes through the one error mapper; every response carries the rate-limit headers.
+ * refusal if the router refused it, a NUL in the query refused, the query validated, then the handler with a
+ * typed context; every error goes through the one error mapper; every response carries the rate-limit headers.
+ * Routes reach it through defineRoute.
  */
-export function apiRoute<Params = Record<string, never>>(
-  handler: (context: ApiContext<Params>) => Promise<ApiResponse>,
-  options: { requiresWrite?: boolean } = {},
+export function apiRoute<Params, Query>(
+  handler: (context: ApiContext<Params, Query>) => Promise<ApiResponse>,
+  options: { requiresWrite: boolean; query: z.ZodObject | undefined },
 ) {
+  const { requiresWrite, query: querySchema } = options;
+  const queryKeys = querySchema ? Object.keys(querySchema.shape) : [];
   return async (
     request: ApiRequest,
     params: Record<string, string>,
@@ -83,13 +91,16 @@ export function apiRoute<Params = Record<string, never>>(
         if (!rateLimit.allowed) {
           response = tooManyAttempts(rateLimit);
           noteRateLimited(db, auth.token.merchantId, auth.token.tokenId, rateLimit.limit);
-        } else if (options.requiresWrite && auth.token.scope !== "write")
+        } else if (requiresWrite && auth.token.scope !== "write")
           response = jsonResponse(403, { message: API_ERRORS.unauthorized.message });
         // Too large, too slow, cut short or not JSON: no handler runs, whether or not it reads the body.
         else if (body instanceof HttpError) response = errorResponse(body);
         else {
           const merchantId = auth.token.merchantId;
           refuseNulInQuery(url);
+          const query = querySchema
+            ? parseInput(querySchema, Object.fromEntries(queryKeys.map((key) => [key, queryValue(url, key)])))
+            : NO_QUERY;
           const input = READS.has(request.method) ? {} : parseJsonBody(body);
           response = await handler({
             request,
@@ -100,6 +111,7 @@ export function apiRoute<Params = Record<string, never>>(
             merchantId,
             params: params as Params,
             url,
+            query: query as Query,
             body: input,
           });
           if (!READS.has(request.method)) await afterMerchantWrite(merchantId);

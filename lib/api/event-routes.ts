@@ -1,40 +1,110 @@
 import { findEvent, listEvents, listEventsQuerySchema } from "@/lib/events/queries";
-import { parseInput } from "@/lib/platform/validation";
 import { resendEvent } from "@/lib/webhooks/delivery-log";
 import { HttpError } from "./api-errors";
-import { apiRoute } from "./api-route";
-import { paginationEnvelope, queryValue } from "./pagination";
+import { defineRoute } from "./define-route";
+import {
+  dataResponse,
+  errorResponse,
+  message,
+  pagedResponse,
+  pageParameters,
+  ref,
+  validationErrorResponse,
+} from "./openapi-parts";
+import { eventType } from "./openapi-webhook-schemas";
+import { paginationEnvelope } from "./pagination";
 import { jsonResponse } from "./responses";
 
+const eventId = { id: { schema: { type: "string" } } };
+const forbidden = errorResponse("unauthorized", "The event belongs to another merchant.");
+
 /** GET /api/events: newest first, Laravel's envelope and 422s, filtered by `type` and `payment_id`. */
-export const listEventsRoute = apiRoute(async ({ read, merchantId, url }) => {
-  const query = parseInput(listEventsQuerySchema, {
-    page: queryValue(url, "page"),
-    perPage: queryValue(url, "perPage"),
-    type: queryValue(url, "type"),
-    payment_id: queryValue(url, "payment_id"),
-  });
-  const { items, total } = await read((db) => listEvents(db, merchantId, query));
-  return jsonResponse(200, {
-    data: items,
-    ...paginationEnvelope(url, query.page, query.perPage, total, items.length, {
-      type: query.type,
-      payment_id: query.payment_id,
-    }),
-  });
+export const listEventsRoute = defineRoute({
+  method: "GET",
+  path: "/api/events",
+  scope: "read",
+  summary: "List events, newest first (read scope is enough)",
+  description:
+    "Kept 30 days. Read them to catch up after a missed webhook; `id` is the deliveries' webhook-id.",
+  query: listEventsQuerySchema,
+  parameters: [
+    ...pageParameters,
+    { name: "type", in: "query", schema: eventType },
+    { name: "payment_id", in: "query", schema: { type: "integer" } },
+  ],
+  responses: {
+    200: pagedResponse("A page of events.", ref("Event")),
+    422: validationErrorResponse("Bad page, perPage, type or payment_id."),
+  },
+  handler: async ({ read, merchantId, url, query }) => {
+    const { items, total } = await read((db) => listEvents(db, merchantId, query));
+    return jsonResponse(200, {
+      data: items,
+      ...paginationEnvelope(url, query.page, query.perPage, total, items.length, {
+        type: query.type,
+        payment_id: query.payment_id,
+      }),
+    });
+  },
 });
 
 /** GET /api/events/{id}: the event and its deliveries; 404 when none has the id, 403 for another merchant's. */
-export const showEventRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
-  const found = await findEvent(db, params.id);
-  if (!found) throw HttpError.of("notFound");
-  if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
-  return jsonResponse(200, { data: found.event });
+export const showEventRoute = defineRoute({
+  method: "GET",
+  path: "/api/events/{id}",
+  scope: "read",
+  summary: "Retrieve an event and its deliveries",
+  params: eventId,
+  responses: {
+    200: dataResponse("The event.", ref("EventWithDeliveries")),
+    403: forbidden,
+    404: errorResponse("notFound", "No such event."),
+  },
+  handler: async ({ db, merchantId, params }) => {
+    const found = await findEvent(db, params.id);
+    if (!found) throw HttpError.of("notFound");
+    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+    return jsonResponse(200, { data: found.event });
+  },
 });
 
 /** POST /api/events/{id}/resend: every finished delivery of the event queued again (202); 409 when none. */
-export const resendEventRoute = apiRoute<{ id: string }>(
-  async ({ db, merchantId, params }) => {
+export const resendEventRoute = defineRoute({
+  method: "POST",
+  path: "/api/events/{id}/resend",
+  scope: "write",
+  summary: "Send an event again to every endpoint it went to (write scope)",
+  description:
+    "Each of the event's finished deliveries (succeeded or failed) is queued again now, with a fresh retry schedule; its earlier attempts stay in the log. `payments events resend` calls it.",
+  params: eventId,
+  responses: {
+    202: {
+      description: "Queued again.",
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            properties: {
+              message: { type: "string", examples: ["Event queued again for 2 endpoints."] },
+              data: {
+                type: "object",
+                properties: { id: { type: "string" }, deliveries_queued: { type: "integer" } },
+                required: ["id", "deliveries_queued"],
+              },
+            },
+            required: ["message", "data"],
+          },
+        },
+      },
+    },
+    403: forbidden,
+    404: errorResponse("notFound", "No such event."),
+    409: {
+      description: "Nothing to resend: its deliveries are still queued, or it had none.",
+      content: { "application/json": { schema: message("Event evt_… has nothing to resend: …") } },
+    },
+  },
+  handler: async ({ db, merchantId, params }) => {
     const found = await findEvent(db, params.id);
     if (!found) throw HttpError.of("notFound");
     if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
@@ -44,5 +114,4 @@ export const resendEventRoute = apiRoute<{ id: string }>(
       data: { id: params.id, deliveries_queued: queued },
     });
   },
-  { requiresWrite: true },
-);
+});

@@ -3,6 +3,15 @@ import { API_ERRORS, type ApiErrorName } from "./api-errors";
 
 // The building blocks every path of the OpenAPI document shares.
 
+/** A reference to one of the document's component schemas. */
+export const ref = (name: string) => `#/components/schemas/${name}`;
+
+/** A JSON request body of a component schema. */
+export const jsonBody = (name: string, { required = true } = {}) => ({
+  required,
+  content: { "application/json": { schema: { $ref: ref(name) } } },
+});
+
 export function schemaOf(schema: z.ZodType, io: "input" | "output" = "output") {
   const jsonSchema: Record<string, unknown> = z.toJSONSchema(schema, { io, unrepresentable: "any" });
   delete jsonSchema.$schema;
@@ -137,11 +146,3 @@ export const pageParameters = [
   { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
   { name: "perPage", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 10 } },
 ];
-
-export const idParameter = (description: string) => ({
-  name: "id",
-  in: "path",
-  required: true,
-  description,
-  schema: { type: "integer" },
-});

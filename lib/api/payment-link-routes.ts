@@ -6,17 +6,27 @@ import {
   setPaymentLinkActive,
 } from "@/lib/checkout/payment-links";
 import { pageQuerySchema } from "@/lib/payments/schemas";
-import { idParam, parseInput } from "@/lib/platform/validation";
+import { idParam } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
-import { apiRoute, type ApiContext } from "./api-route";
-import { paginationEnvelope, queryValue } from "./pagination";
+import type { ApiContext } from "./api-route";
+import { defineRoute } from "./define-route";
+import {
+  createdResponse,
+  dataResponse,
+  errorResponse,
+  jsonBody,
+  pagedResponse,
+  pageParameters,
+  ref,
+  validationErrorResponse,
+} from "./openapi-parts";
+import { paginationEnvelope } from "./pagination";
 import { asApiAnswer, jsonResponse } from "./responses";
 
 /** Payment links (DESIGN.md, "Checkout"): a fixed amount at `{APP_URL}/l/{slug}`, a payment per payer. */
-const writeScope = { requiresWrite: true };
 
 /** The link in the path, checked against its owner: 404 for none (or a malformed id), 403 for another's. */
-async function ownedLinkId({ db, params, merchantId }: ApiContext<{ id: string }>): Promise<number> {
+async function ownedLinkId({ db, params, merchantId }: ApiContext<{ id: string }, unknown>): Promise<number> {
   const id = idParam.safeParse(params.id);
   const owner = id.success ? await paymentLinkOwner(db, id.data) : undefined;
   if (owner === undefined) throw HttpError.of("notFound");
@@ -24,34 +34,88 @@ async function ownedLinkId({ db, params, merchantId }: ApiContext<{ id: string }
   return id.data!;
 }
 
+const linkId = { id: { description: "The payment link's id.", schema: { type: "integer" } } };
+const notYours = {
+  403: errorResponse("unauthorized", "The link belongs to another merchant, or the token is read-only."),
+  404: errorResponse("notFound", "No such payment link."),
+};
+
 /** GET /api/payment-links: newest first, each with how many of its payments were paid. */
-export const listPaymentLinksRoute = apiRoute(async ({ read, merchantId, url }) => {
-  const { page, perPage } = parseInput(pageQuerySchema, {
-    page: queryValue(url, "page"),
-    perPage: queryValue(url, "perPage"),
-  });
-  const { items, total } = await read((db) => listPaymentLinks(db, merchantId, page, perPage));
-  return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
+export const listPaymentLinksRoute = defineRoute({
+  method: "GET",
+  path: "/api/payment-links",
+  scope: "read",
+  summary: "List payment links, newest first, with how many were paid",
+  query: pageQuerySchema,
+  parameters: pageParameters,
+  responses: {
+    200: pagedResponse("A page of payment links.", ref("PaymentLink")),
+    422: validationErrorResponse("Bad page or perPage."),
+  },
+  handler: async ({ read, merchantId, url, query: { page, perPage } }) => {
+    const { items, total } = await read((db) => listPaymentLinks(db, merchantId, page, perPage));
+    return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
+  },
 });
 
 /** POST /api/payment-links `{name, amount, description?}`: 201 with the link and its url. */
-export const createPaymentLinkRoute = apiRoute(async ({ db, merchantId, body }) => {
-  const link = await asApiAnswer(createPaymentLink(db, merchantId, body));
-  return jsonResponse(
-    201,
-    { message: "Payment link created successfully", data: link },
-    { Location: `/api/payment-links/${link.id}` },
-  );
-}, writeScope);
+export const createPaymentLinkRoute = defineRoute({
+  method: "POST",
+  path: "/api/payment-links",
+  scope: "write",
+  summary: "Create a payment link: each payer who pays at its url gets a payment of its amount",
+  body: jsonBody("CreatePaymentLink"),
+  responses: {
+    201: createdResponse(
+      "Created; the body carries the link and its url.",
+      "/api/payment-links/{id}",
+      "Payment link created successfully",
+      ref("PaymentLink"),
+    ),
+    400: errorResponse("malformedJson"),
+    403: errorResponse("unauthorized", "The token is read-only."),
+    422: validationErrorResponse("Validation failed."),
+  },
+  handler: async ({ db, merchantId, body }) => {
+    const link = await asApiAnswer(createPaymentLink(db, merchantId, body));
+    return jsonResponse(
+      201,
+      { message: "Payment link created successfully", data: link },
+      { Location: `/api/payment-links/${link.id}` },
+    );
+  },
+});
 
-export const showPaymentLinkRoute = apiRoute<{ id: string }>(async (context) => {
-  const link = await getPaymentLink(context.db, context.merchantId, await ownedLinkId(context));
-  return jsonResponse(200, { data: link });
+export const showPaymentLinkRoute = defineRoute({
+  method: "GET",
+  path: "/api/payment-links/{id}",
+  scope: "read",
+  summary: "Retrieve one payment link",
+  params: linkId,
+  responses: { 200: dataResponse("The payment link.", ref("PaymentLink")), ...notYours },
+  handler: async (context) => {
+    const link = await getPaymentLink(context.db, context.merchantId, await ownedLinkId(context));
+    return jsonResponse(200, { data: link });
+  },
 });
 
 /** PATCH /api/payment-links/{id} `{active}`: an inactive link says so to its payers and creates nothing. */
-export const updatePaymentLinkRoute = apiRoute<{ id: string }>(async (context) => {
-  const id = await ownedLinkId(context);
-  const link = await asApiAnswer(setPaymentLinkActive(context.db, context.merchantId, id, context.body));
-  return jsonResponse(200, { data: link });
-}, writeScope);
+export const updatePaymentLinkRoute = defineRoute({
+  method: "PATCH",
+  path: "/api/payment-links/{id}",
+  scope: "write",
+  summary: "Activate or deactivate a payment link (an inactive link says so and creates nothing)",
+  params: linkId,
+  body: jsonBody("UpdatePaymentLink"),
+  responses: {
+    200: dataResponse("The payment link.", ref("PaymentLink")),
+    400: errorResponse("malformedJson"),
+    ...notYours,
+    422: validationErrorResponse("`active` is missing or not a boolean."),
+  },
+  handler: async (context) => {
+    const id = await ownedLinkId(context);
+    const link = await asApiAnswer(setPaymentLinkActive(context.db, context.merchantId, id, context.body));
+    return jsonResponse(200, { data: link });
+  },
+});

@@ -1,49 +1,140 @@
+import { PAYMENT_STATUSES, REFUND_STATES } from "@/db/enums";
 import { createPayment } from "@/lib/payments/create-payment";
 import { findPayment, listPayments } from "@/lib/payments/queries";
 import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
-import { idParam, parseInput } from "@/lib/platform/validation";
+import { idParam } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
-import { apiRoute } from "./api-route";
+import { defineRoute } from "./define-route";
 import { readIdempotencyKey } from "./idempotency-key";
+import {
+  createdResponse,
+  dataResponse,
+  errorResponse,
+  jsonBody,
+  pagedResponse,
+  pageParameters,
+  ref,
+  validationErrorResponse,
+} from "./openapi-parts";
 import { paginationEnvelope, queryValue } from "./pagination";
 import { jsonResponse } from "./responses";
 
-/** The list's filters as sent: the pagination links carry them. */
 const LIST_FILTERS = ["status", "external_id", "customer_id", "refund_status", "created_from", "created_to"];
+
+const queryFilter = (name: string, description: string, schema: Record<string, unknown>) => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
+const instant = { type: "string", examples: ["2026-11-01", "2026-11-01T09:30:00Z"] };
 
 /**
  * GET /api/payments: one page, newest first, in Laravel's resource-collection envelope; filtered by any of
  * LIST_FILTERS, with `meta.total` counting what matches.
  */
-export const listPaymentsRoute = apiRoute(async ({ read, merchantId, url }) => {
-  const sent = Object.fromEntries(
-    ["page", "perPage", ...LIST_FILTERS].map((name) => [name, queryValue(url, name)]),
-  );
-  const query = parseInput(listPaymentsQuerySchema, sent);
-  const { page, perPage } = query;
-  const filter = {
-    status: query.status,
-    externalId: query.external_id,
-    customerId: query.customer_id,
-    refundStatus: query.refund_status,
-    from: query.created_from,
-    to: query.created_to,
-  };
-  const { items, total } = await read((db) => listPayments(db, merchantId, page, perPage, filter));
-  const kept = Object.fromEntries(
-    LIST_FILTERS.flatMap((name) =>
-      typeof sent[name] === "string" && sent[name] ? [[name, sent[name]]] : [],
+export const listPaymentsRoute = defineRoute({
+  method: "GET",
+  path: "/api/payments",
+  scope: "read",
+  summary: "List payments, newest first, filtered by any of its parameters",
+  query: listPaymentsQuerySchema,
+  parameters: [
+    ...pageParameters,
+    queryFilter("status", "Only payments in this status.", { type: "string", enum: [...PAYMENT_STATUSES] }),
+    queryFilter("external_id", "Only the payment(s) with this external id, exactly.", {
+      type: "string",
+      maxLength: 255,
+    }),
+    queryFilter("customer_id", "Only this customer's payments.", { type: "string", maxLength: 255 }),
+    queryFilter(
+      "refund_status",
+      "What succeeded refunds took: none, part (partial) or all (full) of the amount.",
+      { type: "string", enum: [...REFUND_STATES] },
     ),
-  );
-  return jsonResponse(200, {
-    data: items,
-    ...paginationEnvelope(url, page, perPage, total, items.length, kept),
-  });
+    queryFilter(
+      "created_from",
+      "Created at or after: an ISO 8601 date (its start, UTC) or date-time (UTC unless it names an offset).",
+      instant,
+    ),
+    queryFilter(
+      "created_to",
+      "Created at or before: an ISO 8601 date (through its end, UTC) or date-time.",
+      instant,
+    ),
+  ],
+  responses: {
+    200: pagedResponse(
+      "A page of payments (a page past the end has empty data); meta.total counts what matches the filters, and the links carry them.",
+      ref("PaymentListItem"),
+    ),
+    422: validationErrorResponse("Bad page, perPage or filter value; errors names the parameter."),
+  },
+  handler: async ({ read, merchantId, url, query }) => {
+    const { page, perPage } = query;
+    const filter = {
+      status: query.status,
+      externalId: query.external_id,
+      customerId: query.customer_id,
+      refundStatus: query.refund_status,
+      from: query.created_from,
+      to: query.created_to,
+    };
+    const { items, total } = await read((db) => listPayments(db, merchantId, page, perPage, filter));
+    // The filters as sent: the pagination links carry them.
+    const kept = Object.fromEntries(
+      LIST_FILTERS.flatMap((name) => {
+        const sent = queryValue(url, name);
+        return typeof sent === "string" && sent ? [[name, sent]] : [];
+      }),
+    );
+    return jsonResponse(200, {
+      data: items,
+      ...paginationEnvelope(url, page, perPage, total, items.length, kept),
+    });
+  },
 });
 
 /** POST /api/payments: the payment and its payment.pending event in one transaction. */
-export const createPaymentRoute = apiRoute(
-  async ({ db, env, merchantId, request, body }) => {
+export const createPaymentRoute = defineRoute({
+  method: "POST",
+  path: "/api/payments",
+  scope: "write",
+  summary: "Create a payment (status pending; emits payment.pending)",
+  parameters: [
+    {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description:
+        "Same key and body within 24 h replays the first response without a new payment; another body gives 409.",
+      schema: { type: "string", maxLength: 255 },
+    },
+    {
+      name: "Prefer",
+      in: "header",
+      required: false,
+      description:
+        '`return=representation`: the answer carries the payment (`data`), so one request makes and reads it. Without it the body is `{"message"}` only.',
+      schema: { type: "string", examples: ["return=representation"] },
+    },
+  ],
+  body: jsonBody("CreatePayment"),
+  responses: {
+    201: createdResponse(
+      "Created. With `Prefer: return=representation`, `data` is the payment as retrieved.",
+      "/api/payments/{id}",
+      "Payment created successfully",
+      ref("RetrievedPayment"),
+      { dataAlways: false },
+    ),
+    400: errorResponse("malformedJson", "The body is not JSON, not a JSON object, or nested too deeply."),
+    403: errorResponse("unauthorized", "The token is read-only."),
+    409: errorResponse("idempotencyKeyReused"),
+    422: validationErrorResponse("Validation failed."),
+  },
+  handler: async ({ db, env, merchantId, request, body }) => {
     const idempotencyKey = readIdempotencyKey(request);
     const { paymentId, replayed } = await createPayment(db, merchantId, body, {
       source: "api",
@@ -64,8 +155,7 @@ export const createPaymentRoute = apiRoute(
       { ...headers, "Preference-Applied": "return=representation" },
     );
   },
-  { requiresWrite: true },
-);
+});
 
 /**
  * Whether a Prefer header asks for `return=representation`: among other preferences (comma-separated), in any
@@ -78,10 +168,22 @@ function prefersRepresentation(prefer: string | null): boolean {
 }
 
 /** GET /api/payments/{id}: 404 when no payment has the id, 403 when another merchant owns it. */
-export const showPaymentRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
-  const id = idParam.safeParse(params.id);
-  const found = id.success ? await findPayment(db, id.data) : undefined;
-  if (!found) throw HttpError.of("notFound");
-  if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
-  return jsonResponse(200, { data: found.payment });
+export const showPaymentRoute = defineRoute({
+  method: "GET",
+  path: "/api/payments/{id}",
+  scope: "read",
+  summary: "Retrieve one payment, with what refunds have taken from it",
+  params: { id: { schema: { type: "integer" } } },
+  responses: {
+    200: dataResponse("The payment.", ref("RetrievedPayment")),
+    403: errorResponse("unauthorized", "The payment belongs to another merchant."),
+    404: errorResponse("notFound", "No such payment."),
+  },
+  handler: async ({ db, merchantId, params }) => {
+    const id = idParam.safeParse(params.id);
+    const found = id.success ? await findPayment(db, id.data) : undefined;
+    if (!found) throw HttpError.of("notFound");
+    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+    return jsonResponse(200, { data: found.payment });
+  },
 });

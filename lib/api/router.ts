@@ -6,10 +6,12 @@ import { timeOrderedId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
 import { httpRequestDuration } from "@/lib/platform/metrics";
 import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
+import type { Handler, Method, Route } from "./define-route";
 import { requestPath } from "./node-bridge";
+import { buildOpenApiDocument } from "./openapi";
 import { readRequestBody } from "./request-body";
 import { errorResponse, jsonResponse, serviceUnavailableResponse } from "./responses";
-import { routes, type Method, type Route } from "./routes";
+import { routes } from "./routes";
 import type { ApiRequest, ApiResponse } from "./types";
 
 /** Nested functions are not used on this path: tsx (keepNames) names each one with a call when it is created. */
@@ -41,11 +43,54 @@ function decodeParams(groups: Record<string, string>): Record<string, string> | 
   }
 }
 
-/** The methods a route serves, as Laravel lists them (HEAD with GET). */
-function allowedMethods(route: Route): string[] {
-  return (["GET", "HEAD", "POST", "PATCH", "DELETE"] as const).filter((method) =>
-    method === "HEAD" ? route.methods.GET : route.methods[method],
-  );
+/** A path the router serves: its handler per method, and its name as Laravel gives it in a 405 message. */
+type ServedPath = { name: string; methods: Partial<Record<Method, Handler>>; allowed: string[] };
+
+/** The document itself: served beside the routes it describes, and not one of them. */
+const OPENAPI_PATH = "/api/openapi.json";
+const serveOpenApi: Handler = (_request, _params, url) =>
+  Promise.resolve(jsonResponse(200, buildOpenApiDocument(url.origin)));
+
+/**
+ * The routes by path: a path without parameters is found in one lookup, before any with them (so
+ * `/api/events/stream` is never taken for an event id); those are tried in the list's order.
+ */
+function servedPaths(list: readonly Route[]) {
+  const byPath = new Map<string, ServedPath>();
+  for (const route of [...list, { path: OPENAPI_PATH, method: "GET" as const, serve: serveOpenApi }]) {
+    const served = byPath.get(route.path) ?? { name: route.path.slice(1), methods: {}, allowed: [] };
+    served.methods[route.method] = route.serve;
+    byPath.set(route.path, served);
+  }
+  const exact = new Map<string, ServedPath>();
+  const templated: Array<{ pattern: RegExp; served: ServedPath }> = [];
+  for (const [path, served] of byPath) {
+    // The methods as Laravel lists them, HEAD with GET.
+    served.allowed = (["GET", "HEAD", "POST", "PATCH", "DELETE"] as const).filter((method) =>
+      method === "HEAD" ? served.methods.GET : served.methods[method],
+    );
+    if (!path.includes("{")) exact.set(path, served);
+    else {
+      const source = path.replace(/[.]/g, "\\.").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
+      templated.push({ pattern: new RegExp(`^${source}$`), served });
+    }
+  }
+  return { exact, templated };
+}
+
+const { exact, templated } = servedPaths(routes);
+
+/** The path served at `pathname`, and its parameters (undefined when none is, or its encoding is bad). */
+function match(pathname: string): { served: ServedPath; params: Record<string, string> } | undefined {
+  const served = exact.get(pathname);
+  if (served) return { served, params: NO_PARAMS };
+  for (const { pattern, served } of templated) {
+    const groups = pattern.exec(pathname)?.groups;
+    if (!groups) continue;
+    const params = decodeParams(groups);
+    return params ? { served, params } : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -62,32 +107,28 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
     const pathname = url.pathname.replace(/(?<=.)\/$/, "");
     // The links a handler builds name the route's own path, not this request's spelling of it.
     if (pathname !== url.pathname) url.pathname = pathname;
-    for (const route of routes) {
-      const match = route.pattern.exec(pathname);
-      if (!match) continue;
-      const params = match.groups ? decodeParams(match.groups) : NO_PARAMS;
-      if (!params) break;
+    const found = match(pathname);
+    if (found) {
+      const { served, params } = found;
       if (request.method === "OPTIONS")
-        return routed(route.name, {
+        return routed(served.name, {
           status: 204,
-          headers: { Allow: [...allowedMethods(route), "OPTIONS"].join(", ") },
+          headers: { Allow: [...served.allowed, "OPTIONS"].join(", ") },
           body: null,
         });
-      const handler = route.methods[(request.method === "HEAD" ? "GET" : request.method) as Method];
-      if (!handler) {
-        const allowed = allowedMethods(route);
+      const handler = served.methods[(request.method === "HEAD" ? "GET" : request.method) as Method];
+      if (!handler)
         return routed(
-          route.name,
+          served.name,
           jsonResponse(
             405,
-            { message: methodNotAllowedMessage(request.method, route.name, allowed) },
-            { Allow: allowed.join(", ") },
+            { message: methodNotAllowedMessage(request.method, served.name, served.allowed) },
+            { Allow: served.allowed.join(", ") },
           ),
         );
-      }
       const body = request.body ? await readRequestBody(request, getEnv().API_BODY_TIMEOUT_MS) : NO_BODY;
       const work = handler(request, params, url, body);
-      return routed(route.name, await withDeadline(work, API_DEADLINE_MS, serviceUnavailableResponse));
+      return routed(served.name, await withDeadline(work, API_DEADLINE_MS, serviceUnavailableResponse));
     }
     return routed("unmatched", jsonResponse(404, { message: API_ERRORS.notFound.message }));
   } catch (error) {

@@ -1,14 +1,6 @@
 import type { Executor } from "@/db/client";
-import { idParam, parseInput } from "@/lib/platform/validation";
-import { resendDelivery } from "@/lib/webhooks/delivery-log";
-import {
-  endpointDeliveriesQuerySchema,
-  endpointResource,
-  listDeliveriesPage,
-  ownerOf,
-  readEndpointBody,
-  withApiFieldNames,
-} from "@/lib/webhooks/endpoint-api";
+import { idParam } from "@/lib/platform/validation";
+import { endpointResource, ownerOf, readEndpointBody, withApiFieldNames } from "@/lib/webhooks/endpoint-api";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -18,22 +10,21 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";
-import { inboxQuerySchema, listInboxCaptures } from "@/lib/webhooks/inbox";
-import { verifyDelivery } from "@/lib/webhooks/signature-debugger";
 import { HttpError } from "./api-errors";
-import { apiRoute, type ApiContext } from "./api-route";
-import { paginationEnvelope, queryValue } from "./pagination";
-import { asApiAnswer, jsonResponse } from "./responses";
+import type { ApiContext } from "./api-route";
+import { defineRoute } from "./define-route";
+import { bodyRefusals, dataResponse, errorResponse, ref, validationErrorResponse } from "./openapi-parts";
+import { jsonResponse } from "./responses";
 
 /**
  * The webhook endpoints API (write scope: endpoints carry signing secrets). The same domain functions, URL
  * rules and SSRF policy as the dashboard; an endpoint or delivery of another merchant is a 403, none a 404.
  * The API allows a second endpoint on a URL the merchant already has (the dashboard asks first).
  */
-const writeScope = { requiresWrite: true };
 const API_WRITE = { allowDuplicateUrl: true };
+
 /** The id in the path, checked against its owner: 404 for none (or a malformed id), 403 for another's. */
-async function ownedId(
+export async function ownedId(
   db: Executor,
   table: "webhook_endpoints" | "webhook_deliveries",
   raw: string,
@@ -46,9 +37,29 @@ async function ownedId(
   return id.data!;
 }
 
-type IdContext = ApiContext<{ id: string }>;
-const endpointIdOf = ({ db, params, merchantId }: IdContext) =>
+export const endpointIdOf = ({ db, params, merchantId }: ApiContext<{ id: string }, unknown>) =>
   ownedId(db, "webhook_endpoints", params.id, merchantId);
+
+export const forbidden = (what: string) =>
+  errorResponse("unauthorized", `The ${what} belongs to another merchant.`);
+/** `{id}` of a path under /api/webhook-endpoints or /api/webhook-deliveries. */
+export const idOf = (what: string) => ({
+  id: { description: `The ${what}'s id.`, schema: { type: "integer" } },
+});
+export const endpointRefusals = {
+  403: forbidden("endpoint"),
+  404: errorResponse("notFound", "No such endpoint."),
+};
+const readOnly = { 403: errorResponse("unauthorized", "The token is read-only.") };
+const writeBody = {
+  required: true,
+  content: { "application/json": { schema: { $ref: ref("WebhookEndpointInput") } } },
+};
+const bodyErrors = {
+  400: errorResponse("malformedJson", "The body is not JSON, not a JSON object, or nested too deeply."),
+  ...bodyRefusals,
+  422: validationErrorResponse("A field is invalid; `errors` names it. Nothing was written."),
+};
 
 /** Domain validation errors, with the API's field names. */
 async function apiFields<T>(work: Promise<T>): Promise<T> {
@@ -57,89 +68,120 @@ async function apiFields<T>(work: Promise<T>): Promise<T> {
   });
 }
 
-export const listEndpointsRoute = apiRoute(async ({ db, merchantId }) => {
-  const endpoints = await listWebhookEndpoints(db, merchantId);
-  return jsonResponse(200, { data: endpoints.map((endpoint) => endpointResource(endpoint)) });
-}, writeScope);
-
-export const createEndpointRoute = apiRoute(async ({ db, merchantId, body }) => {
-  const { input } = readEndpointBody(body);
-  const created = await apiFields(createWebhookEndpoint(db, merchantId, input, API_WRITE));
-  return jsonResponse(
-    201,
-    { data: endpointResource(created, created.secret) },
-    {
-      Location: `/api/webhook-endpoints/${created.id}`,
+export const listEndpointsRoute = defineRoute({
+  method: "GET",
+  path: "/api/webhook-endpoints",
+  scope: "write",
+  summary: "List webhook endpoints (write scope)",
+  responses: {
+    200: {
+      description: "Every endpoint, newest first; secrets are not included.",
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            properties: { data: { type: "array", items: { $ref: ref("WebhookEndpoint") } } },
+          },
+        },
+      },
     },
-  );
-}, writeScope);
+    ...readOnly,
+  },
+  handler: async ({ db, merchantId }) => {
+    const endpoints = await listWebhookEndpoints(db, merchantId);
+    return jsonResponse(200, { data: endpoints.map((endpoint) => endpointResource(endpoint)) });
+  },
+});
 
-export const showEndpointRoute = apiRoute<{ id: string }>(async (context) => {
-  const endpoint = await getWebhookEndpoint(context.db, context.merchantId, await endpointIdOf(context));
-  return jsonResponse(200, { data: endpointResource(endpoint) });
-}, writeScope);
+export const createEndpointRoute = defineRoute({
+  method: "POST",
+  path: "/api/webhook-endpoints",
+  scope: "write",
+  summary: "Add a webhook endpoint; its signing secret is in this answer only",
+  body: writeBody,
+  responses: {
+    201: dataResponse("Created, with `secret`.", ref("WebhookEndpoint"), {
+      Location: { description: "/api/webhook-endpoints/{id}", schema: { type: "string" } },
+    }),
+    ...readOnly,
+    ...bodyErrors,
+  },
+  handler: async ({ db, merchantId, body }) => {
+    const { input } = readEndpointBody(body);
+    const created = await apiFields(createWebhookEndpoint(db, merchantId, input, API_WRITE));
+    return jsonResponse(
+      201,
+      { data: endpointResource(created, created.secret) },
+      { Location: `/api/webhook-endpoints/${created.id}` },
+    );
+  },
+});
 
-export const updateEndpointRoute = apiRoute<{ id: string }>(async (context) => {
-  const { db, merchantId, body } = context;
-  const id = await endpointIdOf(context);
-  const { input, enabled } = readEndpointBody(body);
-  const endpoint = await db.transaction(async (tx) => {
-    await apiFields(updateWebhookEndpoint(tx, merchantId, id, input, API_WRITE));
-    if (enabled !== undefined) await setWebhookEndpointEnabled(tx, merchantId, id, enabled);
-    return getWebhookEndpoint(tx, merchantId, id);
-  });
-  return jsonResponse(200, { data: endpointResource(endpoint) });
-}, writeScope);
+export const showEndpointRoute = defineRoute({
+  method: "GET",
+  path: "/api/webhook-endpoints/{id}",
+  scope: "write",
+  summary: "Retrieve an endpoint",
+  params: idOf("endpoint"),
+  responses: { 200: dataResponse("The endpoint.", ref("WebhookEndpoint")), ...endpointRefusals },
+  handler: async (context) => {
+    const endpoint = await getWebhookEndpoint(context.db, context.merchantId, await endpointIdOf(context));
+    return jsonResponse(200, { data: endpointResource(endpoint) });
+  },
+});
 
-export const deleteEndpointRoute = apiRoute<{ id: string }>(async (context) => {
-  await deleteWebhookEndpoint(context.db, context.merchantId, await endpointIdOf(context));
-  return { status: 204, headers: {}, body: null };
-}, writeScope);
+export const updateEndpointRoute = defineRoute({
+  method: "PATCH",
+  path: "/api/webhook-endpoints/{id}",
+  scope: "write",
+  summary: "Change url, description, event_types, enabled, or an inbox's inbox_response",
+  params: idOf("endpoint"),
+  body: writeBody,
+  responses: {
+    200: dataResponse("The endpoint as changed.", ref("WebhookEndpoint")),
+    ...bodyErrors,
+    ...endpointRefusals,
+  },
+  handler: async (context) => {
+    const { db, merchantId, body } = context;
+    const id = await endpointIdOf(context);
+    const { input, enabled } = readEndpointBody(body);
+    const endpoint = await db.transaction(async (tx) => {
+      await apiFields(updateWebhookEndpoint(tx, merchantId, id, input, API_WRITE));
+      if (enabled !== undefined) await setWebhookEndpointEnabled(tx, merchantId, id, enabled);
+      return getWebhookEndpoint(tx, merchantId, id);
+    });
+    return jsonResponse(200, { data: endpointResource(endpoint) });
+  },
+});
 
-export const rotateEndpointSecretRoute = apiRoute<{ id: string }>(async (context) => {
-  const id = await endpointIdOf(context);
-  const secret = await rotateWebhookSecret(context.db, context.merchantId, id);
-  const endpoint = await getWebhookEndpoint(context.db, context.merchantId, id);
-  return jsonResponse(200, { data: endpointResource(endpoint, secret) });
-}, writeScope);
+export const deleteEndpointRoute = defineRoute({
+  method: "DELETE",
+  path: "/api/webhook-endpoints/{id}",
+  scope: "write",
+  summary: "Delete an endpoint and its delivery log",
+  params: idOf("endpoint"),
+  responses: { 204: { description: "Deleted." }, ...endpointRefusals },
+  handler: async (context) => {
+    await deleteWebhookEndpoint(context.db, context.merchantId, await endpointIdOf(context));
+    return { status: 204, headers: {}, body: null };
+  },
+});
 
-export const listEndpointDeliveriesRoute = apiRoute<{ id: string }>(async (context) => {
-  const { read, merchantId, url } = context;
-  const id = await endpointIdOf(context);
-  const query = parseInput(endpointDeliveriesQuerySchema, {
-    page: queryValue(url, "page"),
-    perPage: queryValue(url, "perPage"),
-    status: queryValue(url, "status"),
-  });
-  const { items, total } = await read((db) => listDeliveriesPage(db, merchantId, id, query));
-  return jsonResponse(200, {
-    data: items,
-    ...paginationEnvelope(url, query.page, query.perPage, total, items.length, { status: query.status }),
-  });
-}, writeScope);
-
-/** GET /api/webhook-endpoints/{id}/inbox: an inbox's captures, newest first. */
-export const listInboxCapturesRoute = apiRoute<{ id: string }>(async (context) => {
-  const { read, merchantId, url } = context;
-  const id = await endpointIdOf(context);
-  const query = parseInput(inboxQuerySchema, {
-    page: queryValue(url, "page"),
-    perPage: queryValue(url, "perPage"),
-  });
-  const { items, total } = await read((db) => listInboxCaptures(db, merchantId, id, query));
-  return jsonResponse(200, {
-    data: items,
-    ...paginationEnvelope(url, query.page, query.perPage, total, items.length, {}),
-  });
-}, writeScope);
-
-export const resendDeliveryRoute = apiRoute<{ id: string }>(async ({ db, merchantId, params }) => {
-  const id = await ownedId(db, "webhook_deliveries", params.id, merchantId);
-  await resendDelivery(db, merchantId, id);
-  return jsonResponse(202, { message: "Delivery queued again." });
-}, writeScope);
-
-/** POST /api/webhooks/verify `{endpoint_id, headers, body}`: the signature debugger (read scope). */
-export const verifyWebhookRoute = apiRoute(async ({ db, merchantId, body }) => {
-  return jsonResponse(200, await asApiAnswer(verifyDelivery(db, merchantId, body)));
+export const rotateEndpointSecretRoute = defineRoute({
+  method: "POST",
+  path: "/api/webhook-endpoints/{id}/rotate-secret",
+  scope: "write",
+  summary: "Rotate the signing secret (the old one keeps signing beside it for 24 hours)",
+  params: idOf("endpoint"),
+  responses: {
+    200: dataResponse("The endpoint, with its new `secret`.", ref("WebhookEndpoint")),
+    ...endpointRefusals,
+  },
+  handler: async (context) => {
+    const id = await endpointIdOf(context);
+    const secret = await rotateWebhookSecret(context.db, context.merchantId, id);
+    const endpoint = await getWebhookEndpoint(context.db, context.merchantId, id);
+    return jsonResponse(200, { data: endpointResource(endpoint, secret) });
+  },
 });

@@ -309,7 +309,9 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: number;
+            };
             cookie?: never;
         };
         /** Retrieve one payment, with what refunds have taken from it */
@@ -429,7 +431,10 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The payment's id. */
+                id: number;
+            };
             cookie?: never;
         };
         /** List a payment's refunds, newest first */
@@ -761,7 +766,10 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The refund's id. */
+                id: number;
+            };
             cookie?: never;
         };
         /** Retrieve one refund */
@@ -882,7 +890,10 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The payment's id. */
+                id: number;
+            };
             cookie?: never;
         };
         get?: never;
@@ -1051,7 +1062,10 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The payment's id. */
+                id: number;
+            };
             cookie?: never;
         };
         get?: never;
@@ -1228,7 +1242,10 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The refund's id. */
+                id: number;
+            };
             cookie?: never;
         };
         get?: never;
@@ -1680,7 +1697,10 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The payment link's id. */
+                id: number;
+            };
             cookie?: never;
         };
         /** Retrieve one payment link */
@@ -2211,7 +2231,10 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The customer_id. */
+                id: string;
+            };
             cookie?: never;
         };
         /** Retrieve a customer: its payments count, completed volume and refunds */
@@ -2445,7 +2468,9 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         /** Retrieve an event and its deliveries */
@@ -3843,7 +3868,9 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         get?: never;
