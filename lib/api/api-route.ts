@@ -7,7 +7,7 @@ import { getEnv, type Env } from "@/lib/platform/env";
 import { rateLimitRejections } from "@/lib/platform/metrics";
 import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-limit";
 import { afterMerchantWrite } from "@/lib/platform/read-your-writes";
-import { parseInput } from "@/lib/platform/validation";
+import { idParam, parseInput } from "@/lib/platform/validation";
 import { authenticateApiToken, type AuthenticatedToken } from "@/lib/tokens/authenticate";
 import { noteRateLimited } from "@/lib/tokens/rate-limited";
 import { API_ERRORS, HttpError } from "./api-errors";
@@ -62,9 +62,9 @@ function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
  */
 export function apiRoute<Params, Query>(
   handler: (context: ApiContext<Params, Query>) => Promise<ApiResponse>,
-  options: { requiresWrite: boolean; query: z.ZodObject | undefined },
+  options: { requiresWrite: boolean; query: z.ZodObject | undefined; integerParams: string[] },
 ) {
-  const { requiresWrite, query: querySchema } = options;
+  const { requiresWrite, query: querySchema, integerParams } = options;
   const queryKeys = querySchema ? Object.keys(querySchema.shape) : [];
   return async (
     request: ApiRequest,
@@ -97,6 +97,9 @@ export function apiRoute<Params, Query>(
         else if (body instanceof HttpError) response = errorResponse(body);
         else {
           const merchantId = auth.token.merchantId;
+          // A malformed id names nothing: 404 before the query is read, as Laravel's route constraints do.
+          for (const name of integerParams)
+            if (!idParam.safeParse(params[name]).success) throw HttpError.of("notFound");
           refuseNulInQuery(url);
           const query = querySchema
             ? parseInput(querySchema, Object.fromEntries(queryKeys.map((key) => [key, queryValue(url, key)])))

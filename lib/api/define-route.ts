@@ -58,7 +58,12 @@ export function defineRoute<
   Query extends z.ZodObject = z.ZodObject<Record<never, never>>,
 >(declaration: RouteDeclaration<Path, Query>): Route {
   const { handler, ...rest } = declaration;
-  const serve = apiRoute(handler, { requiresWrite: declaration.scope === "write", query: declaration.query });
+  const params = (declaration.params ?? {}) as Record<string, { schema: OpenApiObject }>;
+  const serve = apiRoute(handler, {
+    requiresWrite: declaration.scope === "write",
+    query: declaration.query,
+    integerParams: Object.keys(params).filter((name) => params[name]!.schema.type === "integer"),
+  });
   return { ...(rest as Omit<Route, "serve">), serve };
 }
 

@@ -88,4 +88,23 @@ describe("the routes declared once", () => {
       });
     }
   });
+
+  it("answer a malformed integer id with 404 before reading the query, as before the list", async () => {
+    const { tokens } = inject("data");
+    const checked = routes.filter(
+      (route) => route.method === "GET" && route.query && /\{\w+\}/.test(route.path),
+    );
+    expect(checked.length).toBeGreaterThan(0);
+    for (const route of checked) {
+      const integers = Object.entries(route.params ?? {}).filter(
+        ([, param]) => param.schema.type === "integer",
+      );
+      if (integers.length === 0) continue;
+      const path = route.path.replace(/\{(\w+)\}/g, "abc");
+      const response = await callApi(baseUrl, `${path}?page=x&perPage=x&limit=x&status=x&after=x`, {
+        token: tokens.api,
+      });
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+    }
+  });
 });
