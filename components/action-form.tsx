@@ -1,8 +1,7 @@
 "use client";
 
-import { useActionState } from "react";
 import type { FormState } from "./form-state";
-import { useSuccessToast } from "./toaster";
+import { useToastingActionState } from "./toaster";
 import { Alert } from "./ui/alert";
 import { Button, type ButtonVariant } from "./ui/button";
 
@@ -25,8 +24,7 @@ export function ActionForm({
   children?: React.ReactNode;
   className?: string;
 }) {
-  const [state, formAction, pending] = useActionState(action, {});
-  useSuccessToast(state);
+  const [state, formAction, pending] = useToastingActionState(action, {});
   return (
     <form action={formAction} className={`space-y-2 ${className}`}>
       {Object.entries(fields).map(([name, value]) => (

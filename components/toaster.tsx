@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useSyncExternalStore } from "react";
+import { useActionState, useMemo, useSyncExternalStore } from "react";
 import type { FormState } from "./form-state";
 
 /** How long a toast stays; it can be dismissed sooner. */
@@ -30,16 +30,10 @@ export function showToast(message: string) {
   setTimeout(() => dismissToast(id), TOAST_MS);
 }
 
-/** Toasts a form's success message each time its action succeeds. */
-export function useSuccessToast(state: FormState) {
-  useEffect(() => {
-    if (state.ok && state.message) showToast(state.message);
-  }, [state]);
-}
-
 /**
- * An action whose success message is toasted as it returns, for a form that leaves the page with its success
- * (a revoked key's row and its dialog): an effect after the render would never run there.
+ * An action whose success message is toasted as it returns, before React commits its result: a form that
+ * leaves the page with its success (a revoked key's row, a resent delivery's button) would never run an
+ * effect after that render.
  */
 export function withSuccessToast<State extends FormState>(
   action: (previous: State, formData: FormData) => Promise<State>,
@@ -49,6 +43,15 @@ export function withSuccessToast<State extends FormState>(
     if (state.ok && state.message) showToast(state.message);
     return state;
   };
+}
+
+/** useActionState for a form whose success message is a toast: the one way forms confirm success. */
+export function useToastingActionState<State extends FormState>(
+  action: (previous: State, formData: FormData) => Promise<State>,
+  initial: Awaited<State>,
+) {
+  const toasting = useMemo(() => withSuccessToast(action), [action]);
+  return useActionState(toasting, initial);
 }
 
 const subscribe = (listener: () => void) => {

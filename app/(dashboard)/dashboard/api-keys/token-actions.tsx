@@ -1,8 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useActionState, useState } from "react";
-import { withSuccessToast } from "@/components/toaster";
+import { useState } from "react";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -13,11 +13,8 @@ import { RevealedTokenPanel } from "./revealed-token";
 
 const GRACE_OPTIONS = Object.entries(ROLL_GRACE_CHOICES).map(([value, { label }]) => ({ value, label }));
 
-/** Revoking removes the key's row, and this dialog with it: the toast is what confirms it. */
-const revokeWithToast = withSuccessToast(revokeToken);
-
 function RevokeDialog({ tokenId, name, onClose }: { tokenId: number; name: string; onClose: () => void }) {
-  const [state, formAction, pending] = useActionState(revokeWithToast, {});
+  const [state, formAction, pending] = useToastingActionState(revokeToken, {});
   return (
     <Dialog open onClose={onClose} title={`Revoke token “${name}”?`}>
       <form action={formAction} className="space-y-4">
@@ -40,7 +37,7 @@ function RevokeDialog({ tokenId, name, onClose }: { tokenId: number; name: strin
 }
 
 function RollDialog({ tokenId, name, onClose }: { tokenId: number; name: string; onClose: () => void }) {
-  const [state, formAction, pending] = useActionState(rollToken, {});
+  const [state, formAction, pending] = useToastingActionState(rollToken, {});
   return (
     <Dialog open onClose={onClose} title={`Roll token “${name}”`}>
       {state.revealed ? (

@@ -1,8 +1,7 @@
 "use client";
 
-import { useActionState } from "react";
 import { fieldState } from "@/components/form-state";
-import { useSuccessToast } from "@/components/toaster";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
@@ -31,8 +30,7 @@ export function EndpointForm({
   endpointId?: number;
   kind?: EndpointKind;
 }) {
-  const [state, formAction, pending] = useActionState(action, initial ? { values: initial } : {});
-  useSuccessToast(state);
+  const [state, formAction, pending] = useToastingActionState(action, initial ? { values: initial } : {});
   const chosenEvents = state.values?.events?.split(",");
   return (
     <form

@@ -1,8 +1,8 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useState } from "react";
 import { fieldState, type FormState } from "@/components/form-state";
-import { useSuccessToast } from "@/components/toaster";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -31,11 +31,10 @@ export function RefundDialog({
   /** The refundable amount as the page prints money. */
   refundableLabel: string;
 }) {
-  const [state, formAction, busy] = useActionState(refundPayment, {});
+  const [state, formAction, busy] = useToastingActionState(refundPayment, {});
   // The state the dialog was opened with: it stays open until a later state is a success.
   const [openedWith, setOpenedWith] = useState<FormState | null>(null);
   const open = openedWith !== null && (openedWith === state || !state.ok);
-  useSuccessToast(state);
   return (
     <>
       <Button onClick={() => setOpenedWith(state)}>Refund</Button>

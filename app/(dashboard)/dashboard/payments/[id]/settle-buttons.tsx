@@ -1,8 +1,8 @@
 "use client";
 
-import { useActionState, useMemo, useState } from "react";
+import { useState } from "react";
 import type { FormState } from "@/components/form-state";
-import { withSuccessToast } from "@/components/toaster";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -36,8 +36,7 @@ export function SettleButtons({
 }) {
   // Toasted as the action returns: a failed payment with nothing left to do unmounts these buttons, and an
   // effect after that render would never run.
-  const toasting = useMemo(() => withSuccessToast(action), [action]);
-  const [state, formAction, busy] = useActionState(toasting, {});
+  const [state, formAction, busy] = useToastingActionState(action, {});
   const [confirming, setConfirming] = useState<SettleChoice | null>(null);
   return (
     // Empty when done (the dialog is portalled), so it takes no room in a row of actions.

@@ -1,8 +1,7 @@
 "use client";
 
-import { useActionState } from "react";
 import { fieldState } from "@/components/form-state";
-import { useSuccessToast } from "@/components/toaster";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/select-field";
@@ -27,8 +26,7 @@ export function InboxAnswerForm({
   endpointId: number;
   current: { answer: string; count: string };
 }) {
-  const [state, formAction, pending] = useActionState(setInboxAnswer, { values: current });
-  useSuccessToast(state);
+  const [state, formAction, pending] = useToastingActionState(setInboxAnswer, { values: current });
   const errors = state.errors?.inbox_response;
   return (
     <form action={formAction} noValidate className="space-y-3">
