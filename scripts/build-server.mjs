@@ -1,4 +1,5 @@
-// `npm run build`'s last step: scripts/server.ts and what it imports, compiled into dist/server/ for `npm start`.
+// `npm run build`'s last step: scripts/server.ts and what it imports, compiled into dist/server/ for `npm start`;
+// scripts/admin.ts beside it (dist/server/admin.js), which the tests run as a child process many times.
 // Under tsx every module of a booting process went through its loader hooks (resolved off-thread, then
 // transformed): an API process took 4-5 s to boot, so a client with a 10 s timeout failed while a crashed
 // process was replaced. Compiled ahead, it boots in about a second (BENCHMARKS.md, "Boot to ready").
@@ -10,7 +11,7 @@ import { build } from "esbuild";
 const outdir = "dist/server";
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: ["scripts/server.ts"],
+  entryPoints: ["scripts/server.ts", "scripts/admin.ts"],
   outdir,
   bundle: true,
   splitting: true,
