@@ -36,7 +36,7 @@ async function authenticate(request: http.IncomingMessage) {
     }) as never[],
     { prepare },
   );
-  return row as { merchant_id: string; allowed: boolean } | undefined;
+  return row as { merchant_id: string; default_currency: string; allowed: boolean } | undefined;
 }
 
 const server = http.createServer((request, response) => {
@@ -64,6 +64,7 @@ const server = http.createServer((request, response) => {
             type: "payment",
             status: row.status as string,
             amount: row.amount as string,
+            currency: row.currency as string,
             created_at: (row.created_at as Date).toISOString(),
           }));
         response
@@ -83,6 +84,7 @@ const server = http.createServer((request, response) => {
           merchantId,
           {
             amount,
+            currency: String(auth.default_currency),
             external_id,
             customer_id,
             metadata: storedMetadata(null, customer_id),

@@ -74,16 +74,21 @@ export async function seedBenchmark(
       from refunds, lateral (values (''), (customer_id)) as scopes (scope)
       where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3, 4`;
     await sql`
-      insert into customers (merchant_id, customer_id, payments_count, completed_volume, refunded, first_payment_at, last_payment_at)
-      select merchant_id, customer_id, count(*), coalesce(sum(amount) filter (where status = 'completed'), 0),
-             sum(amount_refunded), min(created_at), max(created_at)
+      insert into customers (merchant_id, customer_id, payments_count, first_payment_at, last_payment_at)
+      select merchant_id, customer_id, count(*), min(created_at), max(created_at)
       from payments where merchant_id = ${merchantId} and customer_id is not null group by 1, 2`;
+    await sql`
+      insert into customer_volumes (merchant_id, customer_id, currency, completed, refunded)
+      select merchant_id, customer_id, currency, coalesce(sum(amount) filter (where status = 'completed'), 0),
+             sum(amount_refunded)
+      from payments where merchant_id = ${merchantId} and customer_id is not null group by 1, 2, 3`;
     // A live database is vacuumed by autovacuum; a fresh bulk load is not yet (and this machine runs with
     // autovacuum off). Index-only scans need the visibility map, and the planner the rollups' statistics.
     for (const table of [
       "payments",
       "refunds",
       "customers",
+      "customer_volumes",
       "payment_daily_totals",
       "refund_daily_totals",
       "refund_daily_counts",

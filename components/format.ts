@@ -9,21 +9,28 @@ export function formatDate(value: Date | string): string {
   return new Date(value).toISOString().slice(0, 10);
 }
 
-/**
- * An amount as money reads: "1250.5" → "1,250.50", and "1,250.50 EUR" when the merchant has chosen a display
- * currency. Grouped and padded as text, never through a float, so 999999999999.99 stays exact.
- */
-export function formatMoney(amount: string, currency?: string | null): string {
-  const figure = groupAmount(amount);
-  return currency ? `${figure} ${currency}` : figure;
-}
+const moneyFormats = new Map<string, Intl.NumberFormat>();
 
-function groupAmount(amount: string): string {
-  const [whole = "0", fraction = ""] = amount.replace(/^\+/, "").split(".");
-  const negative = whole.startsWith("-");
-  const digits = (negative ? whole.slice(1) : whole).replace(/^0+(?=\d)/, "") || "0";
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${negative ? "-" : ""}${grouped}.${fraction.padEnd(2, "0").slice(0, 2)}`;
+/**
+ * An amount as money reads, in its currency: "€12.50", "¥1,500", "KWD 1.250". The amount arrives in its
+ * currency's minor units (the domain writes it so), and is formatted from the string itself, exactly: Intl
+ * reads a numeric string as a decimal, never through a float, so 999999999999.99 stays exact. US English
+ * everywhere, so the server's render and the browser's agree (docs/decisions.md).
+ */
+export function formatMoney(amount: string, currency: string): string {
+  const places = amount.split(".")[1]?.length ?? 0;
+  const key = `${currency}:${places}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency,
+      minimumFractionDigits: places,
+      maximumFractionDigits: places,
+    });
+    moneyFormats.set(key, format);
+  }
+  return format.format(amount as Intl.StringNumericLiteral);
 }
 
 /**

@@ -26,7 +26,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   await dialog.getByLabel("Amount").fill("12.345");
   await dialog.getByLabel("External ID").fill("x".repeat(256));
   await dialog.getByRole("button", { name: "Create payment" }).click();
-  await expect(dialog.getByText("The amount field must have 0-2 decimal places.")).toBeVisible();
+  await expect(dialog.getByText("The amount field must have at most 2 decimal places.")).toBeVisible();
   await expect(
     dialog.getByText("The external id field must not be greater than 255 characters."),
   ).toBeVisible();
@@ -94,7 +94,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
     .trim()
     .split("\n");
   expect(csv[0]).toBe(
-    "id,external_id,customer_id,status,amount,amount_refunded,created_at,settled_at,failure_code,failure_reason",
+    "id,external_id,customer_id,status,amount,currency,amount_refunded,created_at,settled_at,failure_code,failure_reason",
   );
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain(`,${externalId},${customerId},completed,42.50,0.00,`);

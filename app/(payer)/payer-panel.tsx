@@ -12,7 +12,7 @@ export function PayerPanel({
 }: {
   merchantName: string;
   amount: string;
-  currency: string | null;
+  currency: string;
   title?: string;
   description?: string | null;
   reference?: string | null;

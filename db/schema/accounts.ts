@@ -15,8 +15,8 @@ export const merchants = pgTable("merchants", {
    * also the dense per-merchant sequence that makes any list page an index range, not an OFFSET scan.
    */
   paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
-  /** ISO 4217 code the dashboard prints beside amounts ("1,250.00 EUR"); null = none. The API never uses it. */
-  displayCurrency: text("display_currency"),
+  /** The currency of a payment or payment link created without one (Settings, "Default currency"). */
+  defaultCurrency: text("default_currency").notNull().default("USD"),
   /** Set by an owner: every member must sign in with a second factor (those without one enrol first). */
   requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   createdAt: createdAt(),

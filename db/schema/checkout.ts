@@ -56,7 +56,8 @@ export const paymentLinks = pgTable(
     /** The link's public part: random, so links cannot be guessed. */
     slug: text("slug").notNull(),
     name: text("name").notNull(),
-    amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
+    amount: numeric("amount").notNull(),
+    currency: text("currency").notNull().default("USD"),
     description: text("description"),
     active: boolean("active").notNull().default(true),
     createdAt: createdAt(),

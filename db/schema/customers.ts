@@ -14,10 +14,6 @@ export const customers = pgTable(
     merchantId: merchantIdColumn(),
     customerId: text("customer_id").notNull(),
     paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
-    /** Sum of its completed payments. */
-    completedVolume: numeric("completed_volume", { precision: 20, scale: 2 }).notNull().default("0"),
-    /** Sum of its succeeded refunds. */
-    refunded: numeric("refunded", { precision: 20, scale: 2 }).notNull().default("0"),
     firstPaymentAt: at("first_payment_at").notNull(),
     lastPaymentAt: at("last_payment_at").notNull(),
   },
@@ -31,4 +27,19 @@ export const customers = pgTable(
     // The search box's customer id prefix (`cus_b` finds `cus_big`): a range that text_pattern_ops serves.
     index("customers_merchant_customer_prefix_idx").on(t.merchantId, sql`${t.customerId} text_pattern_ops`),
   ],
+);
+
+/** A customer's sums in one currency, kept beside its `customers` row by the same statements. */
+export const customerVolumes = pgTable(
+  "customer_volumes",
+  {
+    merchantId: merchantIdColumn(),
+    customerId: text("customer_id").notNull(),
+    currency: text("currency").notNull(),
+    /** Sum of its completed payments in this currency. */
+    completed: numeric("completed").notNull().default("0"),
+    /** Sum of its succeeded refunds in this currency. */
+    refunded: numeric("refunded").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.customerId, t.currency] })],
 );

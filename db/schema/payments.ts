@@ -28,7 +28,10 @@ export const payments = pgTable(
       .notNull()
       .default("payment"),
     status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
-    amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
+    /** Exactly its currency's minor units ("1500" JPY, "12.50" EUR): numeric without a fixed scale. */
+    amount: numeric("amount").notNull(),
+    /** ISO 4217, upper case (lib/money/currencies.ts). */
+    currency: text("currency").notNull().default("USD"),
     /** JSON text, returned to merchants verbatim (e.g. `{"customer_id":"cus_1"}`), or null. */
     metadata: text("metadata"),
     /** Where it was created: the API, the dashboard (test payment) or the admin CLI. */
@@ -49,8 +52,8 @@ export const payments = pgTable(
      * Sums of its refunds by state, kept by the statements that create and settle refunds under this row's
      * lock: refundable = amount - refunded - refund_pending, never a sum over refunds on the money path.
      */
-    amountRefunded: numeric("amount_refunded", { precision: 14, scale: 2 }).notNull().default("0"),
-    amountRefundPending: numeric("amount_refund_pending", { precision: 14, scale: 2 }).notNull().default("0"),
+    amountRefunded: numeric("amount_refunded").notNull().default("0"),
+    amountRefundPending: numeric("amount_refund_pending").notNull().default("0"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -119,8 +122,10 @@ export const paymentDailyTotals = pgTable(
      * refund). With it the list filters count, and seek to a deep page, from this table (lib/payments/list.ts).
      */
     refundState: text("refund_state", { enum: REFUND_STATES }).notNull().default("none"),
+    /** Every figure is per currency: no sum ever adds two. */
+    currency: text("currency").notNull().default("USD"),
     count: bigint("count", { mode: "number" }).notNull().default(0),
-    volume: numeric("volume", { precision: 20, scale: 2 }).notNull().default("0"),
+    volume: numeric("volume").notNull().default("0"),
   },
-  (t) => [primaryKey({ columns: [t.merchantId, t.customerId, t.day, t.status, t.refundState] })],
+  (t) => [primaryKey({ columns: [t.merchantId, t.customerId, t.day, t.status, t.refundState, t.currency] })],
 );

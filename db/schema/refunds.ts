@@ -17,7 +17,9 @@ export const refunds = pgTable(
       .references(() => payments.id),
     /** Its payment's customer id (a payment's never changes), so a customer's refunds are an index range. */
     customerId: text("customer_id"),
-    amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
+    amount: numeric("amount").notNull(),
+    /** Its payment's. */
+    currency: text("currency").notNull().default("USD"),
     status: text("status", { enum: REFUND_STATUSES }).notNull().default("pending"),
     reason: text("reason", { enum: REFUND_REASONS }),
     externalId: text("external_id"),
@@ -63,10 +65,11 @@ export const refundDailyTotals = pgTable(
   {
     merchantId: merchantIdColumn(),
     day: date("day").notNull(),
+    currency: text("currency").notNull().default("USD"),
     count: bigint("count", { mode: "number" }).notNull().default(0),
-    amount: numeric("amount", { precision: 20, scale: 2 }).notNull().default("0"),
+    amount: numeric("amount").notNull().default("0"),
   },
-  (t) => [primaryKey({ columns: [t.merchantId, t.day] })],
+  (t) => [primaryKey({ columns: [t.merchantId, t.day, t.currency] })],
 );
 
 /**

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
 import { merchants, users } from "@/db/schema";
+import { currencyField, DEFAULT_CURRENCY } from "@/lib/money/currencies";
 import { DomainError } from "@/lib/platform/errors";
 import { messages, parseInput } from "@/lib/platform/validation";
 
@@ -12,7 +13,7 @@ export async function getMerchantProfile(db: Executor, merchantId: number) {
       id: merchants.id,
       name: merchants.name,
       paymentsCount: merchants.paymentsCount,
-      displayCurrency: merchants.displayCurrency,
+      defaultCurrency: merchants.defaultCurrency,
       /** The support override of API_RATE_LIMIT_PER_MINUTE (per token), if any. */
       rateLimitPerMinute: merchants.rateLimitPerMinute,
       createdAt: merchants.createdAt,
@@ -52,28 +53,30 @@ export async function setMerchantRateLimit(db: Executor, merchantId: number, inp
   return { merchant_id: merchantId, per_minute };
 }
 
-/** The currencies this runtime knows (ISO 4217, from ICU), so the dashboard's choice and the check agree. */
-export const DISPLAY_CURRENCIES: readonly string[] = Intl.supportedValuesOf("currency");
+/** The currency of a payment or link created without one; USD for a merchant that never chose. */
+export async function merchantDefaultCurrency(db: Executor, merchantId: number): Promise<string> {
+  const [merchant] = await db
+    .select({ defaultCurrency: merchants.defaultCurrency })
+    .from(merchants)
+    .where(eq(merchants.id, merchantId))
+    .limit(1);
+  return merchant?.defaultCurrency ?? DEFAULT_CURRENCY;
+}
 
-const displayCurrencySchema = z.object({
-  display_currency: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .refine((code) => code === "" || DISPLAY_CURRENCIES.includes(code), {
-      error: "The display currency must be an ISO 4217 code, such as EUR or USD.",
-    })
-    .transform((code) => code || null),
+const defaultCurrencySchema = z.object({
+  default_currency: currencyField("default_currency").refine((code) => code !== undefined, {
+    error: messages.required("default_currency"),
+  }),
 });
 
-/** The dashboard's display currency ("1,250.00 EUR"); null shows bare amounts. The API never uses it. */
-export async function setDisplayCurrency(db: Executor, merchantId: number, input: unknown) {
-  const { display_currency } = parseInput(displayCurrencySchema, input);
+/** Settings, "Default currency": what a payment or link created without a currency is in. */
+export async function setDefaultCurrency(db: Executor, merchantId: number, input: unknown): Promise<string> {
+  const { default_currency } = parseInput(defaultCurrencySchema, input);
   await db
     .update(merchants)
-    .set({ displayCurrency: display_currency, updatedAt: new Date() })
+    .set({ defaultCurrency: default_currency, updatedAt: new Date() })
     .where(eq(merchants.id, merchantId));
-  return display_currency;
+  return default_currency!;
 }
 
 export type OnboardingProgress = { hasApiKey: boolean; hasPayment: boolean; hasEndpoint: boolean };

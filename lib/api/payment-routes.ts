@@ -19,7 +19,15 @@ import {
 import { paginationEnvelope, queryValue } from "./pagination";
 import { jsonResponse } from "./responses";
 
-const LIST_FILTERS = ["status", "external_id", "customer_id", "refund_status", "created_from", "created_to"];
+const LIST_FILTERS = [
+  "status",
+  "external_id",
+  "customer_id",
+  "refund_status",
+  "currency",
+  "created_from",
+  "created_to",
+];
 
 const queryFilter = (name: string, description: string, schema: Record<string, unknown>) => ({
   name,
@@ -53,6 +61,11 @@ export const listPaymentsRoute = defineRoute({
       "What succeeded refunds took: none, part (partial) or all (full) of the amount.",
       { type: "string", enum: [...REFUND_STATES] },
     ),
+    queryFilter("currency", "Only payments in this currency (ISO 4217, any case).", {
+      type: "string",
+      pattern: "^[A-Za-z]{3}$",
+      examples: ["EUR"],
+    }),
     queryFilter(
       "created_from",
       "Created at or after: an ISO 8601 date (its start, UTC) or date-time (UTC unless it names an offset).",
@@ -78,6 +91,7 @@ export const listPaymentsRoute = defineRoute({
       externalId: query.external_id,
       customerId: query.customer_id,
       refundStatus: query.refund_status,
+      currency: query.currency,
       from: query.created_from,
       to: query.created_to,
     };
@@ -134,10 +148,11 @@ export const createPaymentRoute = defineRoute({
     409: errorResponse("idempotencyKeyReused"),
     422: validationErrorResponse("Validation failed."),
   },
-  handler: async ({ db, env, merchantId, request, body }) => {
+  handler: async ({ db, env, merchantId, token, request, body }) => {
     const idempotencyKey = readIdempotencyKey(request);
     const { paymentId, replayed } = await createPayment(db, merchantId, body, {
       source: "api",
+      defaultCurrency: token.defaultCurrency,
       autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
       idempotencyKey,
     });

@@ -4,6 +4,7 @@ import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PaymentFailureCode, PaymentStatus } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentMethod } from "@/db/schema";
+import { inMinorUnits } from "@/lib/money/amount";
 import { hashCheckoutToken, isCheckoutToken } from "@/lib/payments/checkout-token";
 import { COMPLETED } from "@/lib/payments/processor";
 import { settleByPayer } from "@/lib/payments/settlement";
@@ -23,8 +24,8 @@ export type CheckoutPage = {
   paymentId: number;
   merchantId: number;
   merchantName: string;
-  displayCurrency: string | null;
   amount: string;
+  currency: string;
   externalId: string | null;
   status: PaymentStatus;
   failureReason: string | null;
@@ -40,8 +41,8 @@ type CheckoutRow = {
   payment_id: number | string;
   merchant_id: number | string;
   merchant_name: string;
-  display_currency: string | null;
   amount: string;
+  currency: string;
   external_id: string | null;
   status: PaymentStatus;
   failure_reason: string | null;
@@ -61,8 +62,8 @@ function toCheckoutPage(row: CheckoutRow): CheckoutPage {
     paymentId: Number(row.payment_id),
     merchantId: Number(row.merchant_id),
     merchantName: row.merchant_name,
-    displayCurrency: row.display_currency,
-    amount: row.amount,
+    amount: inMinorUnits(row.amount, row.currency),
+    currency: row.currency,
     externalId: row.external_id,
     status: row.status,
     failureReason: row.failure_reason,
@@ -79,7 +80,7 @@ async function readCheckout(db: Executor, token: string, lock = false): Promise<
   if (!isCheckoutToken(token)) return undefined;
   const [row] = await selectRows<CheckoutRow>(
     db,
-    sql`select c.payment_id, c.merchant_id, m.name as merchant_name, m.display_currency, p.amount::text as amount,
+    sql`select c.payment_id, c.merchant_id, m.name as merchant_name, p.amount::text as amount, p.currency,
                p.external_id, p.status, p.failure_reason, p.payment_method, c.return_url, c.authentication,
                c.declined_attempts, l.name as link_name, l.description as link_description
         from checkouts c

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { inMinorUnits } from "@/lib/money/amount";
 import { createPayment } from "@/lib/payments/create-payment";
 import { consumeRateLimit } from "@/lib/platform/rate-limit";
 import { fieldErrorsFrom } from "@/lib/platform/validation";
@@ -18,9 +19,9 @@ export type PublicPaymentLink = {
   id: number;
   merchantId: number;
   merchantName: string;
-  displayCurrency: string | null;
   name: string;
   amount: string;
+  currency: string;
   description: string | null;
   active: boolean;
 };
@@ -39,11 +40,11 @@ export async function findPaymentLinkBySlug(
     name: string;
     description: string | null;
     merchant_name: string;
-    display_currency: string | null;
+    currency: string;
   }>(
     db,
-    sql`select l.id, l.merchant_id, l.amount::text as amount, l.active, l.name, l.description,
-               m.name as merchant_name, m.display_currency
+    sql`select l.id, l.merchant_id, l.amount::text as amount, l.currency, l.active, l.name, l.description,
+               m.name as merchant_name
         from payment_links l join merchants m on m.id = l.merchant_id where l.slug = ${slug}`,
   );
   return link
@@ -51,9 +52,9 @@ export async function findPaymentLinkBySlug(
         id: Number(link.id),
         merchantId: Number(link.merchant_id),
         merchantName: link.merchant_name,
-        displayCurrency: link.display_currency,
         name: link.name,
-        amount: link.amount,
+        amount: inMinorUnits(link.amount, link.currency),
+        currency: link.currency,
         description: link.description,
         active: link.active,
       }
@@ -88,7 +89,7 @@ export async function payByLink(
   const { checkoutToken } = await createPayment(
     db,
     link.merchantId,
-    { amount: link.amount },
+    { amount: link.amount, currency: link.currency },
     { source: "link", autoSettleMs, paymentLinkId: link.id },
   );
   return { answer: await payAtCheckout(db, checkoutToken!, input, clientIp), checkoutToken };

@@ -2,7 +2,9 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
-import { amountField } from "@/lib/payments/amount";
+import { merchantDefaultCurrency } from "@/lib/accounts/merchants";
+import { amountField, amountIn, inMinorUnits } from "@/lib/money/amount";
+import { currencyField } from "@/lib/money/currencies";
 import { toPaymentListItem } from "@/lib/payments/resource";
 import type { DashboardPayment } from "@/lib/payments/search";
 import { appOrigin } from "@/lib/platform/env";
@@ -16,6 +18,7 @@ export const createPaymentLinkSchema = z.object({
     description: "What the payer is paying for.",
   }),
   amount: amountField({ positive: true }),
+  currency: currencyField(),
   description: stringField("description", { max: 500 })
     .nullish()
     .transform((value) => value || null),
@@ -32,7 +35,8 @@ export const updatePaymentLinkSchema = z.object({
 export const paymentLinkSchema = z.object({
   id: z.number().int(),
   name: z.string(),
-  amount: z.string().describe('Two decimals, e.g. "12.50".'),
+  amount: z.string().describe('Exactly its currency\'s minor units: "12.50" EUR, "1500" JPY.'),
+  currency: z.string().describe("ISO 4217, upper case; its payments are in it."),
   description: z.string().nullable(),
   url: z
     .string()
@@ -50,6 +54,7 @@ type LinkRow = {
   slug: string;
   name: string;
   amount: string;
+  currency: string;
   description: string | null;
   active: boolean;
   paid_count: number | string;
@@ -60,7 +65,8 @@ function toResource(row: LinkRow): PaymentLinkResource {
   return {
     id: Number(row.id),
     name: row.name,
-    amount: row.amount,
+    amount: inMinorUnits(row.amount, row.currency),
+    currency: row.currency,
     description: row.description,
     url: `${appOrigin()}/l/${row.slug}`,
     active: row.active,
@@ -70,7 +76,7 @@ function toResource(row: LinkRow): PaymentLinkResource {
 }
 
 /** A link's columns and its paid payments, counted through the index on checkouts' link. */
-const LINK_COLUMNS = sql`l.id, l.slug, l.name, l.amount::text as amount, l.description, l.active, l.created_at,
+const LINK_COLUMNS = sql`l.id, l.slug, l.name, l.amount::text as amount, l.currency, l.description, l.active, l.created_at,
   (select count(*) from checkouts c join payments p on p.id = c.payment_id and p.merchant_id = c.merchant_id
    where c.payment_link_id = l.id and c.merchant_id = l.merchant_id and p.status = 'completed') as paid_count`;
 
@@ -80,11 +86,13 @@ export async function createPaymentLink(
   input: unknown,
 ): Promise<PaymentLinkResource> {
   const link = parseInput(createPaymentLinkSchema, input);
+  const currency = link.currency ?? (await merchantDefaultCurrency(db, merchantId));
+  const amount = amountIn(link.amount, currency);
   const [row] = await selectRows<LinkRow>(
     db,
-    sql`insert into payment_links (merchant_id, slug, name, amount, description)
-        values (${merchantId}, ${randomChars(16)}, ${link.name}, ${link.amount}::numeric, ${link.description})
-        returning id, slug, name, amount::text as amount, description, active, created_at, 0 as paid_count`,
+    sql`insert into payment_links (merchant_id, slug, name, amount, currency, description)
+        values (${merchantId}, ${randomChars(16)}, ${link.name}, ${amount}::numeric, ${currency}, ${link.description})
+        returning id, slug, name, amount::text as amount, currency, description, active, created_at, 0 as paid_count`,
   );
   return toResource(row!);
 }
@@ -161,12 +169,13 @@ export async function listPaymentLinkPayments(
     customer_id: string | null;
     status: string;
     amount: string;
+    currency: string;
     amount_refunded: string;
     created_at: Date | string;
     total: number | string;
   }>(
     db,
-    sql`select p.id, p.external_id, p.customer_id, p.status, p.amount::text as amount,
+    sql`select p.id, p.external_id, p.customer_id, p.status, p.amount::text as amount, p.currency,
                p.amount_refunded::text as amount_refunded, p.created_at, count(*) over () as total
         from checkouts c join payments p on p.id = c.payment_id and p.merchant_id = c.merchant_id
         where c.payment_link_id = ${linkId} and c.merchant_id = ${merchantId}
@@ -176,7 +185,7 @@ export async function listPaymentLinkPayments(
     items: rows.map((row) => ({
       ...toPaymentListItem(row),
       customer_id: row.customer_id,
-      amount_refunded: row.amount_refunded,
+      amount_refunded: inMinorUnits(row.amount_refunded, row.currency),
     })),
     total: Number(rows[0]?.total ?? 0),
   };

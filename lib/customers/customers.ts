@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
+import { inMinorUnits } from "@/lib/money/amount";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 
 /**
@@ -11,8 +12,15 @@ import { isoTimestamp } from "@/lib/platform/timestamps";
 export const customerSchema = z.object({
   id: z.string().describe("The customer_id the merchant sends on payments."),
   payments_count: z.number().int(),
-  completed_volume: z.string().describe('Sum of its completed payments, two decimals ("0.00" when none).'),
-  refunded: z.string().describe("Sum of its succeeded refunds, two decimals."),
+  volumes: z
+    .array(
+      z.object({
+        currency: z.string().describe("ISO 4217."),
+        completed: z.string().describe("Sum of its completed payments in this currency, in its minor units."),
+        refunded: z.string().describe("Sum of its succeeded refunds in this currency."),
+      }),
+    )
+    .describe("Its sums, one entry per currency it has paid or been refunded in (by code); never one total."),
   first_payment_at: z.string(),
   last_payment_at: z.string(),
 });
@@ -21,21 +29,32 @@ export type CustomerResource = z.infer<typeof customerSchema>;
 type CustomerRow = {
   customer_id: string;
   payments_count: number | string;
-  completed_volume: string;
-  refunded: string;
+  volumes: CustomerVolume[] | string;
   first_payment_at: Date | string;
   last_payment_at: Date | string;
 };
 
-const COLUMNS = sql`customer_id, payments_count, completed_volume::numeric(20, 2)::text as completed_volume,
-  refunded::numeric(20, 2)::text as refunded, first_payment_at, last_payment_at`;
+type CustomerVolume = CustomerResource["volumes"][number];
+
+/** A customer's columns and its sums per currency (customer_volumes), as one JSON array. */
+const COLUMNS = sql`customer_id, payments_count, first_payment_at, last_payment_at,
+  (select coalesce(json_agg(json_build_object('currency', v.currency, 'completed', v.completed::text,
+                                              'refunded', v.refunded::text) order by v.currency), '[]')
+   from customer_volumes v
+   where v.merchant_id = customers.merchant_id and v.customer_id = customers.customer_id) as volumes`;
 
 function toResource(row: CustomerRow): CustomerResource {
   return {
     id: row.customer_id,
     payments_count: Number(row.payments_count),
-    completed_volume: row.completed_volume,
-    refunded: row.refunded,
+    volumes: (typeof row.volumes === "string"
+      ? (JSON.parse(row.volumes) as CustomerVolume[])
+      : row.volumes
+    ).map((volume) => ({
+      currency: volume.currency,
+      completed: inMinorUnits(volume.completed, volume.currency),
+      refunded: inMinorUnits(volume.refunded, volume.currency),
+    })),
     first_payment_at: isoTimestamp(row.first_payment_at),
     last_payment_at: isoTimestamp(row.last_payment_at),
   };

@@ -3,6 +3,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { PaymentSource } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
+import { merchantDefaultCurrency } from "@/lib/accounts/merchants";
+import { amountIn } from "@/lib/money/amount";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { parseInput } from "@/lib/platform/validation";
@@ -20,6 +22,8 @@ export type CreatePaymentOptions = {
   idempotencyKey?: string;
   /** The payment link it was opened from: it waits for its payer, as one with a return_url does. */
   paymentLinkId?: number;
+  /** The merchant's default currency when the caller has read it already (the API's token lookup does). */
+  defaultCurrency?: string;
   /**
    * It waits for its payer even without a return_url (the dashboard's "Wait for a payer"): the simulator's
    * auto-settler leaves it, and its checkout page shows the outcome.
@@ -29,6 +33,7 @@ export type CreatePaymentOptions = {
 
 export type NewPayment = {
   amount: string;
+  currency: string;
   external_id: string | null;
   customer_id: string | null;
   metadata: string | null;
@@ -60,6 +65,7 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
       external_id: payment.external_id,
       status: "pending",
       amount: payment.amount,
+      currency: payment.currency,
       metadata: payment.metadata,
       customer_id: payment.customer_id,
       created_at: sql`inserted.created_at`,
@@ -71,8 +77,9 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
         update merchants set payments_count = payments_count + 1 where id = ${merchantId}
         returning payments_count as seq, clock_timestamp() as at
       ), inserted as (
-        insert into payments (merchant_id, merchant_seq, external_id, customer_id, amount, metadata, source, settle_at, created_at, updated_at)
+        insert into payments (merchant_id, merchant_seq, external_id, customer_id, amount, currency, metadata, source, settle_at, created_at, updated_at)
         select ${merchantId}::bigint, seq, ${payment.external_id}::text, ${payment.customer_id}::text, ${payment.amount}::numeric,
+               ${payment.currency}::text,
                ${payment.metadata}::text, ${payment.source}::text,
                case when ${payment.autoSettleMs}::int > 0 then at + ${payment.autoSettleMs}::int * interval '1 millisecond' end,
                at, at
@@ -89,11 +96,11 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
                ${payment.return_url}::text, ${payment.paymentLinkId}::bigint, created_at
         from inserted
       ), day_total as (
-        insert into payment_daily_totals as t (merchant_id, customer_id, day, status, count, volume)
-        select ${merchantId}::bigint, scope, (created_at at time zone 'UTC')::date, 'pending', 1, amount
+        insert into payment_daily_totals as t (merchant_id, customer_id, day, status, currency, count, volume)
+        select ${merchantId}::bigint, scope, (created_at at time zone 'UTC')::date, 'pending', ${payment.currency}::text, 1, amount
         from inserted, lateral (values (''), (nullif(customer_id, ''))) as scopes (scope) where scope is not null
         order by scope
-        on conflict (merchant_id, customer_id, day, status, refund_state)
+        on conflict (merchant_id, customer_id, day, status, refund_state, currency)
           do update set count = t.count + 1, volume = t.volume + excluded.volume
       )`,
       from: sql`inserted`,
@@ -131,7 +138,9 @@ export async function createPayment(
   input: unknown,
   options: CreatePaymentOptions,
 ): Promise<CreatePaymentResult> {
-  const data = parseInput(createPaymentSchema, input);
+  const { currency: chosen, ...data } = parseInput(createPaymentSchema, input);
+  const currency = chosen ?? options.defaultCurrency ?? (await merchantDefaultCurrency(db, merchantId));
+  const amount = amountIn(data.amount, currency);
   const metadata = storedMetadata(data.metadata, data.customer_id);
   const paymentLinkId = options.paymentLinkId ?? null;
   // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.
@@ -144,6 +153,8 @@ export async function createPayment(
         merchantId,
         {
           ...data,
+          amount,
+          currency,
           metadata,
           source: options.source,
           autoSettleMs: awaitsPayer ? 0 : options.autoSettleMs,
@@ -164,7 +175,13 @@ export async function createPayment(
       checkoutToken: checkout.token,
     };
   const { id, replayed } = await onceMoreOnConflict(() =>
-    runOnceForKey(db, merchantId, idempotencyKey, { target: "payment", hash: requestHash(data) }, created),
+    runOnceForKey(
+      db,
+      merchantId,
+      idempotencyKey,
+      { target: "payment", hash: requestHash({ ...data, amount, currency }) },
+      created,
+    ),
   );
   return { paymentId: id, replayed, checkoutToken: replayed ? undefined : checkout.token };
 }

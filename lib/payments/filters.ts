@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PAYMENT_STATUSES } from "@/db/enums";
+import { isCurrency } from "@/lib/money/currencies";
 import type { FieldErrors } from "@/lib/platform/errors";
 import { isStorableText } from "@/lib/platform/validation";
 import type { PaymentFilter } from "./list";
@@ -29,6 +30,13 @@ const paymentFiltersSchema = z.object({
   status: z.enum(PAYMENT_STATUSES).optional().catch(undefined),
   /** What refunds took: "partial" (Partially refunded) or "full" (Refunded). */
   refund: z.enum(["partial", "full"]).optional().catch(undefined),
+  /** Only payments in this currency (ISO 4217, any case in). */
+  currency: z
+    .string()
+    .transform((code) => code.trim().toUpperCase())
+    .refine(isCurrency)
+    .optional()
+    .catch(undefined),
   /** The search box: a payment id, an external id prefix (any case) or a customer id. */
   q: z
     .string()
@@ -75,7 +83,9 @@ export function readPaymentFilters(params: SearchParams): { filters: PaymentFilt
 }
 
 export function hasFilters(filters: PaymentFilters): boolean {
-  return Boolean(filters.status || filters.refund || filters.q || filters.from || filters.to);
+  return Boolean(
+    filters.status || filters.refund || filters.currency || filters.q || filters.from || filters.to,
+  );
 }
 
 /** The dashboard's filters as the list's (lib/payments/list.ts): its UTC days as instants. */
@@ -83,6 +93,7 @@ export function toPaymentFilter(filters: PaymentFilters): PaymentFilter {
   return {
     status: filters.status,
     refundStatus: filters.refund,
+    currency: filters.currency,
     from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
     to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + 86_400_000) : undefined,
   };
@@ -93,7 +104,7 @@ export function filtersToQuery(filters: Partial<PaymentFilters>): string {
   const params = new URLSearchParams();
   if (filters.page && filters.page > 1) params.set("page", String(filters.page));
   if (filters.pageSize && filters.pageSize !== 25) params.set("pageSize", String(filters.pageSize));
-  for (const key of ["status", "refund", "q", "from", "to"] as const)
+  for (const key of ["status", "refund", "currency", "q", "from", "to"] as const)
     if (filters[key]) params.set(key, String(filters[key]));
   const query = params.toString();
   return query ? `?${query}` : "";

@@ -21,6 +21,8 @@ export type PaymentFilter = {
   externalId?: string;
   customerId?: string;
   refundStatus?: RefundState;
+  /** ISO 4217, upper case. */
+  currency?: string;
   from?: Date;
   to?: Date;
 };
@@ -46,6 +48,7 @@ export function paymentFilterConditions(merchantId: number, filter: PaymentFilte
     );
   if (filter.customerId !== undefined) conditions.push(sql`customer_id = ${filter.customerId}`);
   if (filter.refundStatus) conditions.push(REFUND_STATE_CONDITIONS[filter.refundStatus]);
+  if (filter.currency) conditions.push(sql`currency = ${filter.currency}`);
   if (filter.from) conditions.push(sql`created_at >= ${filter.from.toISOString()}::timestamptz`);
   if (filter.to) conditions.push(sql`created_at < ${filter.to.toISOString()}::timestamptz`);
   return conditions;
@@ -63,6 +66,7 @@ async function countByDay(db: Executor, merchantId: number, filter: PaymentFilte
     sql`customer_id = ${filter.customerId ?? ""}`,
     ...(filter.status ? [sql`status = ${filter.status}`] : []),
     ...(filter.refundStatus ? [sql`refund_state = ${filter.refundStatus}`] : []),
+    ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
     ...(filter.from ? [sql`day >= ${dayOf(filter.from)}::date`] : []),
     ...(filter.to ? [sql`day <= ${dayOf(new Date(filter.to.getTime() - 1))}::date`] : []),
   ];

@@ -3,6 +3,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { selectStatement, type Executor } from "@/db/client";
 import { checkouts, paymentLinks, payments } from "@/db/schema";
 import { Statement } from "@/db/statement";
+import { inMinorUnits } from "@/lib/money/amount";
 import { checkoutUrlOf } from "./checkout-token";
 import { hasPaymentFilter, listFilteredPayments, type PaymentFilter } from "./list";
 import { toPaymentListItem, toPaymentResource, type PaymentRow } from "./resource";
@@ -25,7 +26,7 @@ export function listPaymentsQuery(
       select p.*, m.payments_count as total
       from merchants m
       left join lateral (
-        select id, external_id${customer}, status, amount, created_at from payments
+        select id, external_id${customer}, status, amount, currency, created_at from payments
         where merchant_id = m.id and merchant_seq <= m.payments_count - ${offset}
         order by merchant_seq desc
         limit ${perPage}
@@ -58,7 +59,7 @@ export async function listPayments(
       merchantId,
       filter,
       { offset, limit: perPage },
-      sql`id, external_id, status, amount, created_at`,
+      sql`id, external_id, status, amount, currency, created_at`,
     );
     return { items: rows.map(toPaymentListItem), total };
   }
@@ -73,7 +74,7 @@ export type PaymentLookup = { payment: RetrievedPayment; merchantId: number } | 
 export const refundSums = {
   amount_refunded: sql<string>`${payments.amountRefunded}::text`,
   amount_refundable: sql<string>`(case when ${payments.status} = 'completed'
-    then ${payments.amount} - ${payments.amountRefunded} - ${payments.amountRefundPending} else 0 end)::numeric(14, 2)::text`,
+    then ${payments.amount} - ${payments.amountRefunded} - ${payments.amountRefundPending} else 0 end)::text`,
 };
 
 /** Finds a payment by id whoever owns it, so the caller can tell "not yours" (403) from "no such" (404). */
@@ -85,6 +86,7 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
       external_id: payments.externalId,
       status: payments.status,
       amount: payments.amount,
+      currency: payments.currency,
       metadata: payments.metadata,
       customer_id: payments.customerId,
       created_at: payments.createdAt,
@@ -102,7 +104,8 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
     .where(eq(payments.id, paymentId))
     .limit(1);
   if (!row) return undefined;
-  const { amount_refunded, amount_refundable } = row;
+  const amount_refunded = inMinorUnits(row.amount_refunded, row.currency);
+  const amount_refundable = inMinorUnits(row.amount_refundable, row.currency);
   const checkoutUrl = row.status === "pending" ? checkoutUrlOf(row.checkoutToken) : null;
   return {
     payment: { ...toPaymentResource(row, checkoutUrl), amount_refunded, amount_refundable },
@@ -136,6 +139,7 @@ export async function getMerchantPayment(
       external_id: payments.externalId,
       status: payments.status,
       amount: payments.amount,
+      currency: payments.currency,
       metadata: payments.metadata,
       created_at: payments.createdAt,
       customer_id: payments.customerId,
@@ -168,8 +172,8 @@ export async function getMerchantPayment(
     returnUrl: row.returnUrl,
     paymentLink:
       row.paymentLinkId === null ? null : { id: row.paymentLinkId, name: row.paymentLinkName ?? "" },
-    amountRefunded,
-    amountRefundable,
+    amountRefunded: inMinorUnits(amountRefunded, row.currency),
+    amountRefundable: inMinorUnits(amountRefundable, row.currency),
     customerId: row.customer_id,
     source,
     settledAt,

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { PaymentFailureCode, PaymentStatus } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
+import { inMinorUnits } from "@/lib/money/amount";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import type { PaymentListItem, PaymentResource } from "./schemas";
 
@@ -9,6 +10,7 @@ export type PaymentRow = {
   external_id: string | null;
   status: string;
   amount: string;
+  currency: string;
   metadata?: string | null;
   created_at: Date | string;
   payment_method?: PaymentMethod | string | null;
@@ -40,7 +42,8 @@ export function toPaymentListItem(row: PaymentRow): PaymentListItem {
     external_id: row.external_id,
     type: "payment",
     status: row.status as PaymentStatus,
-    amount: row.amount,
+    amount: inMinorUnits(row.amount, row.currency),
+    currency: row.currency,
     created_at: isoTimestamp(row.created_at),
   };
 }
@@ -74,13 +77,15 @@ export function paymentResourceJson(row: {
   external_id: string | null;
   status: PaymentStatus;
   amount: string;
+  currency: string;
   metadata: string | null;
   customer_id: string | null;
   created_at: SQL;
   checkout_url: string;
 }): SQL {
   return sql`json_build_object('id', ${row.id}, 'external_id', ${row.external_id}::text, 'type', 'payment',
-    'status', ${row.status}::text, 'amount', ${row.amount}::text, 'metadata', ${row.metadata}::text,
+    'status', ${row.status}::text, 'amount', ${row.amount}::text,
+    'currency', ${row.currency}::text, 'metadata', ${row.metadata}::text,
     'customer_id', ${row.customer_id}::text,
     'created_at', to_char(${row.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'checkout_url', ${row.checkout_url}::text, 'payment_method', null, 'failure_code', null, 'failure_reason', null)`;

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { PAYMENT_FAILURE_CODES, PAYMENT_STATUSES, REFUND_STATES } from "@/db/enums";
+import { amountSchema } from "@/lib/money/amount";
+import { currencyField } from "@/lib/money/currencies";
 import {
   attributeName,
   characterCount,
@@ -7,7 +9,6 @@ import {
   messages,
   stringField,
 } from "@/lib/platform/validation";
-import { amountSchema } from "./amount";
 
 export const PAYMENT_EVENT_TYPES = ["payment.pending", "payment.completed", "payment.failed"] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
@@ -99,6 +100,7 @@ function metadataValueError(key: string, value: unknown): string | undefined {
 export const createPaymentSchema = z
   .object({
     amount: amountSchema,
+    currency: currencyField(),
     external_id: optionalIdentifier("external_id"),
     customer_id: optionalIdentifier("customer_id"),
     metadata: metadataField,
@@ -190,6 +192,7 @@ export const listPaymentsQuerySchema = pageQuerySchema
     external_id: queryText("external_id"),
     customer_id: queryText("customer_id"),
     refund_status: queryChoice("refund_status", REFUND_STATES),
+    currency: currencyField(),
     created_from: createdBound("created_from", "from"),
     created_to: createdBound("created_to", "to"),
   })
@@ -211,7 +214,8 @@ export const paymentListItemSchema = z.object({
   external_id: z.string().nullable(),
   type: z.literal("payment"),
   status: z.enum(PAYMENT_STATUSES),
-  amount: z.string().describe('Two decimals, e.g. "12.50".'),
+  amount: z.string().describe('Exactly its currency\'s minor units: "12.50" EUR, "1500" JPY, "1.250" KWD.'),
+  currency: z.string().describe('ISO 4217, upper case: "EUR".'),
   created_at: createdAt,
 });
 export type PaymentListItem = z.infer<typeof paymentListItemSchema>;
@@ -258,9 +262,11 @@ export type PaymentResource = z.infer<typeof paymentSchema>;
 
 /** A payment as `GET /api/payments/{id}` returns it: the full payment, then what refunds have taken. */
 export const retrievedPaymentSchema = paymentSchema.extend({
-  amount_refunded: z.string().describe('Sum of its succeeded refunds, two decimals ("0.00" when none).'),
+  amount_refunded: z
+    .string()
+    .describe('Sum of its succeeded refunds, in its currency\'s minor units ("0.00" when none).'),
   amount_refundable: z
     .string()
-    .describe("What can still be refunded: amount − (pending + succeeded refunds); 0.00 unless completed."),
+    .describe("What can still be refunded: amount − (pending + succeeded refunds); 0 unless completed."),
 });
 export type RetrievedPayment = z.infer<typeof retrievedPaymentSchema>;

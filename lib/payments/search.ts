@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { inMinorUnits } from "@/lib/money/amount";
 import { allOf } from "@/lib/platform/day-count-pages";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { hasFilters, toPaymentFilter, type PaymentFilters } from "./filters";
@@ -151,7 +152,7 @@ function toPage(rows: DashboardRow[], countLimit?: number): DashboardPaymentPage
     .map((row) => ({
       ...toPaymentListItem({ ...row, id: row.id }),
       customer_id: row.customer_id,
-      amount_refunded: row.amount_refunded,
+      amount_refunded: inMinorUnits(row.amount_refunded, row.currency),
     }));
   const totalIsCapped = countLimit !== undefined && total > countLimit;
   return { items, total: totalIsCapped ? countLimit : total, totalIsCapped };
@@ -170,7 +171,7 @@ export async function listDashboardPayments(
     merchantId,
     filter,
     { offset, limit },
-    sql`id, external_id, customer_id, status, amount, amount_refunded, created_at`,
+    sql`id, external_id, customer_id, status, amount, currency, amount_refunded, created_at`,
   );
   return { ...toPage(rows), total, totalIsCapped: false };
 }
@@ -210,7 +211,8 @@ export async function searchPayments(
     db,
     sql`
       with matching as (${searchCount(merchantId, filters)})
-      select p.id, p.external_id, p.customer_id, p.status, p.amount, p.amount_refunded, p.created_at, matching.total
+      select p.id, p.external_id, p.customer_id, p.status, p.amount, p.currency, p.amount_refunded, p.created_at,
+             matching.total
       from matching
       left join lateral (
         select payments.* from (
@@ -232,6 +234,7 @@ export type CsvBatch = Array<{
   customer_id: string | null;
   status: string;
   amount: string;
+  currency: string;
   amount_refunded: string;
   created_at: Date | string;
   settled_at: Date | string | null;
@@ -257,14 +260,19 @@ export async function* exportPayments(
       : sql``;
     const rows = await selectRows<CsvBatch[number]>(
       db,
-      sql`select id, external_id, customer_id, status, amount, amount_refunded, created_at, settled_at, failure_code, failure_reason
+      sql`select id, external_id, customer_id, status, amount, currency, amount_refunded, created_at, settled_at, failure_code, failure_reason
           from payments
           where ${where} ${after}
           order by created_at desc, id desc
           limit ${batchSize}`,
     );
     if (rows.length === 0) return;
-    yield rows;
+    // Each amount in its currency's minor units, as the API writes it.
+    yield rows.map((row) => ({
+      ...row,
+      amount: inMinorUnits(row.amount, row.currency),
+      amount_refunded: inMinorUnits(row.amount_refunded, row.currency),
+    }));
     const last = rows.at(-1)!;
     cursor = { createdAt: isoTimestamp(last.created_at), id: Number(last.id) };
     if (rows.length < batchSize) return;

@@ -38,6 +38,7 @@ type TransitionedRow = {
   external_id: string | null;
   status: string;
   amount: string;
+  currency: string;
   metadata: string | null;
   created_at: Date | string;
   payment_method: PaymentMethod | null;
@@ -62,30 +63,31 @@ async function moveRollups(tx: Transaction, settled: TransitionedRow[]): Promise
     return ["", row.customer_id ?? ""]
       .filter((scope, index) => index === 0 || scope !== "")
       .flatMap((scope) => [
-        sql`(${row.merchant_id}::bigint, ${scope}::text, ${createdAt}::timestamptz, 'pending', -1, -${row.amount}::numeric)`,
-        sql`(${row.merchant_id}::bigint, ${scope}::text, ${createdAt}::timestamptz, ${row.status}::text, 1, ${row.amount}::numeric)`,
+        sql`(${row.merchant_id}::bigint, ${scope}::text, ${createdAt}::timestamptz, 'pending', ${row.currency}::text, -1, -${row.amount}::numeric)`,
+        sql`(${row.merchant_id}::bigint, ${scope}::text, ${createdAt}::timestamptz, ${row.status}::text, ${row.currency}::text, 1, ${row.amount}::numeric)`,
       ]);
   });
   await tx.execute(sql`
-    insert into payment_daily_totals as t (merchant_id, customer_id, day, status, count, volume)
-    select merchant_id, customer_id, (created_at at time zone 'UTC')::date, status, sum(count), sum(volume)
-    from (values ${sql.join(moves, sql`, `)}) as v(merchant_id, customer_id, created_at, status, count, volume)
-    group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (merchant_id, customer_id, day, status, refund_state) do update
+    insert into payment_daily_totals as t (merchant_id, customer_id, day, status, currency, count, volume)
+    select merchant_id, customer_id, (created_at at time zone 'UTC')::date, status, currency, sum(count), sum(volume)
+    from (values ${sql.join(moves, sql`, `)}) as v(merchant_id, customer_id, created_at, status, currency, count, volume)
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (merchant_id, customer_id, day, status, refund_state, currency) do update
       set count = t.count + excluded.count, volume = t.volume + excluded.volume`);
   const completed = settled.filter((row) => row.status === "completed" && row.customer_id);
   if (completed.length === 0) return;
   await tx.execute(sql`
-    update customers c set completed_volume = c.completed_volume + v.volume
-    from (select merchant_id, customer_id, sum(volume) as volume
-          from (values ${sql.join(
-            completed.map(
-              (row) => sql`(${row.merchant_id}::bigint, ${row.customer_id}::text, ${row.amount}::numeric)`,
-            ),
-            sql`, `,
-          )}) as moved(merchant_id, customer_id, volume)
-          group by 1, 2 order by 1, 2) v
-    where c.merchant_id = v.merchant_id and c.customer_id = v.customer_id`);
+    insert into customer_volumes as c (merchant_id, customer_id, currency, completed)
+    select merchant_id, customer_id, currency, sum(volume)
+    from (values ${sql.join(
+      completed.map(
+        (row) =>
+          sql`(${row.merchant_id}::bigint, ${row.customer_id}::text, ${row.currency}::text, ${row.amount}::numeric)`,
+      ),
+      sql`, `,
+    )}) as moved(merchant_id, customer_id, currency, volume)
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (merchant_id, customer_id, currency) do update set completed = c.completed + excluded.completed`);
 }
 
 /**
@@ -105,7 +107,7 @@ async function transition(
     sql`update payments set status = ${outcome}, failure_reason = ${failureReason}, failure_code = ${failureCode},
                settled_at = now(), updated_at = now(), payment_method = coalesce(${card}::json, payment_method)
         where id = ${paymentId} and status = 'pending' ${merchantId === undefined ? sql`` : sql`and merchant_id = ${merchantId}`}
-        returning id, merchant_id, external_id, status, amount, metadata, created_at, payment_method, customer_id,
+        returning id, merchant_id, external_id, status, amount, currency, metadata, created_at, payment_method, customer_id,
                   failure_code, failure_reason`,
   );
   if (!row) return undefined;

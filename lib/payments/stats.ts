@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { PAYMENT_STATUSES, type PaymentStatus } from "@/db/enums";
+import { inMinorUnits } from "@/lib/money/amount";
 import type { OverviewRange } from "./filters";
 
 export type StatusTotals = Record<PaymentStatus, { count: number; volume: string }>;
@@ -10,6 +11,8 @@ export type NetVolume = { gross: string; refunded: string; net: string; refunds:
 /** One bar of the chart: completed payments, and the refunds that succeeded, in a day (or a month). */
 export type ChartPoint = { day: string; count: number; volume: string; refunds: number; refunded: string };
 export type OverviewStats = {
+  /** Every figure is in this one currency: no sum adds two. */
+  currency: string;
   byStatus: StatusTotals;
   volume: NetVolume;
   series: ChartPoint[];
@@ -17,21 +20,43 @@ export type OverviewStats = {
   bucket: "day" | "month";
 };
 
+/** The currencies the merchant has taken payments in, sorted: with its default, the Overview's switch. */
+export async function usedCurrencies(db: Executor, merchantId: number): Promise<string[]> {
+  const rows = await selectRows<{ currency: string }>(
+    db,
+    sql`select distinct currency from payment_daily_totals
+        where merchant_id = ${merchantId} and customer_id = '' order by currency`,
+  );
+  return rows.map((row) => row.currency);
+}
+
 /**
- * The Overview's figures for a range, all from the daily totals (payment_daily_totals by the UTC day a payment
+ * The Overview's currency: the one asked for when the merchant has used it, else its default; and the
+ * switch's choices, the default first.
+ */
+export function overviewCurrency(asked: unknown, used: string[], defaultCurrency: string) {
+  const choices = [defaultCurrency, ...used.filter((code) => code !== defaultCurrency)];
+  const currency = typeof asked === "string" && choices.includes(asked) ? asked : defaultCurrency;
+  return { currency, choices };
+}
+
+/**
+ * The Overview's figures for a range, in one currency, all from the daily totals (payment_daily_totals by the UTC day a payment
  * was created, refund_daily_totals by the day a refund succeeded): a few rows per day whatever the number of
  * payments, so the page costs the same at ten payments and at ten million.
  */
 export async function getPaymentStats(
   db: Executor,
   merchantId: number,
+  currency: string,
   range: OverviewRange = 30,
 ): Promise<OverviewStats> {
   const today = sql`(now() at time zone 'UTC')::date`;
   const since = range === "all" ? null : sql`${today} - ${range - 1}::int`;
   const inRange = since ? sql`and day >= ${since}` : sql``;
-  const payments = sql`payment_daily_totals where merchant_id = ${merchantId} and customer_id = '' ${inRange}`;
-  const refunds = sql`refund_daily_totals where merchant_id = ${merchantId} ${inRange}`;
+  const payments = sql`payment_daily_totals
+    where merchant_id = ${merchantId} and customer_id = '' and currency = ${currency} ${inRange}`;
+  const refunds = sql`refund_daily_totals where merchant_id = ${merchantId} and currency = ${currency} ${inRange}`;
   const bucket = range === "all" ? "month" : "day";
   const bucketOf = (day: SQL) => (bucket === "month" ? sql`date_trunc('month', ${day})::date` : day);
   // All time starts at the month of the first payment or refund (this month when there is none).
@@ -44,13 +69,12 @@ export async function getPaymentStats(
   const [byStatusRows, [volume], seriesRows] = await Promise.all([
     selectRows<{ status: PaymentStatus; count: number | string; volume: string | null }>(
       db,
-      sql`select status, sum(count) as count, sum(volume)::numeric(20,2)::text as volume
+      sql`select status, sum(count) as count, sum(volume)::text as volume
           from ${payments} group by status`,
     ),
     selectRows<{ gross: string; refunded: string; net: string; refunds: number | string }>(
       db,
-      sql`select gross::numeric(20,2)::text as gross, refunded::numeric(20,2)::text as refunded,
-                 (gross - refunded)::numeric(20,2)::text as net, refunds
+      sql`select gross::text as gross, refunded::text as refunded, (gross - refunded)::text as net, refunds
           from (select
             coalesce((select sum(volume) from ${payments} and status = 'completed'), 0) as gross,
             coalesce((select sum(amount) from ${refunds}), 0) as refunded,
@@ -65,8 +89,8 @@ export async function getPaymentStats(
     }>(
       db,
       sql`select to_char(b.day, 'YYYY-MM-DD') as day, coalesce(p.count, 0) as count,
-                 coalesce(p.volume, 0)::numeric(20,2)::text as volume,
-                 coalesce(r.count, 0) as refunds, coalesce(r.amount, 0)::numeric(20,2)::text as refunded
+                 coalesce(p.volume, 0)::text as volume,
+                 coalesce(r.count, 0) as refunds, coalesce(r.amount, 0)::text as refunded
           from generate_series(${first}, ${today}, ${sql.raw(`interval '1 ${bucket}'`)}) as b(day)
           left join (select ${bucketOf(sql`day`)} as day, sum(count) as count, sum(volume) as volume
                      from ${payments} and status = 'completed' group by 1) p on p.day = b.day
@@ -75,22 +99,27 @@ export async function getPaymentStats(
           order by b.day`,
     ),
   ]);
+  const money = (amount: string | null | undefined) => inMinorUnits(amount ?? "0", currency);
   const byStatus = Object.fromEntries(
-    PAYMENT_STATUSES.map((status) => [status, { count: 0, volume: "0.00" }]),
+    PAYMENT_STATUSES.map((status) => [status, { count: 0, volume: money("0") }]),
   ) as StatusTotals;
   for (const row of byStatusRows)
-    byStatus[row.status] = { count: Number(row.count), volume: row.volume ?? "0.00" };
+    byStatus[row.status] = { count: Number(row.count), volume: money(row.volume) };
   return {
+    currency,
     byStatus,
-    volume: volume
-      ? { ...volume, refunds: Number(volume.refunds) }
-      : { gross: "0.00", refunded: "0.00", net: "0.00", refunds: 0 },
+    volume: {
+      gross: money(volume?.gross),
+      refunded: money(volume?.refunded),
+      net: money(volume?.net),
+      refunds: Number(volume?.refunds ?? 0),
+    },
     series: seriesRows.map((row) => ({
       day: row.day,
       count: Number(row.count),
-      volume: row.volume,
+      volume: money(row.volume),
       refunds: Number(row.refunds),
-      refunded: row.refunded,
+      refunded: money(row.refunded),
     })),
     bucket,
   };

@@ -25,8 +25,8 @@ export const messages = {
     `The ${attributeName(field)} field must not be greater than ${max} characters.`,
   gt: (field: string, value: number | string) =>
     `The ${attributeName(field)} field must be greater than ${value}.`,
-  decimals: (field: string, places: string) =>
-    `The ${attributeName(field)} field must have ${places} decimal places.`,
+  decimalsAtMost: (field: string, places: number) =>
+    `The ${attributeName(field)} field must have at most ${places} decimal places.`,
   in: (field: string) => `The selected ${attributeName(field)} is invalid.`,
   /** Laravel's `in` message, with the choices named: the caller learns the fix from the refusal. */
   inChoices: (field: string, values: readonly string[]) =>

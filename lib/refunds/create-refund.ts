@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { onceMoreOnConflict } from "@/db/errors";
+import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
 import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
 import { eventStatement } from "@/lib/payments/outbox";
 import { DomainError, validationError } from "@/lib/platform/errors";
@@ -42,9 +43,13 @@ function createRefundStatement(
     after: {
       ctes: sql`
       locked as (
-        select id, customer_id,
-               coalesce(${input.amount ?? null}::numeric, amount - amount_refunded - amount_refund_pending) as refund,
-               amount - amount_refunded - amount_refund_pending as refundable
+        -- An amount with more decimals than the payment's currency has matches nothing (explained below);
+        -- one with fewer is written out to the currency's (0.5 KWD is 0.500), as the payment's own amount is.
+        select id, customer_id, currency,
+               round(coalesce(${input.amount ?? null}::numeric, amount - amount_refunded - amount_refund_pending),
+                     scale(amount)) as refund,
+               amount - amount_refunded - amount_refund_pending as refundable,
+               coalesce(scale(${input.amount ?? null}::numeric) <= scale(amount), true) as fits
         from payments
         where id = ${paymentId} and merchant_id = ${merchantId} and status = 'completed'
         for update
@@ -52,11 +57,12 @@ function createRefundStatement(
         update payments p set amount_refund_pending = p.amount_refund_pending + locked.refund, updated_at = now()
         from locked
         where p.merchant_id = ${merchantId} and p.id = locked.id
-          and locked.refund > 0 and locked.refund <= locked.refundable
-        returning p.id, p.customer_id, locked.refund
+          and locked.fits and locked.refund > 0 and locked.refund <= locked.refundable
+        returning p.id, p.customer_id, p.currency, locked.refund
       ), inserted as (
-        insert into refunds (merchant_id, payment_id, customer_id, amount, reason, external_id, settle_at)
-        select ${merchantId}::bigint, reserved.id, reserved.customer_id, reserved.refund, ${input.reason}::text,
+        insert into refunds (merchant_id, payment_id, customer_id, amount, currency, reason, external_id, settle_at)
+        select ${merchantId}::bigint, reserved.id, reserved.customer_id, reserved.refund, reserved.currency,
+               ${input.reason}::text,
                ${input.external_id}::text,
                case when ${autoSettleMs}::int > 0 then now() + ${autoSettleMs}::int * interval '1 millisecond' end
         from reserved
@@ -72,7 +78,7 @@ function createRefundStatement(
       )`,
       from: sql`inserted`,
       returning: sql`${sql.raw(
-        "inserted.id, inserted.payment_id, inserted.amount, inserted.status, inserted.reason, " +
+        "inserted.id, inserted.payment_id, inserted.amount, inserted.currency, inserted.status, inserted.reason, " +
           "inserted.external_id, inserted.failure_reason, inserted.created_at, inserted.settled_at",
       )}`,
     },
@@ -80,17 +86,25 @@ function createRefundStatement(
 }
 
 /** Why no refund was made: the payment's state as it is now, in the API's words. */
-async function explainRefusal(db: Executor, merchantId: number, paymentId: number) {
-  const [payment] = await selectRows<{ merchant_id: string | number; status: string; refundable: string }>(
+async function explainRefusal(db: Executor, merchantId: number, paymentId: number, amount?: string) {
+  const [payment] = await selectRows<{
+    merchant_id: string | number;
+    status: string;
+    currency: string;
+    refundable: string;
+  }>(
     db,
-    sql`select merchant_id, status, (amount - amount_refunded - amount_refund_pending)::text as refundable
+    sql`select merchant_id, status, currency, (amount - amount_refunded - amount_refund_pending)::text as refundable
         from payments where id = ${paymentId}`,
   );
   if (!payment) return new DomainError("not_found", `Payment ${paymentId} was not found.`);
   if (Number(payment.merchant_id) !== merchantId) return new DomainError("forbidden", "Not your payment.");
   if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
-  if (payment.refundable === "0.00") return validationError({ payment: [NOTHING_LEFT] });
-  return validationError({ amount: [messages.max("amount", payment.refundable)] });
+  const refusal = amount === undefined ? null : amountRefusal(amount, payment.currency);
+  if (refusal) return validationError({ amount: [refusal] });
+  if (!/[1-9]/.test(payment.refundable)) return validationError({ payment: [NOTHING_LEFT] });
+  const refundable = inMinorUnits(payment.refundable, payment.currency);
+  return validationError({ amount: [messages.max("amount", refundable)] });
 }
 
 /** The refund as made now, or the id a replayed key made earlier (read it when needed). */
@@ -114,7 +128,7 @@ export async function createRefund(
       executor,
       createRefundStatement(merchantId, paymentId, input, options.autoSettleMs),
     );
-    if (!row) throw await explainRefusal(executor, merchantId, paymentId);
+    if (!row) throw await explainRefusal(executor, merchantId, paymentId, input.amount);
     refund = toRefundResource(row);
     return refund.id;
   };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REFUND_REASONS, REFUND_STATUSES } from "@/db/enums";
-import { amountField } from "@/lib/payments/amount";
+import { amountField } from "@/lib/money/amount";
 import { pageQuerySchema, queryChoice } from "@/lib/payments/schemas";
 import { idParam, messages, requiredChoice, stringField } from "@/lib/platform/validation";
 
@@ -43,7 +43,7 @@ export const settleRefundSchema = z.object({
   outcome: requiredChoice("outcome", ["succeeded", "failed"]),
 });
 
-const money = z.string().describe('Two decimals, e.g. "12.50".');
+const money = z.string().describe('In its payment\'s currency\'s minor units: "12.50" EUR, "1500" JPY.');
 const timestamp = z.string().describe("UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`.");
 
 /** A refund as the API returns it and a refund event carries it, in this key order. */
@@ -51,6 +51,7 @@ export const refundSchema = z.object({
   id: z.number().int(),
   payment_id: z.number().int(),
   amount: money,
+  currency: z.string().describe("Its payment's, ISO 4217."),
   status: z.enum(REFUND_STATUSES),
   reason: z.enum(REFUND_REASONS).nullable(),
   external_id: z.string().nullable(),

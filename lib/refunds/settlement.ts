@@ -65,15 +65,16 @@ async function transitionRefund(
                    + case when settled.status = 'succeeded' then settled.amount else 0 end,
                  updated_at = now()
           from settled where p.merchant_id = ${merchantId} and p.id = settled.payment_id
-          returning p.customer_id, p.created_at, p.status, p.amount, p.amount_refunded,
+          returning p.customer_id, p.created_at, p.status, p.amount, p.currency, p.amount_refunded,
                     p.amount_refunded - case when settled.status = 'succeeded' then settled.amount else 0 end
                       as refunded_before,
                     case when settled.status = 'succeeded' then settled.amount else 0 end as refunded_now
         ), restated as (
           -- Its day's totals (the merchant's and its customer's) move to the refund state it is in now.
-          insert into payment_daily_totals as t (merchant_id, customer_id, day, status, refund_state, count, volume)
+          insert into payment_daily_totals as t (merchant_id, customer_id, day, status, refund_state, currency,
+                                                 count, volume)
           select ${merchantId}::bigint, scope, (moved.created_at at time zone 'UTC')::date, moved.status,
-                 state.refund_state, state.count, state.count * moved.amount
+                 state.refund_state, moved.currency, state.count, state.count * moved.amount
           from moved,
                lateral (values (''), (nullif(moved.customer_id, ''))) as scopes (scope),
                lateral (values (${refundStateOf(sql`moved.refunded_before`)}, -1),
@@ -81,12 +82,12 @@ async function transitionRefund(
           where scope is not null and moved.refunded_now > 0
             and ${refundStateOf(sql`moved.refunded_before`)} <> ${refundStateOf(sql`moved.amount_refunded`)}
           order by 2, 5
-          on conflict (merchant_id, customer_id, day, status, refund_state)
+          on conflict (merchant_id, customer_id, day, status, refund_state, currency)
             do update set count = t.count + excluded.count, volume = t.volume + excluded.volume
         )`,
         from: sql`settled`,
         returning: sql`${sql.raw(
-          "settled.id, settled.payment_id, settled.amount, settled.status, settled.reason, settled.external_id, " +
+          "settled.id, settled.payment_id, settled.amount, settled.currency, settled.status, settled.reason, settled.external_id, " +
             "settled.failure_reason, settled.created_at, settled.settled_at",
         )}`,
       },
@@ -98,17 +99,18 @@ async function transitionRefund(
   if (row?.status === "succeeded") {
     await selectRows(
       db,
-      sql`update customers c set refunded = c.refunded + ${row.amount}::numeric
+      sql`insert into customer_volumes as c (merchant_id, customer_id, currency, refunded)
+          select p.merchant_id, p.customer_id, p.currency, ${row.amount}::numeric
           from payments p
-          where p.merchant_id = ${merchantId} and p.id = ${row.payment_id}
-            and c.merchant_id = p.merchant_id and c.customer_id = p.customer_id`,
+          where p.merchant_id = ${merchantId} and p.id = ${row.payment_id} and p.customer_id <> ''
+          on conflict (merchant_id, customer_id, currency) do update set refunded = c.refunded + excluded.refunded`,
     );
     // now(): the transaction's time, which the update above set as settled_at.
     await selectRows(
       db,
-      sql`insert into refund_daily_totals as t (merchant_id, day, count, amount)
-          values (${merchantId}, (now() at time zone 'UTC')::date, 1, ${row.amount}::numeric)
-          on conflict (merchant_id, day) do update set count = t.count + 1, amount = t.amount + excluded.amount`,
+      sql`insert into refund_daily_totals as t (merchant_id, day, currency, count, amount)
+          values (${merchantId}, (now() at time zone 'UTC')::date, ${row.currency}, 1, ${row.amount}::numeric)
+          on conflict (merchant_id, day, currency) do update set count = t.count + 1, amount = t.amount + excluded.amount`,
     );
   }
   if (row) await recountRefund(db, merchantId, Number(row.id), row.status);

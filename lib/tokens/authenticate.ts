@@ -6,7 +6,13 @@ import { Statement } from "@/db/statement";
 import { gcraUpsert, rateLimitDecision, type RateLimitDecision } from "@/lib/platform/rate-limit";
 import { hashToken, isWellFormedToken } from "./format";
 
-export type AuthenticatedToken = { tokenId: number; merchantId: number; scope: TokenScope };
+export type AuthenticatedToken = {
+  tokenId: number;
+  merchantId: number;
+  scope: TokenScope;
+  /** The merchant's default currency, read in the same statement: a payment created without one is in it. */
+  defaultCurrency: string;
+};
 export type ApiAuthentication = { token: AuthenticatedToken; rateLimit: RateLimitDecision } | { token: null };
 
 /** `last_used_at` is refreshed when older than this, so a busy token costs one write a minute, not one a request. */
@@ -38,7 +44,7 @@ export async function liveTokenIds(db: Executor, tokenIds: number[]): Promise<Se
 export function authenticationQuery(tokenHash: string, defaultPerMinute: number): SQL {
   return sql`
       with token as (
-        select t.id, t.merchant_id, t.scope, t.last_used_at,
+        select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency,
                coalesce(m.rate_limit_per_minute, ${defaultPerMinute})::int as per_minute
         from api_tokens t
         join merchants m on m.id = t.merchant_id
@@ -49,7 +55,7 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
         where id = (select id from token where last_used_at is null or last_used_at < now() - ${LAST_USED_RESOLUTION}::interval)
       ),
       bucket as (${gcraUpsert(sql`select 'token:' || id as bucket_key, per_minute as per_period from token`)})
-      select token.id, token.merchant_id, token.scope, token.per_minute,
+      select token.id, token.merchant_id, token.scope, token.default_currency, token.per_minute,
              bucket.allowed, bucket.ahead_seconds
       from token, bucket`;
 }
@@ -61,6 +67,7 @@ export const authenticationStatement = new Statement<
     id: number | string;
     merchant_id: number | string;
     scope: TokenScope;
+    default_currency: string;
     per_minute: number;
     allowed: boolean;
     ahead_seconds: number;
@@ -84,7 +91,12 @@ export async function authenticateApiToken(
   const row = rows[0];
   if (!row) return { token: null };
   return {
-    token: { tokenId: Number(row.id), merchantId: Number(row.merchant_id), scope: row.scope },
+    token: {
+      tokenId: Number(row.id),
+      merchantId: Number(row.merchant_id),
+      scope: row.scope,
+      defaultCurrency: row.default_currency,
+    },
     rateLimit: rateLimitDecision(row.per_minute, row.allowed, Number(row.ahead_seconds)),
   };
 }

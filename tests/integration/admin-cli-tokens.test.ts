@@ -186,7 +186,7 @@ describe("admin CLI: webhooks and settlement", () => {
     for (const [args, exitStatus, message] of [
       [["--amount", "12,50"], 1, "The amount field must be a number."],
       [["--amount=-1"], 1, "The amount field must be at least 0."],
-      [["--amount", "1.001"], 1, "The amount field must have 0-2 decimal places."],
+      [["--amount", "1.001"], 1, "The amount field must have at most 2 decimal places."],
       [
         ["--amount", "1", "--external-id", "x".repeat(256)],
         1,

@@ -240,8 +240,7 @@ describe("customers", () => {
     expect((found.body as { data: unknown }).data).toMatchObject({
       id: customer,
       payments_count: 3,
-      completed_volume: "12.50",
-      refunded: "1.25",
+      volumes: [{ currency: "USD", completed: "12.50", refunded: "1.25" }],
     });
     const listed = (await api("/api/customers?perPage=5")).body as {
       data: Array<{ id: string }>;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
 import { webhookEndpoints } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
-import { getMerchantProfile, getOnboardingProgress, setDisplayCurrency } from "@/lib/accounts/merchants";
+import { getMerchantProfile, getOnboardingProgress, setDefaultCurrency } from "@/lib/accounts/merchants";
 import { errorResponse } from "@/lib/api/responses";
 import { createPayment } from "@/lib/payments/create-payment";
 import { readPaymentFilters } from "@/lib/payments/filters";
@@ -107,18 +107,38 @@ describe("the dashboard's search box", () => {
   });
 });
 
-describe("display currency", () => {
-  it("takes an ISO 4217 code in any case, refuses anything else, and clears with an empty value", async () => {
+describe("default currency", () => {
+  it("is USD for a new merchant, takes an ISO 4217 code in any case, and refuses anything else", async () => {
     const merchantId = await newMerchant("currency");
-    expect(await setDisplayCurrency(db, merchantId, { display_currency: " eur " })).toBe("EUR");
-    for (const bad of ["EURO", "XXXX", "€", "usd1", 42]) {
-      await expect(setDisplayCurrency(db, merchantId, { display_currency: bad })).rejects.toMatchObject({
+    expect((await getMerchantProfile(db, merchantId))!.defaultCurrency).toBe("USD");
+    expect(await setDefaultCurrency(db, merchantId, { default_currency: " eur " })).toBe("EUR");
+    for (const bad of ["EURO", "XXX", "XAU", "€", "usd1", 42, "", "E\0R"]) {
+      await expect(setDefaultCurrency(db, merchantId, { default_currency: bad })).rejects.toMatchObject({
         kind: "validation",
       });
     }
-    expect((await getMerchantProfile(db, merchantId))!.displayCurrency).toBe("EUR");
-    expect(await setDisplayCurrency(db, merchantId, { display_currency: "" })).toBeNull();
-    expect((await getMerchantProfile(db, merchantId))!.displayCurrency).toBeNull();
+    expect((await getMerchantProfile(db, merchantId))!.defaultCurrency).toBe("EUR");
+    // A payment created without a currency is in the default; one that names another keeps it.
+    const { paymentId } = await createPayment(
+      db,
+      merchantId,
+      { amount: "12.5" },
+      { source: "cli", autoSettleMs: 0 },
+    );
+    const { paymentId: yen } = await createPayment(
+      db,
+      merchantId,
+      { amount: 1500, currency: "jpy" },
+      { source: "cli", autoSettleMs: 0 },
+    );
+    const rows = await selectRows<{ id: string | number; amount: string; currency: string }>(
+      db,
+      sql`select id, amount::text, currency from payments where id in (${paymentId}, ${yen}) order by id`,
+    );
+    expect(rows.map((row) => [row.amount, row.currency])).toEqual([
+      ["12.50", "EUR"],
+      ["1500", "JPY"],
+    ]);
   });
 });
 
@@ -261,7 +281,7 @@ describe("the Overview's rollup", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     // The settler takes the rest: 2500.00 fails (the simulator's test range), the others complete.
     while ((await settleDuePayments(db, 2)) > 0);
-    const fromRollup = (await getPaymentStats(db, merchantId, 7)).byStatus;
+    const fromRollup = (await getPaymentStats(db, merchantId, "USD", 7)).byStatus;
     const counted = await selectRows<{ status: string; count: number | string; volume: string }>(
       db,
       sql`select status, count(*) as count, sum(amount)::text as volume from payments
@@ -275,7 +295,7 @@ describe("the Overview's rollup", () => {
     // The chart: completed payments, and refunds by the day they succeeded.
     const { refundId } = await createRefund(db, merchantId, ids[1]!, { amount: "5.05" }, { autoSettleMs: 0 });
     await settleRefund(db, refundId, { outcome: "succeeded" }, merchantId);
-    const stats = await getPaymentStats(db, merchantId, 7);
+    const stats = await getPaymentStats(db, merchantId, "USD", 7);
     expect(stats.series).toHaveLength(7);
     expect(stats.series.at(-1)).toEqual({
       day: new Date().toISOString().slice(0, 10),

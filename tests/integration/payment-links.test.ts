@@ -58,7 +58,7 @@ describe("POST/GET/PATCH /api/payment-links", () => {
     [{ name: 7, amount: 1 }, { name: ["The name field must be a string."] }],
     [{ name: "a\0b", amount: 1 }, { name: ["The name field must not contain NUL characters."] }],
     [{ name: "X", amount: 0 }, { amount: ["The amount field must be greater than 0."] }],
-    [{ name: "X", amount: "1.001" }, { amount: ["The amount field must have 0-2 decimal places."] }],
+    [{ name: "X", amount: "1.001" }, { amount: ["The amount field must have at most 2 decimal places."] }],
     [
       { name: "x".repeat(101), amount: 1 },
       { name: ["The name field must not be greater than 100 characters."] },

@@ -85,9 +85,11 @@ describe("GET /api/payments", () => {
     };
     expect(Object.keys(body).sort()).toEqual(["data", "links", "meta"]);
     expect(body.data.map((item) => item.external_id)).toEqual(["list_c", "list_b"]);
+    // The seed's six fields and `currency`, the one addition to them (DESIGN.md, "Currencies").
     expect(Object.keys(body.data[0]!).sort()).toEqual([
       "amount",
       "created_at",
+      "currency",
       "external_id",
       "id",
       "status",
@@ -188,13 +190,13 @@ describe("POST /api/payments with bad input writes nothing", () => {
       "three decimals",
       { json: { amount: 1.234 } },
       422,
-      amountError("The amount field must have 0-2 decimal places."),
+      amountError("The amount field must have at most 2 decimal places."),
     ],
     [
       "three decimals string",
       { json: { amount: "1.234" } },
       422,
-      amountError("The amount field must have 0-2 decimal places."),
+      amountError("The amount field must have at most 2 decimal places."),
     ],
     [
       "too large",
@@ -206,7 +208,7 @@ describe("POST /api/payments with bad input writes nothing", () => {
       "too large string",
       { json: { amount: "999999999999.999" } },
       422,
-      amountError("The amount field must have 0-2 decimal places."),
+      amountError("The amount field must have at most 2 decimal places."),
     ],
     // Each prints as a two-decimal number once parsed into a double; the digits sent say otherwise.
     ...[
@@ -220,7 +222,7 @@ describe("POST /api/payments with bad input writes nothing", () => {
           `JSON number ${numeral}`,
           { raw: `{"amount": ${numeral}}` },
           422,
-          amountError("The amount field must have 0-2 decimal places."),
+          amountError("The amount field must have at most 2 decimal places."),
         ] as (typeof cases)[number],
     ),
     [

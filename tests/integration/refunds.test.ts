@@ -67,6 +67,7 @@ describe("refunds", () => {
         id: created.id,
         payment_id: id,
         amount: "4.00",
+        currency: "USD",
         status: "pending",
         reason: "requested_by_customer",
         external_id: "ret_1",
@@ -124,7 +125,7 @@ describe("refunds", () => {
     [{ amount: -1 }, "amount", "The amount field must be greater than 0."],
     [{ amount: "-0.50" }, "amount", "The amount field must be greater than 0."],
     [{ amount: "+1.00" }, "amount", "The amount field must be a number."],
-    [{ amount: "1.001" }, "amount", "The amount field must have 0-2 decimal places."],
+    [{ amount: "1.001" }, "amount", "The amount field must have at most 2 decimal places."],
     [{ amount: "ten" }, "amount", "The amount field must be a number."],
     ...[{ reason: "bored" }, { reason: "Duplicate" }, { reason: "" }, { reason: 7 }].map(
       (body): [Record<string, unknown>, string, string] => [
@@ -274,6 +275,7 @@ describe("refund events", () => {
       "id",
       "payment_id",
       "amount",
+      "currency",
       "status",
       "reason",
       "external_id",

@@ -14,8 +14,8 @@ const invalid = (message: string) => ({
 
 describe("amounts written with an exponent follow the digits rule", () => {
   it.each([
-    ["1e-400", invalid("The amount field must have 0-2 decimal places.")],
-    ["1e-3", invalid("The amount field must have 0-2 decimal places.")],
+    ["1e-400", invalid("The amount field must have at most 2 decimal places.")],
+    ["1e-3", invalid("The amount field must have at most 2 decimal places.")],
     ["-1e-400", invalid("The amount field must be at least 0.")],
     ["1e400", invalid("The amount field must not be greater than 999999999999.99.")],
     ['"1e-400"', invalid("The amount field must be a number.")],

@@ -19,27 +19,37 @@ const REFUND_STATE = sql`case when amount_refunded = 0 then 'none' when amount_r
 async function rollupsOf(merchantId: number) {
   const totals = await selectRows<Record<string, string>>(
     db,
-    sql`select customer_id, to_char(day, 'YYYY-MM-DD') as day, status, refund_state, count::text, volume::text
-        from payment_daily_totals where merchant_id = ${merchantId} and count <> 0 order by 1, 2, 3, 4`,
+    sql`select customer_id, to_char(day, 'YYYY-MM-DD') as day, status, refund_state, currency, count::text,
+               volume::text
+        from payment_daily_totals where merchant_id = ${merchantId} and count <> 0 order by 1, 2, 3, 4, 5`,
   );
   const expected = await selectRows<Record<string, string>>(
     db,
     sql`select scope as customer_id, to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, status,
-               ${REFUND_STATE} as refund_state, count(*)::text as count, sum(amount)::numeric(20, 2)::text as volume
+               ${REFUND_STATE} as refund_state, currency, count(*)::text as count, sum(amount)::text as volume
         from payments, lateral (values (''), (nullif(customer_id, ''))) as scopes (scope)
-        where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+        where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`,
   );
   const customers = await selectRows<Record<string, string>>(
     db,
-    sql`select customer_id, payments_count::text, completed_volume::numeric(20, 2)::text as completed_volume,
-               refunded::numeric(20, 2)::text as refunded from customers where merchant_id = ${merchantId} order by 1`,
+    sql`select c.customer_id, c.payments_count::text, v.currency,
+               coalesce(v.completed, 0)::numeric(20, 2)::text as completed_volume,
+               coalesce(v.refunded, 0)::numeric(20, 2)::text as refunded
+        from customers c
+        left join customer_volumes v on v.merchant_id = c.merchant_id and v.customer_id = c.customer_id
+        where c.merchant_id = ${merchantId} order by 1, 3`,
   );
   const expectedCustomers = await selectRows<Record<string, string>>(
     db,
-    sql`select customer_id, count(*)::text as payments_count,
+    sql`select customer_id, (select count(*) from payments c where c.merchant_id = p.merchant_id
+                                   and c.customer_id = p.customer_id)::text as payments_count,
+               currency,
                coalesce(sum(amount) filter (where status = 'completed'), 0)::numeric(20, 2)::text as completed_volume,
                sum(amount_refunded)::numeric(20, 2)::text as refunded
-        from payments where merchant_id = ${merchantId} and customer_id <> '' group by 1 order by 1`,
+        from payments p where merchant_id = ${merchantId} and customer_id <> ''
+        group by merchant_id, customer_id, currency
+        having sum(amount) filter (where status = 'completed') > 0 or sum(amount_refunded) > 0
+        order by 1, 3`,
   );
   const refundCounts = await selectRows<Record<string, string>>(
     db,
@@ -106,8 +116,20 @@ describe("the payment rollups", () => {
     ]);
     expect(customers).toEqual(expectedCustomers);
     expect(customers).toEqual([
-      { customer_id: "alice", payments_count: "3", completed_volume: "25.00", refunded: "25.00" },
-      { customer_id: "bob", payments_count: "2", completed_volume: "7.00", refunded: "0.00" },
+      {
+        customer_id: "alice",
+        payments_count: "3",
+        currency: "USD",
+        completed_volume: "25.00",
+        refunded: "25.00",
+      },
+      {
+        customer_id: "bob",
+        payments_count: "2",
+        currency: "USD",
+        completed_volume: "7.00",
+        refunded: "0.00",
+      },
     ]);
   });
 });

@@ -52,6 +52,7 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
         type: "payment",
         status: "completed",
         amount: "10.00",
+        currency: "USD",
         metadata: '{"customer_id":"cus_9"}',
         customer_id: "cus_9",
         created_at: mine[0]!.payload.data.created_at,

@@ -251,6 +251,7 @@ export const PAYMENT_EVENT_FIELDS = [
   "type",
   "status",
   "amount",
+  "currency",
   "metadata",
   "customer_id",
   "created_at",

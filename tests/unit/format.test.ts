@@ -1,26 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { formatMoney, formatRelativeTime } from "@/components/format";
 
-describe("formatMoney", () => {
+describe("formatMoney: in its currency, exactly, from the amount's own decimals", () => {
   it.each([
-    ["0.00", "0.00"],
-    ["12.5", "12.50"],
-    ["1250.00", "1,250.00"],
-    ["1000000", "1,000,000.00"],
-    ["999999999999.99", "999,999,999,999.99"],
-    ["007.1", "7.10"],
-    ["-1234.5", "-1,234.50"],
-  ])("%s reads %s", (input, expected) => {
-    expect(formatMoney(input)).toBe(expected);
-  });
-});
-
-describe("formatMoney with a display currency", () => {
-  it("prints the ISO code after the figure", () => {
-    expect(formatMoney("1250", "EUR")).toBe("1,250.00 EUR");
-  });
-  it("prints the bare figure when none is set", () => {
-    expect(formatMoney("1250", null)).toBe("1,250.00");
+    ["12.50", "EUR", "€12.50"],
+    ["1500", "JPY", "¥1,500"],
+    ["1.250", "KWD", "KWD\u00a01.250"],
+    ["0.00", "USD", "$0.00"],
+    ["1250.00", "USD", "$1,250.00"],
+    ["999999999999.99", "USD", "$999,999,999,999.99"],
+    // Past a double's precision: still every digit.
+    ["12345678901234567.89", "EUR", "€12,345,678,901,234,567.89"],
+    ["-5.00", "GBP", "-£5.00"],
+  ])("%s %s → %s", (amount, currency, expected) => {
+    expect(formatMoney(amount, currency)).toBe(expected);
   });
 });
 

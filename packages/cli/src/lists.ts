@@ -36,8 +36,9 @@ export async function listEvents(
     options.limit,
   );
   for (const event of events) {
-    const data = event.data as { id?: number; amount?: string; status?: string };
-    const line = `${timestamp(event.created_at)}  ${event.id}  ${event.event.padEnd(18)} ${data.id ?? ""} ${data.amount ?? ""}`;
+    const data = event.data as { id?: number; amount?: string; currency?: string; status?: string };
+    const money = [data.amount, data.currency].filter(Boolean).join(" ");
+    const line = `${timestamp(event.created_at)}  ${event.id}  ${event.event.padEnd(18)} ${data.id ?? ""} ${money}`;
     emit(options.json === true, { type: "event", ...event }, `${line.trimEnd()}${failureSuffix(event.data)}`);
   }
   if (events.length === 0 && options.json !== true) emit(false, {}, "No events.");
@@ -53,6 +54,14 @@ function printEach<T extends object>(
   if (items.length === 0 && options.json !== true) emit(false, {}, options.none);
 }
 
+/** A customer's sums of one kind, one per currency: "12.50 EUR, 1500 JPY" (never one total). */
+function volumes(
+  entries: Array<{ currency: string; completed: string; refunded: string }>,
+  kind: "completed" | "refunded",
+): string {
+  return entries.length === 0 ? "—" : entries.map((entry) => `${entry[kind]} ${entry.currency}`).join(", ");
+}
+
 /** `payments customers list`: the latest payment first, with counts and sums. */
 export async function listCustomers(
   client: Payments,
@@ -66,7 +75,7 @@ export async function listCustomers(
     customers,
     { json: options.json, type: "customer", none: "No customers yet." },
     (customer) =>
-      `${customer.id}  ${plural(customer.payments_count, "payment")}  completed ${customer.completed_volume}  refunded ${customer.refunded}  last ${timestamp(customer.last_payment_at)}`,
+      `${customer.id}  ${plural(customer.payments_count, "payment")}  completed ${volumes(customer.volumes, "completed")}  refunded ${volumes(customer.volumes, "refunded")}  last ${timestamp(customer.last_payment_at)}`,
   );
 }
 
@@ -103,7 +112,7 @@ export async function listPayments(
     payments,
     { json: options.json, type: "payment", none: "No payments." },
     (payment: PaymentListItem) =>
-      `${timestamp(payment.created_at)}  ${payment.id}  ${payment.status.padEnd(9)}  ${payment.amount}  ${payment.external_id ?? ""}`.trimEnd(),
+      `${timestamp(payment.created_at)}  ${payment.id}  ${payment.status.padEnd(9)}  ${payment.amount} ${payment.currency}  ${payment.external_id ?? ""}`.trimEnd(),
   );
 }
 
@@ -122,6 +131,6 @@ export async function listRefunds(
     options.limit,
   );
   printEach(refunds, { json: options.json, type: "refund", none: "No refunds." }, (refund) =>
-    `${timestamp(refund.created_at)}  ${refund.id}  ${refund.status.padEnd(9)}  ${refund.amount}  payment ${refund.payment_id}  ${refund.reason ?? ""}`.trimEnd(),
+    `${timestamp(refund.created_at)}  ${refund.id}  ${refund.status.padEnd(9)}  ${refund.amount} ${refund.currency}  payment ${refund.payment_id}  ${refund.reason ?? ""}`.trimEnd(),
   );
 }

@@ -15,6 +15,7 @@ export type Trigger = (typeof TRIGGERS)[number];
 
 export type TriggerOptions = {
   amount?: string;
+  currency?: string;
   customer?: string;
   /** `key=value` pairs from repeated --metadata flags. */
   metadata?: string[];
@@ -48,9 +49,11 @@ export const collect = (value: string, previous: string[] = []) => [...previous,
 export async function trigger(client: Payments, name: string, options: TriggerOptions): Promise<void> {
   if (!(TRIGGERS as readonly string[]).includes(name))
     throw new CliError(`Unknown event ${name}. One of: ${TRIGGERS.join(", ")}.`, EXIT.usage);
-  const amount = options.amount ?? "10.00";
+  // Whole units by default: valid in every currency, JPY's included.
+  const amount = options.amount ?? "10";
   const payment = await client.payments.create({
     amount,
+    currency: options.currency,
     external_id: `cli_trigger_${Date.now()}`,
     customer_id: options.customer,
     metadata: parseMetadata(options.metadata ?? []),
@@ -59,7 +62,7 @@ export async function trigger(client: Payments, name: string, options: TriggerOp
   // A payment left pending can be paid on its checkout page (with --return-url nothing settles it first).
   const checkoutUrl = name === "payment.pending" ? payment.checkout_url : null;
   const steps: string[] = [
-    `payment ${payment.id} created (${payment.amount}, pending${checkoutUrl ? `, pay at ${checkoutUrl}` : ""})`,
+    `payment ${payment.id} created (${payment.amount} ${payment.currency}, pending${checkoutUrl ? `, pay at ${checkoutUrl}` : ""})`,
   ];
   let refundId: number | null = null;
   if (name === "payment.canceled") {
@@ -73,7 +76,7 @@ export async function trigger(client: Payments, name: string, options: TriggerOp
   if (name.startsWith("refund.")) {
     const refund = await client.refunds.create(payment.id, { reason: "requested_by_customer" });
     refundId = refund.id;
-    steps.push(`refund ${refund.id} of ${refund.amount} created (pending)`);
+    steps.push(`refund ${refund.id} of ${refund.amount} ${refund.currency} created (pending)`);
     if (name !== "refund.created") {
       const outcome = name === "refund.failed" ? "failed" : "succeeded";
       await client.testHelpers.settleRefund(refund.id, outcome);

@@ -22,6 +22,8 @@ export interface paths {
                     customer_id?: string;
                     /** @description What succeeded refunds took: none, part (partial) or all (full) of the amount. */
                     refund_status?: "none" | "partial" | "full";
+                    /** @description Only payments in this currency (ISO 4217, any case). */
+                    currency?: string;
                     /** @description Created at or after: an ISO 8601 date (its start, UTC) or date-time (UTC unless it names an offset). */
                     created_from?: string;
                     /** @description Created at or before: an ISO 8601 date (through its end, UTC) or date-time. */
@@ -4863,8 +4865,10 @@ export interface webhooks {
 export interface components {
     schemas: {
         CreatePayment: {
-            /** @description Amount in standard units: at least 0, at most 999999999999.99, at most two decimal places. */
+            /** @description Amount in standard units: at least 0, at most 999999999999.99, with at most the currency's minor units of decimals (0 for JPY, 2 for EUR, 3 for KWD). */
             amount: number | string;
+            /** @description ISO 4217 code, any case in, upper case out. Omitted: the merchant's default currency (Settings). */
+            currency?: string;
             external_id?: string | null;
             customer_id?: string | null;
             /** @description Your own key/value pairs: at most 20 keys of at most 40 characters, string values of at most 500. Returned as JSON text in `metadata`, with `customer_id` beside them (the field wins). */
@@ -4882,8 +4886,10 @@ export interface components {
             type: "payment";
             /** @enum {string} */
             status: "pending" | "completed" | "failed";
-            /** @description Two decimals, e.g. "12.50". */
+            /** @description Exactly its currency's minor units: "12.50" EUR, "1500" JPY, "1.250" KWD. */
             amount: string;
+            /** @description ISO 4217, upper case: "EUR". */
+            currency: string;
             /** @description Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             created_at: string;
         };
@@ -4895,8 +4901,10 @@ export interface components {
             type: "payment";
             /** @enum {string} */
             status: "pending" | "completed" | "failed";
-            /** @description Two decimals, e.g. "12.50". */
+            /** @description Exactly its currency's minor units: "12.50" EUR, "1500" JPY, "1.250" KWD. */
             amount: string;
+            /** @description ISO 4217, upper case: "EUR". */
+            currency: string;
             /** @description JSON text, e.g. "{\"customer_id\":\"cus_1\"}", or null. */
             metadata: string | null;
             /** @description The customer id it was created with (also in `metadata`), or null. */
@@ -5128,8 +5136,10 @@ export interface components {
             type: "payment";
             /** @enum {string} */
             status: "pending" | "completed" | "failed";
-            /** @description Two decimals, e.g. "12.50". */
+            /** @description Exactly its currency's minor units: "12.50" EUR, "1500" JPY, "1.250" KWD. */
             amount: string;
+            /** @description ISO 4217, upper case: "EUR". */
+            currency: string;
             /** @description JSON text, e.g. "{\"customer_id\":\"cus_1\"}", or null. */
             metadata: string | null;
             /** @description The customer id it was created with (also in `metadata`), or null. */
@@ -5152,9 +5162,9 @@ export interface components {
             failure_code: ("card_declined" | "insufficient_funds" | "expired_card" | "authentication_failed" | "canceled" | "expired" | "processor_declined") | null;
             /** @description Why it failed, in words for people (as the dashboard shows them). Null unless failed. */
             failure_reason: string | null;
-            /** @description Sum of its succeeded refunds, two decimals ("0.00" when none). */
+            /** @description Sum of its succeeded refunds, in its currency's minor units ("0.00" when none). */
             amount_refunded: string;
-            /** @description What can still be refunded: amount − (pending + succeeded refunds); 0.00 unless completed. */
+            /** @description What can still be refunded: amount − (pending + succeeded refunds); 0 unless completed. */
             amount_refundable: string;
         };
         CreateRefund: {
@@ -5166,8 +5176,10 @@ export interface components {
         Refund: {
             id: number;
             payment_id: number;
-            /** @description Two decimals, e.g. "12.50". */
+            /** @description In its payment's currency's minor units: "12.50" EUR, "1500" JPY. */
             amount: string;
+            /** @description Its payment's, ISO 4217. */
+            currency: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             reason: ("duplicate" | "fraudulent" | "requested_by_customer" | "other") | null;
@@ -5190,8 +5202,10 @@ export interface components {
         PaymentLink: {
             id: number;
             name: string;
-            /** @description Two decimals, e.g. "12.50". */
+            /** @description Exactly its currency's minor units: "12.50" EUR, "1500" JPY. */
             amount: string;
+            /** @description ISO 4217, upper case; its payments are in it. */
+            currency: string;
             description: string | null;
             /** @description `{APP_URL}/l/{slug}`: each payer who opens it gets its page; a payment is made when they first submit the card form. */
             url: string;
@@ -5204,8 +5218,10 @@ export interface components {
         CreatePaymentLink: {
             /** @description What the payer is paying for. */
             name: string;
-            /** @description Amount in standard units: more than 0, at most 999999999999.99, at most two decimal places. */
+            /** @description Amount in standard units: more than 0, at most 999999999999.99, with at most the currency's minor units of decimals (0 for JPY, 2 for EUR, 3 for KWD). */
             amount: number | string;
+            /** @description ISO 4217 code, any case in, upper case out. Omitted: the merchant's default currency (Settings). */
+            currency?: string;
             description?: string | null;
         };
         UpdatePaymentLink: {
@@ -5215,10 +5231,15 @@ export interface components {
             /** @description The customer_id the merchant sends on payments. */
             id: string;
             payments_count: number;
-            /** @description Sum of its completed payments, two decimals ("0.00" when none). */
-            completed_volume: string;
-            /** @description Sum of its succeeded refunds, two decimals. */
-            refunded: string;
+            /** @description Its sums, one entry per currency it has paid or been refunded in (by code); never one total. */
+            volumes: {
+                /** @description ISO 4217. */
+                currency: string;
+                /** @description Sum of its completed payments in this currency, in its minor units. */
+                completed: string;
+                /** @description Sum of its succeeded refunds in this currency. */
+                refunded: string;
+            }[];
             first_payment_at: string;
             last_payment_at: string;
         };

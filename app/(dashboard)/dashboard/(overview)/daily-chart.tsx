@@ -46,7 +46,7 @@ export function DailyChart({
   series: ChartPoint[];
   bucket: "day" | "month";
   rangeLabel: string;
-  currency: string | null;
+  currency: string;
 }) {
   const [metric, setMetric] = useState<Metric>("volume");
   const [hovered, setHovered] = useState<number | null>(null);

@@ -11,9 +11,14 @@ import { PAYMENT_STATUSES } from "@/db/enums";
 import { readFor } from "@/db/replicas";
 import { getMerchantProfile, getOnboardingProgress } from "@/lib/accounts/merchants";
 import { can } from "@/lib/accounts/permissions";
-import { OVERVIEW_RANGES, overviewRangeLabel, readOverviewRange } from "@/lib/payments/filters";
+import {
+  OVERVIEW_RANGES,
+  overviewRangeLabel,
+  readOverviewRange,
+  type OverviewRange,
+} from "@/lib/payments/filters";
 import { listPayments } from "@/lib/payments/queries";
-import { getPaymentStats } from "@/lib/payments/stats";
+import { getPaymentStats, overviewCurrency, usedCurrencies } from "@/lib/payments/stats";
 import { getEnv } from "@/lib/platform/env";
 import { rateLimitNotice } from "@/lib/tokens/rate-limited";
 import { dismissRateLimit } from "./actions";
@@ -22,6 +27,8 @@ import { GetStarted } from "./get-started";
 
 export const metadata: Metadata = { title: "Overview" };
 
+const switchClass =
+  "rounded-md px-2 py-1 text-sm font-medium hover:bg-zinc-100 aria-[current=true]:bg-zinc-200 dark:hover:bg-zinc-800 dark:aria-[current=true]:bg-zinc-800";
 const card = "rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
 
 export default async function OverviewPage({
@@ -30,15 +37,16 @@ export default async function OverviewPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const session = await requireMerchantSession();
-  const range = readOverviewRange(await searchParams);
+  const params = await searchParams;
+  const range = readOverviewRange(params);
   const db = getDb();
   // The Overview's aggregates and recent list tolerate lag: a read replica serves them when one has this
   // merchant's writes.
-  const [merchant, [stats, recent], progress, limited] = await Promise.all([
+  const [merchant, [used, recent], progress, limited] = await Promise.all([
     getMerchantProfile(db, session.merchantId),
     readFor(session.merchantId, (replica) =>
       Promise.all([
-        getPaymentStats(replica, session.merchantId, range),
+        usedCurrencies(replica, session.merchantId),
         listPayments(replica, session.merchantId, 1, 5),
       ]),
     ),
@@ -46,6 +54,19 @@ export default async function OverviewPage({
     rateLimitNotice(db, session.merchantId, getEnv().API_RATE_LIMIT_PER_MINUTE),
   ]);
   if (!merchant) notFound();
+  // Every figure below is in one currency: the default, or the one the switch chose.
+  const { currency, choices } = overviewCurrency(params.currency, used, merchant.defaultCurrency);
+  const stats = await readFor(session.merchantId, (replica) =>
+    getPaymentStats(replica, session.merchantId, currency, range),
+  );
+  const hrefFor = (next: { range?: OverviewRange; currency?: string }) => {
+    const query = new URLSearchParams();
+    const chosenRange = next.range ?? range;
+    const chosenCurrency = next.currency ?? currency;
+    if (chosenRange !== 30) query.set("range", String(chosenRange));
+    if (chosenCurrency !== merchant.defaultCurrency) query.set("currency", chosenCurrency);
+    return query.size ? `/dashboard?${query}` : "/dashboard";
+  };
   const perMinute = merchant.rateLimitPerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
   return (
     <div className="max-w-5xl space-y-6">
@@ -56,24 +77,42 @@ export default async function OverviewPage({
             Merchant {merchant.id} · signed in as {session.email}
           </p>
         </div>
-        <nav aria-label="Range" className="flex gap-1">
-          {OVERVIEW_RANGES.map((option) => (
-            <Link
-              key={option}
-              href={option === 30 ? "/dashboard" : `/dashboard?range=${option}`}
-              aria-current={option === range ? "true" : undefined}
-              scroll={false}
-              className="rounded-md px-2 py-1 text-sm font-medium hover:bg-zinc-100 aria-[current=true]:bg-zinc-200 dark:hover:bg-zinc-800 dark:aria-[current=true]:bg-zinc-800"
-            >
-              {option === "all" ? "All time" : `${option} days`}
-            </Link>
-          ))}
-        </nav>
+        <div className="flex flex-wrap gap-3">
+          {choices.length > 1 ? (
+            <nav aria-label="Currency" className="flex gap-1">
+              {choices.map((option) => (
+                <Link
+                  key={option}
+                  href={hrefFor({ currency: option })}
+                  aria-current={option === currency ? "true" : undefined}
+                  scroll={false}
+                  className={switchClass}
+                >
+                  {option}
+                </Link>
+              ))}
+            </nav>
+          ) : null}
+          <nav aria-label="Range" className="flex gap-1">
+            {OVERVIEW_RANGES.map((option) => (
+              <Link
+                key={option}
+                href={hrefFor({ range: option })}
+                aria-current={option === range ? "true" : undefined}
+                scroll={false}
+                className={switchClass}
+              >
+                {option === "all" ? "All time" : `${option} days`}
+              </Link>
+            ))}
+          </nav>
+        </div>
       </div>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         {range === "all"
-          ? "Every payment and refund so far."
-          : `Payments created and refunds succeeded in the last ${range} days, today included (UTC).`}
+          ? `Every payment and refund so far, in ${currency}.`
+          : `Payments created and refunds succeeded in the last ${range} days, today included (UTC), in ${currency}.`}
+        {choices.length > 1 ? " Other currencies are never added in: switch to see them." : ""}
       </p>
       <dl className="grid gap-4 sm:grid-cols-3" aria-label="Payments by status">
         {PAYMENT_STATUSES.map((status) => (
@@ -83,7 +122,7 @@ export default async function OverviewPage({
               {stats.byStatus[status].count.toLocaleString("en-US")}
             </dd>
             <dd className="text-sm tabular-nums text-zinc-600 dark:text-zinc-400">
-              volume {formatMoney(stats.byStatus[status].volume, merchant.displayCurrency)}
+              volume {formatMoney(stats.byStatus[status].volume, currency)}
             </dd>
           </div>
         ))}
@@ -102,9 +141,7 @@ export default async function OverviewPage({
         ).map(([label, amount, note]) => (
           <div key={label}>
             <dt className="text-sm text-zinc-500 dark:text-zinc-400">{label}</dt>
-            <dd className="mt-1 text-xl font-semibold tabular-nums">
-              {formatMoney(amount, merchant.displayCurrency)}
-            </dd>
+            <dd className="mt-1 text-xl font-semibold tabular-nums">{formatMoney(amount, currency)}</dd>
             <dd className="text-xs text-zinc-600 dark:text-zinc-400">{note}</dd>
           </div>
         ))}
@@ -144,7 +181,7 @@ export default async function OverviewPage({
           series={stats.series}
           bucket={stats.bucket}
           rangeLabel={overviewRangeLabel(range)}
-          currency={merchant.displayCurrency}
+          currency={currency}
         />
       </div>
       <section aria-labelledby="recent-heading" className={card}>
@@ -181,7 +218,7 @@ export default async function OverviewPage({
                   </span>
                 </span>
                 <span className="text-right tabular-nums sm:ml-auto">
-                  {formatMoney(payment.amount, merchant.displayCurrency)}
+                  {formatMoney(payment.amount, payment.currency)}
                 </span>
                 <span>
                   <PaymentStatusBadge status={payment.status} />

@@ -7,7 +7,7 @@ import { SimpleTable } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { getMerchantProfile } from "@/lib/accounts/merchants";
 import { API_ERRORS, apiErrorBody } from "@/lib/api/api-errors";
-import { MAX_AMOUNT } from "@/lib/payments/amount";
+import { MAX_AMOUNT } from "@/lib/money/amount";
 import { appOrigin, getEnv } from "@/lib/platform/env";
 import { listApiTokens } from "@/lib/tokens/tokens";
 

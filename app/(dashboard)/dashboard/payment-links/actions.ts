@@ -14,6 +14,7 @@ export async function createLink(_previous: LinkFormState, formData: FormData): 
     const values = {
       name: formText(formData, "name"),
       amount: formText(formData, "amount"),
+      currency: formText(formData, "currency"),
       description: formText(formData, "description"),
     };
     try {

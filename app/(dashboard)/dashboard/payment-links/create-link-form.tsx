@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { CurrencySelect, type CurrencyChoices } from "@/components/currency-select";
 import { fieldState } from "@/components/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -8,7 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { TextField } from "@/components/ui/text-field";
 import { createLink } from "./actions";
 
-export function CreateLinkForm() {
+export function CreateLinkForm({ currencies }: { currencies: CurrencyChoices }) {
   const [state, formAction, pending] = useActionState(createLink, {});
   const refill = (name: string) => ({
     ...fieldState(state, name),
@@ -19,7 +20,14 @@ export function CreateLinkForm() {
       <h2 className="text-base font-semibold">Create a payment link</h2>
       <form action={formAction} className="grid gap-4 sm:grid-cols-[2fr_1fr] sm:items-start" noValidate>
         <TextField label="Name" placeholder="e.g. Annual membership" {...refill("name")} />
-        <TextField label="Amount" inputMode="decimal" placeholder="25.00" {...refill("amount")} />
+        <div className="grid grid-cols-[1fr_7rem] gap-3">
+          <TextField label="Amount" inputMode="decimal" placeholder="25.00" {...refill("amount")} />
+          <CurrencySelect
+            choices={currencies}
+            value={state.ok ? undefined : state.values?.currency}
+            errors={fieldState(state, "currency").errors}
+          />
+        </div>
         <div className="sm:col-span-2">
           <TextField label="Description (optional)" {...refill("description")} />
         </div>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
-import { getDisplayCurrency } from "@/app/_lib/display-currency";
+import { currencyChoices } from "@/app/_lib/currency-choices";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
@@ -40,9 +40,9 @@ export default async function PaymentLinksPage({
   const { merchantId, role } = await requireMerchantSession();
   const canWrite = can(role, "payments:write");
   const { page } = querySchema.parse(await searchParams);
-  const [{ items: links, total }, currency] = await Promise.all([
+  const [{ items: links, total }, choices] = await Promise.all([
     listPaymentLinks(getDb(), merchantId, page, PER_PAGE),
-    getDisplayCurrency(merchantId),
+    currencyChoices(merchantId),
   ]);
   const pageCount = Math.max(1, Math.ceil(total / PER_PAGE));
   const at = (target: number) => `/dashboard/payment-links?page=${target}`;
@@ -56,7 +56,7 @@ export default async function PaymentLinksPage({
           a payment of their own (opening it makes none). Payers pay with test cards (4242 4242 4242 4242).
         </p>
       </div>
-      {canWrite ? <CreateLinkForm /> : null}
+      {canWrite ? <CreateLinkForm currencies={choices} /> : null}
       <SimpleTable
         className="hidden sm:block"
         caption="Payment links"
@@ -72,7 +72,7 @@ export default async function PaymentLinksPage({
               ) : null}
             </td>
             <td className="px-4 py-3 text-right tabular-nums whitespace-nowrap">
-              {formatMoney(link.amount, currency)}
+              {formatMoney(link.amount, link.currency)}
             </td>
             <td className="px-4 py-3">
               <LinkUrl link={link} />
@@ -95,7 +95,7 @@ export default async function PaymentLinksPage({
               <LinkName link={link} />
               <LinkStatus link={link} />
             </div>
-            <p className="tabular-nums">{formatMoney(link.amount, currency)}</p>
+            <p className="tabular-nums">{formatMoney(link.amount, link.currency)}</p>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
               Paid {link.paid_count.toLocaleString("en-US")} {link.paid_count === 1 ? "time" : "times"} ·
               created <RelativeTime value={link.created_at} />

@@ -31,6 +31,7 @@ export async function createTestPayment(
     const waitForPayer = formText(formData, "wait_for_payer") === "on";
     const values = {
       amount: text(formData, "amount") ?? "",
+      currency: text(formData, "currency") ?? "",
       external_id: text(formData, "external_id") ?? "",
       customer_id: text(formData, "customer_id") ?? "",
       return_url: text(formData, "return_url") ?? "",
@@ -42,6 +43,7 @@ export async function createTestPayment(
         merchantId,
         {
           amount: text(formData, "amount"),
+          currency: text(formData, "currency"),
           external_id: text(formData, "external_id"),
           customer_id: text(formData, "customer_id"),
           return_url: waitForPayer ? text(formData, "return_url") : undefined,

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
-import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { REFUND_STATUSES } from "@/db/enums";
@@ -25,10 +24,9 @@ export default async function RefundsPage({
 }) {
   const { merchantId } = await requireMerchantSession();
   const { page, status } = querySchema.parse(await searchParams);
-  const [{ items, total }, currency] = await Promise.all([
-    readFor(merchantId, (db) => listMerchantRefunds(db, merchantId, { status }, page, PER_PAGE)),
-    getDisplayCurrency(merchantId),
-  ]);
+  const { items, total } = await readFor(merchantId, (db) =>
+    listMerchantRefunds(db, merchantId, { status }, page, PER_PAGE),
+  );
   const pageCount = Math.max(1, Math.ceil(total / PER_PAGE));
   const at = (target: number, filter = status) =>
     `/dashboard/refunds?${new URLSearchParams({ ...(filter ? { status: filter } : {}), ...(target > 1 ? { page: String(target) } : {}) })}`;
@@ -58,7 +56,6 @@ export default async function RefundsPage({
       </nav>
       <RefundList
         refunds={items}
-        currency={currency}
         caption="Refunds"
         empty={status ? `No ${status} refunds.` : "No refunds yet."}
       />

@@ -18,12 +18,10 @@ function PaymentLink({ refund }: { refund: RefundResource }) {
 /** Refunds across payments (the Refunds page, a customer's page): a table, and cards below 640 px. */
 export function RefundList({
   refunds,
-  currency,
   caption,
   empty,
 }: {
   refunds: RefundResource[];
-  currency: string | null;
   caption: string;
   empty: string;
 }) {
@@ -41,7 +39,7 @@ export function RefundList({
             <td className="px-4 py-3">
               <PaymentLink refund={refund} />
             </td>
-            <RefundDetailCells refund={refund} currency={currency} />
+            <RefundDetailCells refund={refund} />
           </tr>
         ))}
       </SimpleTable>
@@ -50,7 +48,6 @@ export function RefundList({
           <RefundCard
             key={refund.id}
             refund={refund}
-            currency={currency}
             of={
               <>
                 payment <PaymentLink refund={refund} />

@@ -25,10 +25,10 @@ function RefundFailureReason({ refund }: { refund: RefundResource }) {
 }
 
 /** A refund's amount, status, reason and creation time: the cells every refunds table shares. */
-export function RefundDetailCells({ refund, currency }: { refund: RefundResource; currency: string | null }) {
+export function RefundDetailCells({ refund }: { refund: RefundResource }) {
   return (
     <>
-      <td className="px-4 py-3 text-right tabular-nums">{formatMoney(refund.amount, currency)}</td>
+      <td className="px-4 py-3 text-right tabular-nums">{formatMoney(refund.amount, refund.currency)}</td>
       <td className="px-4 py-3">
         <RefundStatusBadge status={refund.status} />
         <RefundFailureReason refund={refund} />
@@ -47,12 +47,10 @@ export function RefundDetailCells({ refund, currency }: { refund: RefundResource
  */
 export function RefundCard({
   refund,
-  currency,
   of,
   children,
 }: {
   refund: RefundResource;
-  currency: string | null;
   of?: ReactNode;
   children?: ReactNode;
 }) {
@@ -60,7 +58,7 @@ export function RefundCard({
   return (
     <Card>
       <div className="flex items-start justify-between gap-2">
-        <p className="font-medium tabular-nums">{formatMoney(refund.amount, currency)}</p>
+        <p className="font-medium tabular-nums">{formatMoney(refund.amount, refund.currency)}</p>
         <RefundStatusBadge status={refund.status} />
       </div>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">

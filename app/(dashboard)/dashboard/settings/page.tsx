@@ -6,9 +6,10 @@ import { ActionForm } from "@/components/action-form";
 import { formatMoney } from "@/components/format";
 import { SelectField } from "@/components/ui/select-field";
 import { getDb } from "@/db/client";
-import { DISPLAY_CURRENCIES, getMerchantProfile } from "@/lib/accounts/merchants";
+import { getMerchantProfile } from "@/lib/accounts/merchants";
 import { can } from "@/lib/accounts/permissions";
-import { saveDisplayCurrency } from "./actions";
+import { CURRENCY_CODES } from "@/lib/money/currencies";
+import { saveDefaultCurrency } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -18,10 +19,10 @@ export default async function SettingsPage() {
   const { merchantId, role } = await requireMerchantSession();
   const merchant = await getMerchantProfile(getDb(), merchantId);
   if (!merchant) notFound();
-  const options = [
-    { value: "", label: "None (amounts only)" },
-    ...DISPLAY_CURRENCIES.map((code) => ({ value: code, label: `${code} · ${currencyNames.of(code)}` })),
-  ];
+  const options = CURRENCY_CODES.map((code) => ({
+    value: code,
+    label: `${code} · ${currencyNames.of(code)}`,
+  }));
   return (
     <div className="max-w-3xl space-y-6">
       <div>
@@ -41,28 +42,27 @@ export default async function SettingsPage() {
         className="space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
       >
         <h2 id="currency-heading" className="text-base font-semibold">
-          Display currency
+          Default currency
         </h2>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Shown beside amounts in this dashboard, e.g.{" "}
-          {formatMoney("1250", merchant.displayCurrency ?? "EUR")}. It changes no amount and nothing in the
-          API: payments carry no currency there.
+          The currency of a payment or payment link created without one, in the API and here, and the one the
+          Overview opens in. Every payment keeps the currency it was made in: changing this changes no amount.
+          Now {formatMoney("1250.00", merchant.defaultCurrency)} reads as a payment of 1,250{" "}
+          {currencyNames.of(merchant.defaultCurrency)}.
         </p>
         {can(role, "settings:write") ? (
-          <ActionForm action={saveDisplayCurrency} fields={{}} submitLabel="Save" variant="primary">
+          <ActionForm action={saveDefaultCurrency} fields={{}} submitLabel="Save" variant="primary">
             <div className="w-72 max-w-full">
               <SelectField
-                label="Currency (ISO 4217)"
-                name="display_currency"
-                defaultValue={merchant.displayCurrency ?? ""}
+                label="Default currency (ISO 4217)"
+                name="default_currency"
+                defaultValue={merchant.defaultCurrency}
                 options={options}
               />
             </div>
           </ActionForm>
         ) : (
-          <p className="text-sm">
-            Current: {merchant.displayCurrency ?? "none"}. Only an owner can change it.
-          </p>
+          <p className="text-sm">Current: {merchant.defaultCurrency}. Only an owner can change it.</p>
         )}
       </section>
     </div>

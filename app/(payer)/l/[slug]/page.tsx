@@ -27,14 +27,14 @@ export default async function PaymentLinkPage({
     <PayerPanel
       merchantName={link.merchantName}
       amount={link.amount}
-      currency={link.displayCurrency}
+      currency={link.currency}
       title={link.name}
       description={link.description}
     >
       {link.active ? (
         <CheckoutForm
           path={`/l/${slug}`}
-          amount={formatMoney(link.amount, link.displayCurrency)}
+          amount={formatMoney(link.amount, link.currency)}
           authentication={null}
           locked={false}
           retryAt={retryAt}

@@ -24,7 +24,7 @@ export default async function CheckoutPage({
     <PayerPanel
       merchantName={page.merchantName}
       amount={page.amount}
-      currency={page.displayCurrency}
+      currency={page.currency}
       title={page.link?.name}
       description={page.link?.description}
       reference={page.externalId}
@@ -32,7 +32,7 @@ export default async function CheckoutPage({
       {page.status === "pending" ? (
         <CheckoutForm
           path={`/pay/${token}`}
-          amount={formatMoney(page.amount, page.displayCurrency)}
+          amount={formatMoney(page.amount, page.currency)}
           authentication={page.authentication}
           locked={page.locked}
           retryAt={retryAt}

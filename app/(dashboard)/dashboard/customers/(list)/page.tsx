@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
-import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
-import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
 import { listCustomers, type CustomerResource } from "@/lib/customers/customers";
+import { CustomerVolumes, inlineVolumes } from "../volumes";
 
 export const metadata: Metadata = { title: "Customers" };
 
@@ -35,10 +34,7 @@ export default async function CustomersPage({
 }) {
   const { merchantId } = await requireMerchantSession();
   const { page } = querySchema.parse(await searchParams);
-  const [{ items, total }, currency] = await Promise.all([
-    readFor(merchantId, (db) => listCustomers(db, merchantId, page, PER_PAGE)),
-    getDisplayCurrency(merchantId),
-  ]);
+  const { items, total } = await readFor(merchantId, (db) => listCustomers(db, merchantId, page, PER_PAGE));
   const pageCount = Math.max(1, Math.ceil(total / PER_PAGE));
   const at = (target: number) => `/dashboard/customers?page=${target}`;
   const empty = "No customers yet: send a customer_id on a payment and it shows here.";
@@ -71,9 +67,11 @@ export default async function CustomersPage({
             </td>
             <td className="px-4 py-3 tabular-nums">{customer.payments_count.toLocaleString("en-US")}</td>
             <td className="px-4 py-3 text-right tabular-nums">
-              {formatMoney(customer.completed_volume, currency)}
+              <CustomerVolumes volumes={customer.volumes} kind="completed" />
             </td>
-            <td className="px-4 py-3 text-right tabular-nums">{formatMoney(customer.refunded, currency)}</td>
+            <td className="px-4 py-3 text-right tabular-nums">
+              <CustomerVolumes volumes={customer.volumes} kind="refunded" />
+            </td>
             <td className="whitespace-nowrap px-4 py-3">
               <RelativeTime value={customer.last_payment_at} />
             </td>
@@ -89,8 +87,8 @@ export default async function CustomersPage({
             <CustomerLink customer={customer} />
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
               {customer.payments_count.toLocaleString("en-US")} payments · completed{" "}
-              {formatMoney(customer.completed_volume, currency)} · refunded{" "}
-              {formatMoney(customer.refunded, currency)}
+              {inlineVolumes(customer.volumes, "completed")} · refunded{" "}
+              {inlineVolumes(customer.volumes, "refunded")}
             </p>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
               Last payment <RelativeTime value={customer.last_payment_at} />

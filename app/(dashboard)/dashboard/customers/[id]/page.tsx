@@ -1,6 +1,4 @@
 import type { Metadata } from "next";
-import { getDisplayCurrency } from "@/app/_lib/display-currency";
-import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { FieldGrid } from "@/components/ui/field-grid";
 import { SectionHeading } from "@/components/ui/section-heading";
@@ -11,6 +9,7 @@ import { listMerchantRefunds } from "@/lib/refunds/queries";
 import { loadCustomer } from "./load-customer";
 import { FirstPayments } from "../../payments/(list)/payments-table";
 import { RefundList } from "../../refunds/refund-list";
+import { CustomerVolumes } from "../volumes";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -26,15 +25,14 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CustomerPage({ params }: Props) {
   const { merchantId, customer } = await loadCustomer((await params).id);
   const customerId = customer.id;
-  const [payments, refunds, currency] = await Promise.all([
+  const [payments, refunds] = await Promise.all([
     readFor(merchantId, (db) => listDashboardPayments(db, merchantId, { customerId }, 0, SHOWN)),
     readFor(merchantId, (db) => listMerchantRefunds(db, merchantId, { customerId }, 1, SHOWN)),
-    getDisplayCurrency(merchantId),
   ]);
   const figures: Array<[string, React.ReactNode]> = [
     ["Payments", customer.payments_count.toLocaleString("en-US")],
-    ["Completed volume", formatMoney(customer.completed_volume, currency)],
-    ["Refunded", formatMoney(customer.refunded, currency)],
+    ["Completed volume", <CustomerVolumes key="completed" volumes={customer.volumes} kind="completed" />],
+    ["Refunded", <CustomerVolumes key="refunded" volumes={customer.volumes} kind="refunded" />],
     ["First payment", <RelativeTime key="first" value={customer.first_payment_at} />],
     ["Last payment", <RelativeTime key="last" value={customer.last_payment_at} />],
   ];
@@ -54,16 +52,11 @@ export default async function CustomerPage({ params }: Props) {
             label: `All ${payments.total.toLocaleString("en-US")} in Payments →`,
           }}
         />
-        <FirstPayments rows={payments.items} currency={currency} total={payments.total} pageSize={SHOWN} />
+        <FirstPayments rows={payments.items} total={payments.total} pageSize={SHOWN} />
       </section>
       <section aria-labelledby="customer-refunds" className="space-y-3">
         <SectionHeading id="customer-refunds" title="Refunds" />
-        <RefundList
-          refunds={refunds.items}
-          currency={currency}
-          caption="Customer's refunds"
-          empty="No refunds."
-        />
+        <RefundList refunds={refunds.items} caption="Customer's refunds" empty="No refunds." />
       </section>
     </div>
   );

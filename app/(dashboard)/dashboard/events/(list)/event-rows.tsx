@@ -30,9 +30,9 @@ function DeliveryResult({ summary }: { summary: DeliverySummary | undefined }) {
   );
 }
 
-function PaymentCell({ event, currency }: { event: EventResource; currency: string | null }) {
+function PaymentCell({ event }: { event: EventResource }) {
   const paymentId = paymentIdOf(event.event, event.data);
-  const amount = (event.data as { amount?: unknown } | null)?.amount;
+  const { amount, currency } = (event.data ?? {}) as { amount?: unknown; currency?: unknown };
   return (
     <>
       {paymentId ? (
@@ -44,7 +44,8 @@ function PaymentCell({ event, currency }: { event: EventResource; currency: stri
       )}
       {typeof amount === "string" ? (
         <span className="block tabular-nums text-zinc-700 dark:text-zinc-300">
-          {formatMoney(amount, currency)}
+          {/* An event from before currencies carries none: its amount as it was sent. */}
+          {typeof currency === "string" ? formatMoney(amount, currency) : amount}
         </span>
       ) : null}
     </>
@@ -55,12 +56,10 @@ function PaymentCell({ event, currency }: { event: EventResource; currency: stri
 export function EventRows({
   events,
   deliveries,
-  currency,
   empty,
 }: {
   events: EventResource[];
   deliveries: Map<string, DeliverySummary>;
-  currency: string | null;
   empty: string;
 }) {
   return (
@@ -80,7 +79,7 @@ export function EventRows({
               <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">{event.id}</span>
             </td>
             <td className="px-4 py-3">
-              <PaymentCell event={event} currency={currency} />
+              <PaymentCell event={event} />
             </td>
             <td className="px-4 py-3">
               <DeliveryResult summary={deliveries.get(event.id)} />
@@ -103,7 +102,7 @@ export function EventRows({
             <p className="break-all font-mono text-xs text-zinc-600 dark:text-zinc-400">{event.id}</p>
             <div className="flex items-end justify-between gap-2 text-xs">
               <span>
-                Payment <PaymentCell event={event} currency={currency} />
+                Payment <PaymentCell event={event} />
               </span>
               <span className="text-zinc-600 dark:text-zinc-400">
                 <RelativeTime value={event.created_at} />

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { LiveUpdates } from "@/components/live-refresh";
 import { buttonClassName } from "@/components/ui/button";
@@ -44,17 +43,14 @@ export default async function EventsPage({
   const filters = readEventFilters(await searchParams);
   // The version before what it versions, so a change in between renders the page again (LiveUpdates).
   const version = await liveVersion(getDb(), merchantId, { kind: "events" });
-  const [{ items, total }, currency] = await Promise.all([
-    readFor(merchantId, (db) =>
-      listEvents(db, merchantId, {
-        page: filters.page,
-        perPage: EVENTS_PAGE_SIZE,
-        type: filters.type,
-        payment_id: filters.paymentId,
-      }),
-    ),
-    getDisplayCurrency(merchantId),
-  ]);
+  const { items, total } = await readFor(merchantId, (db) =>
+    listEvents(db, merchantId, {
+      page: filters.page,
+      perPage: EVENTS_PAGE_SIZE,
+      type: filters.type,
+      payment_id: filters.paymentId,
+    }),
+  );
   const deliveries = await readFor(merchantId, (db) =>
     deliverySummaries(
       db,
@@ -115,7 +111,6 @@ export default async function EventsPage({
       <EventRows
         events={items}
         deliveries={deliveries}
-        currency={currency}
         empty={
           filtered ? "No events match these filters." : "No events yet: create a payment to see its events."
         }

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { FieldGrid } from "@/components/ui/field-grid";
@@ -25,12 +24,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** One payment link: its URL, what it asks, how many paid, and the payments its payers made. */
 export default async function PaymentLinkPage({ params }: Props) {
   const { merchantId, role, record: link } = await loadPaymentLink(params);
-  const [payments, currency] = await Promise.all([
-    listPaymentLinkPayments(getDb(), merchantId, link.id, SHOWN),
-    getDisplayCurrency(merchantId),
-  ]);
+  const payments = await listPaymentLinkPayments(getDb(), merchantId, link.id, SHOWN);
   const fields: Array<[string, React.ReactNode]> = [
-    ["Amount", formatMoney(link.amount, currency)],
+    ["Amount", formatMoney(link.amount, link.currency)],
     ["Paid", link.paid_count.toLocaleString("en-US")],
     ["Payments", payments.total.toLocaleString("en-US")],
     ["Description", link.description ?? "—"],
@@ -55,7 +51,7 @@ export default async function PaymentLinkPage({ params }: Props) {
             No payments yet: a payment is made when a payer submits the link’s card form.
           </p>
         ) : (
-          <FirstPayments rows={payments.items} currency={currency} total={payments.total} pageSize={SHOWN} />
+          <FirstPayments rows={payments.items} total={payments.total} pageSize={SHOWN} />
         )}
       </section>
     </div>

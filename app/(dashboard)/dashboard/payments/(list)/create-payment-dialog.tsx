@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useActionState, useState } from "react";
+import { CurrencySelect, type CurrencyChoices } from "@/components/currency-select";
 import { fieldState } from "@/components/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClassName } from "@/components/ui/button";
@@ -10,7 +11,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { TextField } from "@/components/ui/text-field";
 import { createTestPayment } from "../actions";
 
-function CreatePaymentForm({ onClose }: { onClose: () => void }) {
+function CreatePaymentForm({ onClose, currencies }: { onClose: () => void; currencies: CurrencyChoices }) {
   const [state, formAction, pending] = useActionState(createTestPayment, {});
   const [waiting, setWaiting] = useState(state.values?.wait_for_payer === "on");
   if (state.ok && state.paymentId) {
@@ -52,6 +53,7 @@ function CreatePaymentForm({ onClose }: { onClose: () => void }) {
         placeholder="e.g. 12.50"
         hint="Settled by the simulator: 2000.00 to 2999.99 fails on purpose; any other amount completes."
       />
+      <CurrencySelect choices={currencies} value={state.values?.currency} errors={state.errors?.currency} />
       <TextField label="External ID" {...fieldState(state, "external_id")} placeholder="Optional" />
       <TextField label="Customer ID" {...fieldState(state, "customer_id")} placeholder="Optional" />
       <div className="space-y-1">
@@ -91,13 +93,13 @@ function CreatePaymentForm({ onClose }: { onClose: () => void }) {
   );
 }
 
-export function CreatePaymentDialog() {
+export function CreatePaymentDialog({ currencies }: { currencies: CurrencyChoices }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button onClick={() => setOpen(true)}>Create test payment</Button>
       <Dialog open={open} onClose={() => setOpen(false)} title="Create a test payment">
-        <CreatePaymentForm onClose={() => setOpen(false)} />
+        <CreatePaymentForm onClose={() => setOpen(false)} currencies={currencies} />
       </Dialog>
     </>
   );

@@ -6,6 +6,7 @@ const CHIP_LABELS = {
   q: "Matching",
   status: "Status",
   refund: "Refunds",
+  currency: "Currency",
   from: "From (UTC)",
   to: "To (UTC)",
 } as const;

@@ -62,7 +62,16 @@ function DateFilter({
  * leaves empty and default fields out of the URL, and status and page size apply as soon as they change;
  * without it, the server reads the same query.
  */
-export function FiltersForm({ filters, errors }: { filters: PaymentFilters; errors: FieldErrors }) {
+export function FiltersForm({
+  filters,
+  errors,
+  currencies,
+}: {
+  filters: PaymentFilters;
+  errors: FieldErrors;
+  /** The currencies the merchant's payments are in: the currency filter's choices. */
+  currencies: string[];
+}) {
   const router = useRouter();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -74,6 +83,7 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
     const query = filtersToQuery({
       status: value("status") as PaymentFilters["status"],
       refund: value("refund") as PaymentFilters["refund"],
+      currency: value("currency"),
       q: value("q"),
       from: value("from"),
       to: value("to"),
@@ -89,7 +99,7 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
       role="search"
       aria-label="Filter payments"
       onSubmit={onSubmit}
-      className="grid grid-cols-2 gap-3 lg:grid-cols-[2.2fr_1.1fr_1.3fr_1fr_1fr_0.8fr_auto] lg:items-end"
+      className="grid grid-cols-2 gap-3 lg:grid-cols-[2fr_1fr_1.2fr_0.9fr_1fr_1fr_0.8fr_auto] lg:items-end"
     >
       <label className="col-span-2 space-y-1 text-sm lg:col-span-1">
         <span className="font-medium">Search</span>
@@ -121,6 +131,22 @@ export function FiltersForm({ filters, errors }: { filters: PaymentFilters; erro
           {REFUND_FILTERS.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="space-y-1 text-sm">
+        <span className="font-medium">Currency</span>
+        <select
+          name="currency"
+          defaultValue={filters.currency ?? ""}
+          onChange={applyAtOnce}
+          className={control}
+        >
+          <option value="">All</option>
+          {[...new Set([...currencies, ...(filters.currency ? [filters.currency] : [])])].map((code) => (
+            <option key={code} value={code}>
+              {code}
             </option>
           ))}
         </select>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getDisplayCurrency } from "@/app/_lib/display-currency";
+import { currencyChoices } from "@/app/_lib/currency-choices";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { LiveRefresh } from "@/components/live-refresh";
 import { SlashToSearch } from "@/components/slash-to-search";
@@ -10,6 +10,7 @@ import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
 import { filtersToQuery, hasFilters, readPaymentFilters } from "@/lib/payments/filters";
 import { searchPayments } from "@/lib/payments/search";
+import { usedCurrencies } from "@/lib/payments/stats";
 import { CreatePaymentDialog } from "./create-payment-dialog";
 import { FilterChips } from "./filter-chips";
 import { FiltersForm } from "./filters-form";
@@ -24,9 +25,11 @@ export default async function PaymentsPage({
 }) {
   const { merchantId, role } = await requireMerchantSession();
   const { filters, errors } = readPaymentFilters(await searchParams);
-  const [{ items, total, totalIsCapped }, currency] = await Promise.all([
-    readFor(merchantId, (db) => searchPayments(db, merchantId, filters)),
-    getDisplayCurrency(merchantId),
+  const [[{ items, total, totalIsCapped }, currencies], choices] = await Promise.all([
+    readFor(merchantId, (db) =>
+      Promise.all([searchPayments(db, merchantId, filters), usedCurrencies(db, merchantId)]),
+    ),
+    currencyChoices(merchantId),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / filters.pageSize));
   const pageLink = (page: number) => `/dashboard/payments${filtersToQuery({ ...filters, page })}`;
@@ -44,23 +47,17 @@ export default async function PaymentsPage({
           >
             Export CSV
           </a>
-          {can(role, "payments:write") ? <CreatePaymentDialog /> : null}
+          {can(role, "payments:write") ? <CreatePaymentDialog currencies={choices} /> : null}
         </div>
       </div>
       <LiveRefresh active={items.some((payment) => payment.status === "pending")} />
       <SlashToSearch targetId="payment-search" />
       {/* Keyed by the query so a chip's removal or Back shows the URL's values, not the last typed ones. */}
-      <FiltersForm key={filtersToQuery(filters)} filters={filters} errors={errors} />
+      <FiltersForm key={filtersToQuery(filters)} filters={filters} errors={errors} currencies={currencies} />
       <FilterChips filters={filters} />
       <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
         {items.length > 0 ? (
-          <PaymentsTable
-            rows={items}
-            currency={currency}
-            total={total}
-            page={filters.page}
-            pageSize={filters.pageSize}
-          />
+          <PaymentsTable rows={items} total={total} page={filters.page} pageSize={filters.pageSize} />
         ) : (
           <p className="px-4 py-12 text-center text-sm text-zinc-600 dark:text-zinc-400">
             {hasFilters(filters)

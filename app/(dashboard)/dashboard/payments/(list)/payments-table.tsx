@@ -3,7 +3,6 @@
 import { rowPaginationFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useMemo } from "react";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusWithRefunds } from "@/components/status-badges";
@@ -11,8 +10,8 @@ import type { DashboardPayment } from "@/lib/payments/search";
 
 const features = tableFeatures({ rowPaginationFeature });
 
-/** The columns, with amounts printed in the merchant's display currency (none by default). */
-const columnsFor = (currency: string | null): Array<ColumnDef<typeof features, DashboardPayment>> => [
+/** The columns; each amount in its own payment's currency. */
+const columns: Array<ColumnDef<typeof features, DashboardPayment>> = [
   {
     accessorKey: "id",
     header: "ID",
@@ -39,7 +38,9 @@ const columnsFor = (currency: string | null): Array<ColumnDef<typeof features, D
     accessorKey: "amount",
     header: () => <span className="block text-right">Amount</span>,
     cell: (info) => (
-      <span className="block text-right tabular-nums">{formatMoney(info.row.original.amount, currency)}</span>
+      <span className="block text-right tabular-nums">
+        {formatMoney(info.row.original.amount, info.row.original.currency)}
+      </span>
     ),
   },
   {
@@ -55,7 +56,7 @@ const columnsFor = (currency: string | null): Array<ColumnDef<typeof features, D
 ];
 
 /** Below 640 px each payment is a card: the table would scroll sideways on a phone. */
-function PaymentCards({ rows, currency }: { rows: DashboardPayment[]; currency: string | null }) {
+function PaymentCards({ rows }: { rows: DashboardPayment[] }) {
   return (
     <ul aria-label="Payments" className="divide-y divide-zinc-100 sm:hidden dark:divide-zinc-800">
       {rows.map((payment) => (
@@ -66,7 +67,7 @@ function PaymentCards({ rows, currency }: { rows: DashboardPayment[]; currency: 
           >
             <span className="font-mono text-indigo-600 dark:text-indigo-400">Payment {payment.id}</span>
             <span className="text-right font-medium tabular-nums">
-              {formatMoney(payment.amount, currency)}
+              {formatMoney(payment.amount, payment.currency)}
             </span>
             <span className="truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">
               {payment.external_id ?? "no external id"}
@@ -91,16 +92,13 @@ export function PaymentsTable({
   total,
   page,
   pageSize,
-  currency,
 }: {
-  currency: string | null;
   rows: DashboardPayment[];
   total: number;
   page: number;
   pageSize: number;
 }) {
   const router = useRouter();
-  const columns = useMemo(() => columnsFor(currency), [currency]);
   const table = useTable({
     features,
     columns,
@@ -111,7 +109,7 @@ export function PaymentsTable({
   });
   return (
     <>
-      <PaymentCards rows={rows} currency={currency} />
+      <PaymentCards rows={rows} />
       <table className="hidden min-w-full divide-y sm:table divide-zinc-200 text-sm dark:divide-zinc-800">
         <caption className="sr-only">Payments</caption>
         <thead className="text-left text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
@@ -153,16 +151,14 @@ export function FirstPayments({
   rows,
   total,
   pageSize,
-  currency,
 }: {
-  currency: string | null;
   rows: DashboardPayment[];
   total: number;
   pageSize: number;
 }) {
   return (
     <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
-      <PaymentsTable rows={rows} currency={currency} total={total} page={1} pageSize={pageSize} />
+      <PaymentsTable rows={rows} total={total} page={1} pageSize={pageSize} />
     </div>
   );
 }

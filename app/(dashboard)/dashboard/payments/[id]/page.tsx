@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDisplayCurrency } from "@/app/_lib/display-currency";
 import { formatMoney } from "@/components/format";
 import { LiveUpdates } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
@@ -55,13 +54,14 @@ export default async function PaymentPage({ params }: Props) {
   // The version first, then everything it versions (the payment again too: the layout read it earlier), so a
   // change in between makes the page render once more instead of going unseen.
   const version = await liveVersion(db, merchantId, { kind: "payment", id: loaded.id });
-  const [payment, timeline, currency, refundPage, refusals] = await Promise.all([
+  const [payment, timeline, refundPage, refusals] = await Promise.all([
     getMerchantPayment(db, merchantId, loaded.id).then((fresh) => fresh ?? loaded),
     getPaymentTimeline(db, merchantId, loaded.id),
-    getDisplayCurrency(merchantId),
     listPaymentRefunds(db, loaded.id, 1, REFUNDS_SHOWN),
     checkoutRefusals(db, merchantId, loaded.id),
   ]);
+  // Every amount on the page is in the payment's currency: its refunds' too.
+  const currency = payment.currency;
   const refunds = refundPage?.merchantId === merchantId ? refundPage.items : [];
   const canWrite = can(role, "payments:write");
   const completed = payment.status === "completed";
@@ -240,7 +240,7 @@ export default async function PaymentPage({ params }: Props) {
           <p className="text-sm text-zinc-600 dark:text-zinc-400">—</p>
         )}
       </section>
-      <RefundsSection refunds={refunds} currency={currency} canSettle={canWrite} />
+      <RefundsSection refunds={refunds} canSettle={canWrite} />
       <PaymentTimeline
         paymentId={payment.id}
         timeline={timeline}

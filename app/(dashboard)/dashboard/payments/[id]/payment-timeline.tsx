@@ -24,7 +24,7 @@ function EventSummary({
 }: {
   event: TimelineEvent;
   failureReason: string | null;
-  currency: string | null;
+  currency: string;
 }) {
   const { data } = JSON.parse(event.body) as { data: EventData };
   const card = data.payment_method ? cardLabel(data.payment_method) : null;
@@ -59,7 +59,7 @@ export function PaymentTimeline({
   paymentId: number;
   timeline: TimelineEvent[];
   failureReason: string | null;
-  currency: string | null;
+  currency: string;
 }) {
   return (
     <section aria-labelledby="timeline-heading" className="space-y-3">

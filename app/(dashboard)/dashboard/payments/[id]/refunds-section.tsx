@@ -33,15 +33,7 @@ function SettleRefund({ refund }: { refund: RefundResource }) {
  * A payment's refunds, newest first, each with its status; a pending one can be settled by a writer. A table,
  * and cards below 640 px. Each refund is `#refund-{id}`, where the timeline's refund rows link.
  */
-export function RefundsSection({
-  refunds,
-  currency,
-  canSettle,
-}: {
-  refunds: RefundResource[];
-  currency: string | null;
-  canSettle: boolean;
-}) {
+export function RefundsSection({ refunds, canSettle }: { refunds: RefundResource[]; canSettle: boolean }) {
   if (refunds.length === 0) return null;
   // Not "Refunds": the section is the region named so, and landmarks' names must differ.
   const caption = "This payment's refunds";
@@ -64,7 +56,7 @@ export function RefundsSection({
             className="target:bg-amber-50 dark:target:bg-amber-950"
           >
             <td className="px-4 py-3 font-mono">{refund.id}</td>
-            <RefundDetailCells refund={refund} currency={currency} />
+            <RefundDetailCells refund={refund} />
             <td className="w-max whitespace-nowrap px-4 py-3">
               {canSettle ? <SettleRefund refund={refund} /> : null}
             </td>
@@ -73,7 +65,7 @@ export function RefundsSection({
       </SimpleTable>
       <CardList label={caption} empty="No refunds.">
         {refunds.map((refund) => (
-          <RefundCard key={refund.id} refund={refund} currency={currency}>
+          <RefundCard key={refund.id} refund={refund}>
             {canSettle && refund.status === "pending" ? <SettleRefund refund={refund} /> : null}
           </RefundCard>
         ))}
