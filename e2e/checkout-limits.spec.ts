@@ -53,7 +53,7 @@ test("an address with 20 refused cards: the 429 says when to try again, and Pay 
   const { checkoutUrl } = await newPayment(payer.page, seedData.tokens.api);
   await payer.page.clock.install();
   await payer.page.goto(checkoutUrl);
-  const pay = payer.page.getByRole("button", { name: "Pay 12.50" });
+  const pay = payer.page.getByRole("button", { name: "Pay $12.50" });
   // The 20th refused card is an inline error, as any is.
   await fillCard(payer.page, CARDS.real);
   await pay.click();
@@ -129,7 +129,7 @@ test("Create test payment, 'Wait for a payer': the payment stays pending and the
   await expect(page.getByTestId("payment-status")).toContainText(/pending/i);
   await page.goto(checkoutUrl);
   await fillCard(page, CARDS.success);
-  await page.getByRole("button", { name: "Pay 8.00" }).click();
+  await page.getByRole("button", { name: "Pay $8.00" }).click();
   await expect(page.getByText("Payment complete")).toBeVisible();
 });
 
@@ -154,7 +154,7 @@ for (const view of VIEWS)
     expect(await allViolations(page), "link page").toEqual([]);
     await look(page, "link-page", view);
     await fillCard(page, CARDS.success);
-    await page.getByRole("button", { name: "Pay 35.00" }).click();
+    await page.getByRole("button", { name: "Pay $35.00" }).click();
     await expect(page.getByText("Payment complete")).toBeVisible();
     await page.goto("/dashboard/payment-links");
     await page.getByRole("link", { name, exact: true }).locator("visible=true").click();

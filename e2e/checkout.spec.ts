@@ -73,7 +73,7 @@ test("4242 pays it: the payer lands on return_url with payment_id and status com
   ] as const)
     await expect(page.getByLabel(label)).toHaveAttribute("autocomplete", autocomplete);
   await fillCard(page, CARDS.success);
-  await page.getByRole("button", { name: "Pay 12.50" }).click();
+  await page.getByRole("button", { name: "Pay $12.50" }).click();
   await expect(page).toHaveURL(
     `http://127.0.0.1:${shopPort}/return?order=4242&payment_id=${id}&status=completed`,
   );
@@ -97,7 +97,7 @@ for (const [number, code, reason] of [
     const { id, checkoutUrl } = await newPayment(page, seedData.tokens.api);
     await page.goto(checkoutUrl);
     await fillCard(page, number);
-    await page.getByRole("button", { name: "Pay 12.50" }).click();
+    await page.getByRole("button", { name: "Pay $12.50" }).click();
     const result = page.getByRole("alert").filter({ hasText: "Payment failed" });
     await expect(result).toContainText(reason);
     expect(await finalWebhook(id)).toMatchObject({
@@ -118,7 +118,7 @@ for (const [button, status, shown] of [
     const { id, checkoutUrl } = await newPayment(page, seedData.tokens.api);
     await page.goto(checkoutUrl);
     await fillCard(page, CARDS.authentication);
-    await page.getByRole("button", { name: "Pay 12.50" }).click();
+    await page.getByRole("button", { name: "Pay $12.50" }).click();
     await expect(page.getByRole("heading", { name: "Authenticate this payment" })).toBeVisible();
     await expect(page.getByText("Visa •••• 3184")).toBeVisible();
     await page.getByRole("button", { name: button }).click();
@@ -130,13 +130,13 @@ test("field errors show inline and are announced; nothing changes", async ({ pag
   const { id, checkoutUrl } = await newPayment(page, seedData.tokens.api);
   await page.goto(checkoutUrl);
   await fillCard(page, CARDS.real);
-  await page.getByRole("button", { name: "Pay 12.50" }).click();
+  await page.getByRole("button", { name: "Pay $12.50" }).click();
   await expect(page.getByText("Use a test card number.", { exact: true })).toBeVisible();
   await expect(page.getByLabel("Card number")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Card number")).toBeFocused();
   await fillCard(page, CARDS.success);
   await page.getByLabel("Expiration").fill("01 / 20");
-  await page.getByRole("button", { name: "Pay 12.50" }).click();
+  await page.getByRole("button", { name: "Pay $12.50" }).click();
   await expect(page.getByText("Your card's expiration date is in the past.", { exact: true })).toBeVisible();
   await expect(page.getByLabel("Expiration")).toBeFocused();
   await expect(page.getByLabel("Card number")).not.toHaveAttribute("aria-invalid", "true");
@@ -154,10 +154,10 @@ test("a second tab paying after the first sees the final state", async ({ page, 
   await page.goto(checkoutUrl);
   await second.goto(checkoutUrl);
   await fillCard(page, CARDS.success);
-  await page.getByRole("button", { name: "Pay 12.50" }).click();
+  await page.getByRole("button", { name: "Pay $12.50" }).click();
   await expect(page.getByText("Payment complete")).toBeVisible();
   await fillCard(second, CARDS.declined);
-  await second.getByRole("button", { name: "Pay 12.50" }).click();
+  await second.getByRole("button", { name: "Pay $12.50" }).click();
   await expect(second.getByText("Payment complete")).toBeVisible();
   await expect(second.getByText("Paid with Visa •••• 4242.")).toBeVisible();
 });
@@ -180,7 +180,7 @@ test("a payment link paid twice makes two payments, counted on the Payment links
     await expect(page).toHaveURL(url);
     await expect(page.getByText(name)).toBeVisible();
     await fillCard(page, CARDS.success);
-    await page.getByRole("button", { name: "Pay 40.00" }).click();
+    await page.getByRole("button", { name: "Pay $40.00" }).click();
     await expect(page.getByText("Payment complete")).toBeVisible();
     await expect(page).toHaveURL(/\/pay\/[0-9A-Za-z]{43}$/);
     checkouts.push(page.url());
@@ -227,12 +227,12 @@ for (const view of VIEWS)
     await page.goto(checkoutUrl);
     expect(await allViolations(page), "checkout page").toEqual([]);
     await shot("checkout");
-    await page.getByRole("button", { name: "Pay 12.50" }).click();
+    await page.getByRole("button", { name: "Pay $12.50" }).click();
     await expect(page.getByText("Your card number is invalid.", { exact: true })).toBeVisible();
     expect(await allViolations(page), "checkout page with errors").toEqual([]);
     await shot("checkout-errors");
     await fillCard(page, CARDS.authentication);
-    await page.getByRole("button", { name: "Pay 12.50" }).click();
+    await page.getByRole("button", { name: "Pay $12.50" }).click();
     await expect(page.getByRole("heading", { name: "Authenticate this payment" })).toBeVisible();
     // The step renders after a refresh, which streams the page's title in again.
     await expect(page).toHaveTitle(/Pay/);

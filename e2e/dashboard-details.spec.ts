@@ -141,8 +141,8 @@ test("a capture, an event and a refund appear without a reload", async ({ page }
   expect(refund.status()).toBe(201);
   const refundId = ((await refund.json()) as { data: { id: number } }).data.id;
   const timeline = page.getByTestId("timeline-event").filter({ hasText: "refund.created" });
-  await expect(timeline).toContainText("Refund of 3.00 created.", { timeout: 30_000 });
-  await expect(timeline.getByRole("link", { name: "Refund of 3.00" })).toHaveAttribute(
+  await expect(timeline).toContainText("Refund of $3.00 created.", { timeout: 30_000 });
+  await expect(timeline.getByRole("link", { name: "Refund of $3.00" })).toHaveAttribute(
     "href",
     `#refund-${refundId}`,
   );

@@ -95,12 +95,19 @@ export async function createPaymentViaApi(
 }
 
 /** "Create test payment" on the Payments page, as a merchant trying the dashboard does. */
-export async function createTestPaymentInDashboard(page: Page, amount: string) {
+export async function createTestPaymentInDashboard(
+  page: Page,
+  amount: string,
+  options: { currency?: string; customerId?: string } = {},
+) {
   await page.goto("/dashboard/payments");
   await page.getByRole("button", { name: "Create test payment" }).click();
   const dialog = page.getByRole("dialog", { name: "Create a test payment" });
   await dialog.getByLabel("Amount").fill(amount);
+  if (options.currency) await dialog.getByLabel("Currency").selectOption(options.currency);
+  if (options.customerId) await dialog.getByLabel("Customer ID").fill(options.customerId);
   await dialog.getByRole("button", { name: "Create payment" }).click();
+  await expect(dialog.getByText(/Payment \d+ created\./)).toBeVisible();
   await dialog.getByRole("button", { name: "Done" }).click();
 }
 

@@ -88,40 +88,85 @@ test("filters: status applies at once, chips remove one filter, empty fields sta
   await expect(page.getByRole("list", { name: "Active filters" })).toHaveCount(0);
 });
 
-test("display currency: chosen once, shown beside every amount; a crafted code is refused", async ({
+test("three currencies: each amount in its own, three separate volumes on the Overview and a customer's page", async ({
   page,
 }) => {
+  test.setTimeout(180_000);
   await signUp(page, { name: "Currency Co", email: uniqueEmail("currency"), password: "a long password" });
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
-  const currency = page.getByLabel("Currency (ISO 4217)");
-  await currency.selectOption("EUR");
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("status", { name: "Notifications" })).toContainText("Amounts now show EUR.");
-
-  await createTestPaymentInDashboard(page, "1250");
-  await expect(page.getByRole("table").getByRole("row").nth(1)).toContainText("1,250.00 EUR");
-  await page.goto("/dashboard");
-  await expect(page.getByText("volume 1,250.00 EUR")).toBeVisible();
-
-  await page.goto("/dashboard/settings");
-  await currency.evaluate((select: HTMLSelectElement) => {
-    select.options[1]!.value = "EURO";
-    select.selectedIndex = 1;
-  });
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(
-    page.getByText("The display currency must be an ISO 4217 code, such as EUR or USD."),
-  ).toBeVisible();
-  await page.reload();
-  await expect(currency).toHaveValue("EUR");
-
-  await currency.selectOption("");
+  const defaultCurrency = page.getByLabel("Default currency (ISO 4217)");
+  await expect(defaultCurrency).toHaveValue("USD");
+  await defaultCurrency.selectOption("EUR");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status", { name: "Notifications" })).toContainText(
-    "Amounts now show no currency.",
+    "New payments and links are now in EUR unless they name another.",
   );
+  // A crafted code is refused, and changes nothing.
+  await defaultCurrency.evaluate((select: HTMLSelectElement) => {
+    select.options[0]!.value = "EURO";
+    select.selectedIndex = 0;
+  });
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("The selected default currency is invalid.")).toBeVisible();
+  await page.reload();
+  await expect(defaultCurrency).toHaveValue("EUR");
+
+  // EUR by default, then yen and dinars chosen in the dialog; a fraction of a yen is refused there.
+  const customerId = `cus_fx_${Date.now()}`;
+  await createTestPaymentInDashboard(page, "12.5", { customerId });
+  await page.getByRole("button", { name: "Create test payment" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create a test payment" });
+  await dialog.getByLabel("Amount").fill("1500.5");
+  await dialog.getByLabel("Currency").selectOption("JPY");
+  await dialog.getByRole("button", { name: "Create payment" }).click();
+  await expect(dialog.getByText("The amount field must have at most 0 decimal places.")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await createTestPaymentInDashboard(page, "1500", { currency: "JPY", customerId });
+  await createTestPaymentInDashboard(page, "1.25", { currency: "KWD", customerId });
+  const rows = page.getByRole("table").getByRole("row");
+  await expect(rows.nth(1)).toContainText("KWD\u00a01.250");
+  await expect(rows.nth(2)).toContainText("¥1,500");
+  await expect(rows.nth(3)).toContainText("€12.50");
+  // Paid, each from its page: the customer's completed volumes.
+  for (const row of [1, 2, 3]) {
+    await page.goto("/dashboard/payments");
+    await rows.nth(row).getByRole("link").first().click();
+    await settleInDashboard(page, "Mark as paid");
+    await expect(page.getByText("Marked as paid.")).toBeVisible();
+  }
+
+  // The Overview: the default currency, with a switch; no figure adds two currencies.
   await page.goto("/dashboard");
-  await expect(page.getByText("volume 1,250.00", { exact: true })).toBeVisible();
+  const switcher = page.getByRole("navigation", { name: "Currency" });
+  await expect(switcher.getByRole("link")).toHaveText(["EUR", "JPY", "KWD"]);
+  const volume = page.getByRole("definition").filter({ hasText: /^volume/ });
+  const gross = page.getByLabel("Volume").getByRole("definition").first();
+  await expect(gross).toHaveText("€12.50");
+  await expect(page.getByLabel("Payments by status")).not.toContainText("¥");
+  await switcher.getByRole("link", { name: "JPY" }).click();
+  await expect(page).toHaveURL(/currency=JPY/);
+  await expect(gross).toHaveText("¥1,500");
+  await expect(volume.filter({ hasText: "¥1,500" })).toHaveCount(1);
+  await switcher.getByRole("link", { name: "KWD" }).click();
+  await expect(gross).toHaveText("KWD\u00a01.250");
+  // The range keeps the currency chosen.
+  await page.getByRole("navigation", { name: "Range" }).getByRole("link", { name: "7 days" }).click();
+  await expect(page).toHaveURL(/range=7.*currency=KWD|currency=KWD.*range=7/);
+  await expect(gross).toHaveText("KWD\u00a01.250");
+
+  // The customer's page: a line per currency, never one total.
+  await page.goto(`/dashboard/customers/${customerId}`);
+  const completed = page.getByRole("definition").filter({ hasText: "€" }).first();
+  await expect(completed).toContainText("€12.50");
+  await expect(completed).toContainText("¥1,500");
+  await expect(completed).toContainText("KWD\u00a01.250");
+
+  // The payments list filtered to one currency.
+  await page.goto("/dashboard/payments");
+  await page.getByLabel("Currency").selectOption("JPY");
+  await expect(page).toHaveURL(/currency=JPY/);
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText("¥1,500");
 });
 
 test("overview: get started until the first steps are done; a chart with presets and hover values", async ({

@@ -56,7 +56,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
 
   await row.getByRole("link").click();
   // Headed by its amount and status; metadata as key and value, not JSON text.
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("42.50");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("$42.50");
   await expect(page.getByTestId("payment-status")).toContainText("pending");
   const metadata = page.getByRole("region", { name: "Metadata" });
   await expect(metadata.getByRole("term")).toHaveText(["customer_id"]);
@@ -97,7 +97,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
     "id,external_id,customer_id,status,amount,currency,amount_refunded,created_at,settled_at,failure_code,failure_reason",
   );
   expect(csv).toHaveLength(2);
-  expect(csv[1]).toContain(`,${externalId},${customerId},completed,42.50,0.00,`);
+  expect(csv[1]).toContain(`,${externalId},${customerId},completed,42.50,USD,0.00,`);
 
   // Another merchant gets a not-found page for this payment's URL.
   await page.context().clearCookies();

@@ -41,7 +41,7 @@ test("refund a completed payment in two parts: both on the page and the timeline
 }) => {
   const owner = { name: "Refund Co", email: uniqueEmail("refunds"), password: "refund passphrase" };
   const paymentPath = await completedPayment(page, owner);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("10.00");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("$10.00");
 
   // The dialog starts at everything refundable; part of it is refunded.
   await page.getByRole("button", { name: "Refund", exact: true }).click();
@@ -89,7 +89,7 @@ test("refund a completed payment in two parts: both on the page and the timeline
   expect(csv[0]).toBe(
     "id,external_id,customer_id,status,amount,currency,amount_refunded,created_at,settled_at,failure_code,failure_reason",
   );
-  expect(csv[1]).toContain(",completed,10.00,10.00,");
+  expect(csv[1]).toContain(",completed,10.00,USD,10.00,");
 
   await page.goto("/dashboard");
   const figure = (label: string) => page.locator('dl[aria-label="Volume"] > div').filter({ hasText: label });
@@ -122,7 +122,7 @@ test("a pending payment is canceled after a confirmation; a viewer sees no Refun
 
   const viewer = await joinTeam(page, browser, "viewer");
   await viewer.goto(completedPath);
-  await expect(viewer.getByRole("heading", { level: 1 })).toHaveText("10.00");
+  await expect(viewer.getByRole("heading", { level: 1 })).toHaveText("$10.00");
   await expect(viewer.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
   await viewer.goto(canceledPath);
   await expect(viewer.getByText("Canceled by the merchant.", { exact: true })).toBeVisible();

@@ -210,6 +210,7 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "type",
       "status",
       "amount",
+      "currency",
       "created_at",
     ]);
   });

@@ -53,8 +53,8 @@ describe("return_url and checkout_url on the API", () => {
     expect(page.headers.get("cache-control")).toContain("no-store");
     const html = await page.text();
     expect(html).toContain("order_881");
-    expect(html).toMatch(/Pay (<!-- -->)?12\.50/);
-    // The list items stay exactly the seed's.
+    expect(html).toMatch(/Pay (<!-- -->)?\$12\.50/);
+    // The list items stay exactly the seed's, and `currency` (DESIGN.md, "Currencies").
     const list = (await api("/api/payments?perPage=1")).body as { data: Array<Record<string, unknown>> };
     expect(Object.keys(list.data[0]!)).toEqual([
       "id",
@@ -62,6 +62,7 @@ describe("return_url and checkout_url on the API", () => {
       "type",
       "status",
       "amount",
+      "currency",
       "created_at",
     ]);
   });

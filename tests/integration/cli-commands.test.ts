@@ -155,7 +155,7 @@ describe("payments payments list and refunds list", () => {
     expect(human.code).toBe(0);
     expect(human.stdout.split("\n")[1]).toMatch(
       new RegExp(
-        `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z  ${ids[1]}  failed     2\\.00  ${customer}_1$`,
+        `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z  ${ids[1]}  failed     2\\.00 USD  ${customer}_1$`,
       ),
     );
     expect((await list("--created-from", "2999-01-01")).stdout).toBe("No payments.\n");
@@ -196,7 +196,7 @@ describe("payments payments list and refunds list", () => {
     expect((await list("--limit", "1", "--page", "2", "--json")).stdout).toContain(`"id":${refundIds[0]}`);
     expect((await list()).stdout).toMatch(
       new RegExp(
-        `^\\S+Z  ${refundIds[1]}  succeeded  2\\.00  payment ${id}  duplicate\\n\\S+Z  ${refundIds[0]}  failed     1\\.99  payment ${id}  duplicate\\n$`,
+        `^\\S+Z  ${refundIds[1]}  succeeded  2\\.00 USD  payment ${id}  duplicate\\n\\S+Z  ${refundIds[0]}  failed     1\\.99 USD  payment ${id}  duplicate\\n$`,
       ),
     );
     expect((await list("--status", "pending")).stdout).toBe("No refunds.\n");
@@ -234,7 +234,7 @@ describe("payments trigger's options, listen --print-secret, counts", () => {
     expect(JSON.parse(payment.data.metadata)).toEqual({ customer_id: customer, order: "1042", note: "a=b" });
     const human = await runCliAsync(["trigger", "payment.pending", "--return-url", RETURN_URL], env);
     expect(human.stdout).toMatch(
-      /^Trigger succeeded: payment \d+ created \(10\.00, pending, pay at http\S+\/pay\/\S+\)\n$/,
+      /^Trigger succeeded: payment \d+ created \(10\.00 USD, pending, pay at http\S+\/pay\/\S+\)\n$/,
     );
   });
 

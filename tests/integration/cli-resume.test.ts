@@ -123,7 +123,7 @@ describe("payments events list and customers list", () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(
       new RegExp(
-        `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z  evt_\\S+  payment\\.pending\\s+${id} 2\\.00$`,
+        `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z  evt_\\S+  payment\\.pending\\s+${id} 2\\.00 USD$`,
         "m",
       ),
     );
@@ -132,7 +132,7 @@ describe("payments events list and customers list", () => {
     const customers = runCli(["customers", "list", "--limit", "3"], env);
     expect(customers.stdout.split("\n")[0]).toMatch(
       new RegExp(
-        `^${customer}  1 payment  completed \\d+\\.\\d{2}  refunded 0\\.00  last \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z$`,
+        `^${customer}  1 payment  completed (—|\\d+\\.\\d{2} USD)  refunded (—|0\\.00 USD)  last \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z$`,
       ),
     );
     expect(runCli(["customers", "list", "--limit", "0"], env).code).toBe(2);

@@ -306,7 +306,7 @@ describe("the Overview's rollup", () => {
     });
     expect(stats.volume).toEqual({ gross: "1020.20", refunded: "5.05", net: "1015.15", refunds: 1 });
     // All time: by month, from the first payment's.
-    const allTime = await getPaymentStats(db, merchantId, "all");
+    const allTime = await getPaymentStats(db, merchantId, "USD", "all");
     expect(allTime.bucket).toBe("month");
     expect(allTime.series).toEqual([
       { ...stats.series.at(-1)!, day: `${new Date().toISOString().slice(0, 7)}-01` },

@@ -139,7 +139,7 @@ describe("a failed payment says why: the API, the webhook and the CLI", () => {
     const listed = runCli(["events", "list", "--payment", String(id), "--type", "payment.failed"], env);
     expect([listed.code, listed.stderr]).toEqual([0, ""]);
     expect(listed.stdout).toMatch(
-      new RegExp(`payment\\.failed +${id} 12\\.50 \\(${code}: ${reason.replace(/[.]/g, "\\.")}\\)\\n$`),
+      new RegExp(`payment\\.failed +${id} 12\\.50 USD \\(${code}: ${reason.replace(/[.]/g, "\\.")}\\)\\n$`),
     );
     const json = runCli(
       ["events", "list", "--payment", String(id), "--type", "payment.failed", "--json"],

@@ -33,6 +33,7 @@ describe("POST/GET/PATCH /api/payment-links", () => {
         id: link.id,
         name: "T-shirt",
         amount: "19.50",
+        currency: "USD",
         description: null,
         url: link.url,
         active: true,
@@ -116,7 +117,7 @@ describe("a payer at a link", () => {
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toContain("Yoga class");
-      expect(html).toMatch(/Pay (<!-- -->)?7\.25/);
+      expect(html).toMatch(/Pay (<!-- -->)?\$7\.25/);
     }
     expect((await fetch(link.url, { method: "HEAD" })).status).toBe(200);
     expect(await paymentCount()).toBe(before);

@@ -86,7 +86,7 @@ describe("the SDK", () => {
     expect(await sdk.customers.retrieve(customer)).toMatchObject({
       id: customer,
       payments_count: 1,
-      completed_volume: "4.00",
+      volumes: [{ currency: "USD", completed: "4.00", refunded: "0.00" }],
     });
     const refunds = [];
     for await (const each of sdk.refunds.listAll({ paymentId: created.id })) refunds.push(each.id);

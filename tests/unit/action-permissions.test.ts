@@ -71,7 +71,7 @@ const expected: Record<string, Record<string, UserRole[]>> = {
     addInbox: WRITERS,
   },
   inboxes: { setInboxAnswer: WRITERS, debugSignature: ALL },
-  settings: { saveDisplayCurrency: OWNERS },
+  settings: { saveDefaultCurrency: OWNERS },
   security: {
     beginEnrolment: ALL,
     confirmEnrolment: ALL,
