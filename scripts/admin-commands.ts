@@ -127,7 +127,8 @@ export const adminCommands: Record<string, AdminCommand> = {
     summary: "Create a payment (status pending; emits payment.pending), as POST /api/payments does.",
     options: {
       email: emailOption,
-      amount: { type: "string", required: true, description: "amount in standard units, e.g. 12.50" },
+      amount: { type: "string", required: true, description: "amount in its currency's units, e.g. 12.50" },
+      currency: { type: "string", description: "ISO 4217 code, e.g. EUR (default: the merchant's)" },
       "external-id": { type: "string", description: "the merchant's own identifier" },
       "customer-id": { type: "string", description: "the merchant's customer identifier" },
     },
@@ -135,6 +136,7 @@ export const adminCommands: Record<string, AdminCommand> = {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
       const input = {
         amount: options.amount,
+        currency: options.currency,
         external_id: options["external-id"],
         customer_id: options["customer-id"],
       };

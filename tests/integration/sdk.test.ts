@@ -65,6 +65,35 @@ describe("the SDK", () => {
     expect(firstFive).toEqual(pages.flat().slice(0, 5));
   });
 
+  it("JPY 1500, KWD 1.250 and EUR 12.50 round-trip through create, retrieve, the currency filter and a refund", async () => {
+    const customer = `cus_sdk_fx_${Date.now()}`;
+    for (const [amount, currency, out] of [
+      [1500, "jpy", "1500"],
+      ["1.25", "KWD", "1.250"],
+      ["12.5", "EUR", "12.50"],
+    ] as const) {
+      const created = await sdk.payments.create({ amount, currency, customer_id: customer });
+      expect([created.amount, created.currency]).toEqual([out, currency.toUpperCase()]);
+      expect(await sdk.payments.retrieve(created.id)).toMatchObject({
+        amount: out,
+        currency: currency.toUpperCase(),
+      });
+      const listed = [];
+      for await (const item of sdk.payments.list({ customerId: customer, currency }))
+        listed.push(item.amount);
+      expect(listed).toEqual([out]);
+    }
+    const yen = await sdk.payments.create({ amount: "1500", currency: "JPY" });
+    await sdk.testHelpers.settlePayment(yen.id, "completed");
+    expect(await sdk.refunds.create(yen.id, { amount: 500 })).toMatchObject({
+      amount: "500",
+      currency: "JPY",
+    });
+    await expect(sdk.payments.create({ amount: "1500.5", currency: "JPY" })).rejects.toMatchObject({
+      status: 422,
+    });
+  });
+
   it("creates in one request with metadata, filters the list, reads customers and every refund", async () => {
     const customer = `cus_sdk_${Date.now()}`;
     const created = await sdk.payments.create({

@@ -158,6 +158,7 @@ program
   .addOption(
     new Option("--refund-status <status>", "how much was refunded").choices(["none", "partial", "full"]),
   )
+  .option("--currency <code>", "only payments in this currency (ISO 4217, e.g. EUR)")
   .option("--created-from <date>", "created at or after (ISO 8601 date or date-time, UTC)")
   .option("--created-to <date>", "created at or before (ISO 8601 date or date-time, UTC)")
   .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)

@@ -90,6 +90,7 @@ export async function listPayments(
     externalId?: string;
     customer?: string;
     refundStatus?: PaymentFilters["refundStatus"];
+    currency?: string;
     createdFrom?: string;
     createdTo?: string;
   },
@@ -101,6 +102,7 @@ export async function listPayments(
       externalId: options.externalId,
       customerId: options.customer,
       refundStatus: options.refundStatus,
+      currency: options.currency,
       createdFrom: options.createdFrom,
       createdTo: options.createdTo,
       page: options.page,

@@ -22,6 +22,8 @@ export type PaymentFilters = {
   externalId?: string;
   customerId?: string;
   refundStatus?: "none" | "partial" | "full";
+  /** An ISO 4217 code, any case. */
+  currency?: string;
   /** An ISO 8601 date or date-time (UTC), inclusive; a Date is sent as its ISO instant. */
   createdFrom?: string | Date;
   createdTo?: string | Date;
@@ -87,6 +89,7 @@ export class Payments {
                 external_id: options.externalId,
                 customer_id: options.customerId,
                 refund_status: options.refundStatus,
+                currency: options.currency,
                 created_from: isoOf(options.createdFrom),
                 created_to: isoOf(options.createdTo),
               },

@@ -141,8 +141,9 @@ export default async function DevelopersPage() {
           </li>
           <li>perPage from 1 to 100 (default 10); page from 1.</li>
           <li>
-            amount from 0 to {MAX_AMOUNT}, at most two decimal places; returned as a string such as
-            &quot;12.50&quot;.
+            amount from 0 to {MAX_AMOUNT}, with at most its currency&apos;s decimals (2 for EUR, 0 for JPY, 3
+            for KWD); returned as a string with exactly them, such as &quot;12.50&quot; or &quot;1500&quot;.
+            currency: an ISO 4217 code, any case; omitted, your default currency (Settings).
           </li>
           <li>
             external_id and customer_id: strings of at most 255 characters. Request bodies: at most 16 KiB.
