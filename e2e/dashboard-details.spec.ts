@@ -8,7 +8,11 @@ import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from 
 // e2e/accessibility.spec.ts; here each is photographed in them. The History merchant (tests/support/seed-history.ts)
 // has payments and refunds from 40 days ago beside today's, and an inbox capture received 10 minutes ago.
 
-const money = (text: string) => text.replaceAll(",", "");
+/** A USD figure as the page prints it ("$1,250.00"), as the CSV writes it ("1250.00"). */
+const money = (text: string) => {
+  expect(text).toMatch(/^\$/);
+  return text.slice(1).replaceAll(",", "");
+};
 
 /** The UTC day `days` before today, as the date filters take it. */
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);

@@ -93,9 +93,9 @@ test("refund a completed payment in two parts: both on the page and the timeline
 
   await page.goto("/dashboard");
   const figure = (label: string) => page.locator('dl[aria-label="Volume"] > div').filter({ hasText: label });
-  await expect(figure("Gross volume")).toHaveText(/^Gross volume10\.00/);
-  await expect(figure("Refunded")).toHaveText(/^Refunded10\.00/);
-  await expect(figure("Net volume")).toHaveText(/^Net volume0\.00/);
+  await expect(figure("Gross volume")).toHaveText(/^Gross volume\$10\.00/);
+  await expect(figure("Refunded")).toHaveText(/^Refunded\$10\.00/);
+  await expect(figure("Net volume")).toHaveText(/^Net volume\$0\.00/);
 });
 
 test("a pending payment is canceled after a confirmation; a viewer sees no Refund or Cancel", async ({

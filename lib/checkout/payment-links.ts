@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
 import { merchantDefaultCurrency } from "@/lib/accounts/merchants";
-import { amountField, amountIn, inMinorUnits } from "@/lib/money/amount";
+import { amountField, inMinorUnits, parseWithMoney } from "@/lib/money/amount";
 import { currencyField } from "@/lib/money/currencies";
 import { toPaymentListItem } from "@/lib/payments/resource";
 import type { DashboardPayment } from "@/lib/payments/search";
@@ -85,9 +85,11 @@ export async function createPaymentLink(
   merchantId: number,
   input: unknown,
 ): Promise<PaymentLinkResource> {
-  const link = parseInput(createPaymentLinkSchema, input);
-  const currency = link.currency ?? (await merchantDefaultCurrency(db, merchantId));
-  const amount = amountIn(link.amount, currency);
+  const {
+    data: link,
+    amount,
+    currency,
+  } = await parseWithMoney(createPaymentLinkSchema, input, () => merchantDefaultCurrency(db, merchantId));
   const [row] = await selectRows<LinkRow>(
     db,
     sql`insert into payment_links (merchant_id, slug, name, amount, currency, description)

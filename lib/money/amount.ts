@@ -1,8 +1,8 @@
 import { isLosslessNumber } from "lossless-json";
 import { z } from "zod";
-import { validationError } from "@/lib/platform/errors";
-import { messages } from "@/lib/platform/validation";
-import { minorUnits } from "./currencies";
+import { validationError, type FieldErrors } from "@/lib/platform/errors";
+import { fieldErrorsFrom, messages } from "@/lib/platform/validation";
+import { currencyField, minorUnits } from "./currencies";
 
 // An amount in and out: a decimal string with exactly its currency's minor units ("12.50" EUR, "1500" JPY,
 // "1.250" KWD), parsed and compared without floating point (DESIGN.md, "Currencies").
@@ -51,13 +51,6 @@ export function amountRefusal(numeral: string, currency: string): string | null 
   if ((numeral.split(".")[1] ?? "").length > places) return messages.decimalsAtMost("amount", places);
   if (compareNumerals(numeral, MAX_AMOUNT) > 0) return messages.max("amount", MAX_AMOUNT);
   return null;
-}
-
-/** The amount as stored and returned in `currency`, or a 422 on `amount` (the currency was known late). */
-export function amountIn(numeral: string, currency: string): string {
-  const refusal = amountRefusal(numeral, currency);
-  if (refusal) throw validationError({ amount: [refusal] });
-  return inMinorUnits(numeral, currency);
 }
 
 /** A JSON number as lossless-json keeps it: sign, digits, optional fraction and exponent. */
@@ -145,3 +138,28 @@ export function amountField({ positive }: { positive: boolean }) {
 
 /** A payment's amount: at least 0. */
 export const amountSchema = amountField({ positive: false });
+
+const moneyFields = z.object({ amount: amountSchema, currency: currencyField() });
+
+/**
+ * Parses a body with an amount and an optional currency (a payment, a link): every field's refusal in one
+ * 422, the amount's decimals for its currency among them, and the amount written in that currency. The
+ * default currency is read only when the body names none and its amount is otherwise valid.
+ */
+export async function parseWithMoney<Schema extends z.ZodType<{ amount: string; currency?: string }>>(
+  schema: Schema,
+  input: unknown,
+  defaultCurrency: () => string | Promise<string>,
+): Promise<{ data: z.output<Schema>; amount: string; currency: string }> {
+  const parsed = schema.safeParse(input);
+  const errors: FieldErrors = parsed.success ? {} : fieldErrorsFrom(parsed.error);
+  const money = moneyFields.safeParse(input);
+  let currency = "";
+  if (money.success) {
+    currency = money.data.currency ?? (await defaultCurrency());
+    const refusal = amountRefusal(money.data.amount, currency);
+    if (refusal) errors.amount = [refusal];
+  }
+  if (!parsed.success || Object.keys(errors).length > 0) throw validationError(errors);
+  return { data: parsed.data, amount: inMinorUnits(parsed.data.amount, currency), currency };
+}

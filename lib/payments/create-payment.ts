@@ -4,10 +4,9 @@ import { selectRows, type Executor } from "@/db/client";
 import type { PaymentSource } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
 import { merchantDefaultCurrency } from "@/lib/accounts/merchants";
-import { amountIn } from "@/lib/money/amount";
+import { parseWithMoney } from "@/lib/money/amount";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
-import { parseInput } from "@/lib/platform/validation";
 import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "./checkout-token";
 import { requestHash, runOnceForKey } from "./idempotency";
 import { eventStatement } from "./outbox";
@@ -138,9 +137,11 @@ export async function createPayment(
   input: unknown,
   options: CreatePaymentOptions,
 ): Promise<CreatePaymentResult> {
-  const { currency: chosen, ...data } = parseInput(createPaymentSchema, input);
-  const currency = chosen ?? options.defaultCurrency ?? (await merchantDefaultCurrency(db, merchantId));
-  const amount = amountIn(data.amount, currency);
+  const { data, amount, currency } = await parseWithMoney(
+    createPaymentSchema,
+    input,
+    () => options.defaultCurrency ?? merchantDefaultCurrency(db, merchantId),
+  );
   const metadata = storedMetadata(data.metadata, data.customer_id);
   const paymentLinkId = options.paymentLinkId ?? null;
   // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.

@@ -1,6 +1,7 @@
 // Currencies over real HTTP (DESIGN.md, "Currencies"): each amount in its own currency's minor units, in and
 // out of create, retrieve, list, events, refunds and payment links; refusals on `amount` and `currency` that
-// write nothing; and sums that never add two currencies (the customers API and the Overview's rollup).
+// write nothing; sums that never add two currencies (the customers API and the Overview's rollup); and the CLI as a
+// child process printing each amount with its currency.
 import { randomBytes } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
@@ -8,6 +9,7 @@ import { createPayment } from "@/lib/payments/create-payment";
 import { settlePayment } from "@/lib/payments/settlement";
 import { getPaymentStats, usedCurrencies } from "@/lib/payments/stats";
 import { callApi, paymentTotal } from "../support/api-client";
+import { runCliAsync } from "../support/cli-process";
 import { db } from "../support/direct-db";
 
 const baseUrl = inject("baseUrl");
@@ -15,6 +17,7 @@ const { tokens } = inject("data");
 const api = (path: string, request: Parameters<typeof callApi>[2] = {}) =>
   callApi(baseUrl, path, { ...request, token: request.token ?? tokens.api });
 const unique = () => randomBytes(5).toString("hex");
+const env = { apiUrl: baseUrl, apiKey: tokens.api };
 
 type Payment = { id: number; amount: string; currency: string; status: string };
 
@@ -215,5 +218,52 @@ describe("no figure adds two currencies", () => {
     const euros = await getPaymentStats(db, merchantId, "EUR", 7);
     expect(euros.byStatus.completed).toEqual({ count: 2, volume: "19.75" });
     expect(euros.series.at(-1)).toMatchObject({ count: 2, volume: "19.75" });
+  });
+});
+
+describe("currencies in the CLI", () => {
+  it("trigger --currency, and the lists print each amount with its currency (JPY 1500, KWD 1.250, EUR 12.50)", async () => {
+    const customer = `cus_cli_fx_${unique()}`;
+    for (const [amount, currency, out] of [
+      ["1500", "JPY", "1500"],
+      ["1.25", "KWD", "1.250"],
+      ["12.5", "EUR", "12.50"],
+    ]) {
+      const triggered = await runCliAsync(
+        [
+          "trigger",
+          "payment.completed",
+          "--amount",
+          amount!,
+          "--currency",
+          currency!,
+          "--customer",
+          customer,
+        ],
+        env,
+      );
+      expect(triggered.stdout).toContain(`(${out} ${currency}, pending)`);
+    }
+    const listed = await runCliAsync(["payments", "list", "--customer", customer, "--currency", "jpy"], env);
+    expect(listed.stdout.trim().split("\n")).toEqual([expect.stringMatching(/  completed  1500 JPY  /)]);
+    const all = await runCliAsync(["payments", "list", "--customer", customer, "--json"], env);
+    const lines = all.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Payment);
+    expect(lines.map((line) => [line.amount, line.currency])).toEqual([
+      ["12.50", "EUR"],
+      ["1.250", "KWD"],
+      ["1500", "JPY"],
+    ]);
+    const customers = await runCliAsync(["customers", "list", "--limit", "100"], env);
+    const line = customers.stdout.split("\n").find((each) => each.startsWith(`${customer} `))!;
+    expect(line).toContain("completed 12.50 EUR, 1500 JPY, 1.250 KWD  refunded 0.00 EUR, 0 JPY, 0.000 KWD");
+    const refused = await runCliAsync(
+      ["trigger", "payment.pending", "--amount", "1500.5", "--currency", "JPY"],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("The amount field must have at most 0 decimal places.");
   });
 });
