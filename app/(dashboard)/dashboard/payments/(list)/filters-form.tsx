@@ -99,9 +99,10 @@ export function FiltersForm({
       role="search"
       aria-label="Filter payments"
       onSubmit={onSubmit}
-      className="grid grid-cols-2 gap-3 lg:grid-cols-[2fr_1fr_1.2fr_0.9fr_1fr_1fr_0.8fr_auto] lg:items-end"
+      className="grid grid-cols-2 gap-3 lg:grid-cols-[1fr_1.2fr_0.9fr_1fr_1fr_0.8fr_auto] lg:items-end"
     >
-      <label className="col-span-2 space-y-1 text-sm lg:col-span-1">
+      {/* The search on a row of its own: beside six filters its placeholder would be cut off. */}
+      <label className="col-span-2 max-w-xl space-y-1 text-sm lg:col-span-7">
         <span className="font-medium">Search</span>
         <input
           id="payment-search"
