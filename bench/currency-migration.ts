@@ -1,0 +1,83 @@
+// `node --import tsx bench/currency-migration.ts`: migrations 0033 and 0034 (currencies) timed on a database
+// at 0032 holding MIG_PAYMENTS payments (default 10,000,000) of one merchant that had chosen EUR as its
+// display currency, the worst case: every row of its is backfilled. A second merchant inserts a payment every
+// 50 ms meanwhile; the longest insert is how long other merchants' writes waited. BENCHMARKS.md, "Currencies".
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+
+const count = Number(process.env.MIG_PAYMENTS ?? 10_000_000);
+const server = process.env.BENCH_SERVER_URL ?? "postgres://postgres@127.0.0.1:5432";
+const url = `${server}/currency_migration_bench`;
+const migrations = path.resolve(import.meta.dirname, "../db/migrations");
+
+// The migrations as they stood before currencies: the same folder, its journal cut after 0032.
+const before = mkdtempSync(path.join(tmpdir(), "migrations-0032-"));
+cpSync(migrations, before, { recursive: true });
+const journalPath = path.join(before, "meta/_journal.json");
+const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ idx: number }> };
+journal.entries = journal.entries.filter((entry) => entry.idx <= 32);
+writeFileSync(journalPath, JSON.stringify(journal));
+
+const admin = postgres(`${server}/postgres`, { max: 1, onnotice: () => {} });
+await admin`drop database if exists currency_migration_bench with (force)`;
+await admin`create database currency_migration_bench`;
+await admin.end();
+const sql = postgres(url, { max: 2, onnotice: () => {} });
+await migrate(drizzle({ client: sql }), { migrationsFolder: before });
+rmSync(before, { recursive: true, force: true });
+
+const [big] = await sql<Array<{ id: string }>>`insert into merchants (name, display_currency, payments_count)
+  values ('Big EU', 'EUR', ${count}) returning id`;
+const [other] = await sql<
+  Array<{ id: string }>
+>`insert into merchants (name, payments_count) values ('Other US', 0) returning id`;
+let started = Date.now();
+for (let from = 1; from <= count; from += 1_000_000) {
+  const to = Math.min(count, from + 999_999);
+  await sql`insert into payments (merchant_id, merchant_seq, amount, status, customer_id, created_at, updated_at)
+    select ${big!.id}, g, ((g * 7919) % 500000) / 100.0 + 1,
+           case when g % 10 = 0 then 'failed' else 'completed' end, 'cus_' || (g % 50000),
+           now() - make_interval(secs => (${count} - g) * 3), now()
+    from generate_series(${from}::bigint, ${to}::bigint) g`;
+}
+await sql`insert into payment_daily_totals (merchant_id, customer_id, day, status, refund_state, count, volume)
+  select merchant_id, scope, (created_at at time zone 'UTC')::date, status, 'none', count(*), sum(amount)
+  from payments, lateral (values (''), (customer_id)) as scopes (scope) group by 1, 2, 3, 4`;
+await sql`insert into customers (merchant_id, customer_id, payments_count, completed_volume, refunded,
+                                 first_payment_at, last_payment_at)
+  select merchant_id, customer_id, count(*), coalesce(sum(amount) filter (where status = 'completed'), 0), 0,
+         min(created_at), max(created_at)
+  from payments group by 1, 2`;
+await sql`vacuum analyze payments`;
+console.log(
+  `Seeded ${count.toLocaleString("en-US")} payments in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
+
+let writing = true;
+let longest = 0;
+let writes = 0;
+const writer = (async () => {
+  const one = postgres(url, { max: 1, onnotice: () => {} });
+  for (let seq = 1; writing; seq += 1) {
+    const at = Date.now();
+    await one`insert into payments (merchant_id, merchant_seq, amount) values (${other!.id}, ${seq}, 1.00)`;
+    longest = Math.max(longest, Date.now() - at);
+    writes += 1;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await one.end();
+})();
+started = Date.now();
+await migrate(drizzle({ client: sql }), { migrationsFolder: migrations });
+const took = Date.now() - started;
+writing = false;
+await writer;
+console.log(
+  `Migrated in ${(took / 1000).toFixed(1)} s; the other merchant's ${writes} inserts meanwhile, the longest ${longest} ms`,
+);
+console.log(await sql`select currency, count(*)::int as payments from payments group by 1 order by 1`);
+await sql.end();
