@@ -45,11 +45,14 @@ export function isCurrency(code: string): boolean {
   return MINOR_UNITS.has(code);
 }
 
-/** The number of decimals an amount in `currency` has, in and out: 0 for JPY, 2 for EUR, 3 for KWD. */
+/**
+ * The number of decimals an amount in `currency` has, in and out: 0 for JPY, 2 for EUR, 3 for KWD. A code
+ * outside the list can only be stored data from before it (a display currency the runtime's Intl knew, such
+ * as the withdrawn HRK, became a default in migration 0033): it reads with two, as most currencies do, rather
+ * than failing every page that shows it. New input is held to the list by `currencyField`.
+ */
 export function minorUnits(currency: string): number {
-  const digits = MINOR_UNITS.get(currency);
-  if (digits === undefined) throw new Error(`Unknown currency ${currency}`);
-  return digits;
+  return MINOR_UNITS.get(currency) ?? 2;
 }
 
 /**

@@ -32,3 +32,9 @@ describe("an amount in its currency's minor units", () => {
     expect(withDecimals("-3.5", 2)).toBe("-3.50");
   });
 });
+
+describe("a stored currency outside the list", () => {
+  it("reads with two decimals rather than failing (a display currency from before, such as HRK)", () => {
+    expect(inMinorUnits("12.5", "HRK")).toBe("12.50");
+  });
+});
