@@ -27,8 +27,30 @@ import { GetStarted } from "./get-started";
 
 export const metadata: Metadata = { title: "Overview" };
 
-const switchClass =
-  "rounded-md px-2 py-1 text-sm font-medium hover:bg-zinc-100 aria-[current=true]:bg-zinc-200 dark:hover:bg-zinc-800 dark:aria-[current=true]:bg-zinc-800";
+/** One of the Overview's switches (currency, range): links that keep the other's choice, the current marked. */
+function SwitchLinks({
+  label,
+  options,
+}: {
+  label: string;
+  options: Array<{ key: string; text: string; href: string; current: boolean }>;
+}) {
+  return (
+    <nav aria-label={label} className="flex gap-1">
+      {options.map((option) => (
+        <Link
+          key={option.key}
+          href={option.href}
+          aria-current={option.current ? "true" : undefined}
+          scroll={false}
+          className="rounded-md px-2 py-1 text-sm font-medium hover:bg-zinc-100 aria-[current=true]:bg-zinc-200 dark:hover:bg-zinc-800 dark:aria-[current=true]:bg-zinc-800"
+        >
+          {option.text}
+        </Link>
+      ))}
+    </nav>
+  );
+}
 const card = "rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
 
 export default async function OverviewPage({
@@ -79,33 +101,25 @@ export default async function OverviewPage({
         </div>
         <div className="flex flex-wrap gap-3">
           {choices.length > 1 ? (
-            <nav aria-label="Currency" className="flex gap-1">
-              {choices.map((option) => (
-                <Link
-                  key={option}
-                  href={hrefFor({ currency: option })}
-                  aria-current={option === currency ? "true" : undefined}
-                  scroll={false}
-                  className={switchClass}
-                >
-                  {option}
-                </Link>
-              ))}
-            </nav>
+            <SwitchLinks
+              label="Currency"
+              options={choices.map((option) => ({
+                key: option,
+                text: option,
+                href: hrefFor({ currency: option }),
+                current: option === currency,
+              }))}
+            />
           ) : null}
-          <nav aria-label="Range" className="flex gap-1">
-            {OVERVIEW_RANGES.map((option) => (
-              <Link
-                key={option}
-                href={hrefFor({ range: option })}
-                aria-current={option === range ? "true" : undefined}
-                scroll={false}
-                className={switchClass}
-              >
-                {option === "all" ? "All time" : `${option} days`}
-              </Link>
-            ))}
-          </nav>
+          <SwitchLinks
+            label="Range"
+            options={OVERVIEW_RANGES.map((option) => ({
+              key: String(option),
+              text: option === "all" ? "All time" : `${option} days`,
+              href: hrefFor({ range: option }),
+              current: option === range,
+            }))}
+          />
         </div>
       </div>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
