@@ -1,13 +1,16 @@
-// `node --import tsx bench/currency-migration.ts`: migrations 0033 and 0034 (currencies) timed on a database
-// at 0032 holding MIG_PAYMENTS payments (default 10,000,000) of one merchant that had chosen EUR as its
-// display currency, the worst case: every row of its is backfilled. A second merchant inserts a payment every
-// 50 ms meanwhile; the longest insert is how long other merchants' writes waited. BENCHMARKS.md, "Currencies".
+// `node --import tsx --conditions=react-server bench/currency-migration.ts`: migrations 0033 to 0035
+// (currencies) and then their backfill (db/backfills.ts) timed on a database at 0032 holding MIG_PAYMENTS
+// payments (default 10,000,000) of one merchant that had chosen EUR as its display currency, the worst case:
+// every row of its is backfilled. Meanwhile a second merchant inserts a payment every 50 ms, and the big one
+// too; the longest insert of each is how long writes waited. BENCHMARKS.md, "Currencies".
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { runBackfills } from "@/db/backfills";
+import type { Database } from "@/db/client";
 
 const count = Number(process.env.MIG_PAYMENTS ?? 10_000_000);
 const server = process.env.BENCH_SERVER_URL ?? "postgres://postgres@127.0.0.1:5432";
@@ -35,7 +38,7 @@ const [big] = await sql<Array<{ id: string }>>`insert into merchants (name, disp
 const [other] = await sql<
   Array<{ id: string }>
 >`insert into merchants (name, payments_count) values ('Other US', 0) returning id`;
-let started = Date.now();
+const started = Date.now();
 for (let from = 1; from <= count; from += 1_000_000) {
   const to = Math.min(count, from + 999_999);
   await sql`insert into payments (merchant_id, merchant_seq, amount, status, customer_id, created_at, updated_at)
@@ -58,26 +61,46 @@ console.log(
 );
 
 let writing = true;
-let longest = 0;
-let writes = 0;
-const writer = (async () => {
-  const one = postgres(url, { max: 1, onnotice: () => {} });
-  for (let seq = 1; writing; seq += 1) {
-    const at = Date.now();
-    await one`insert into payments (merchant_id, merchant_seq, amount) values (${other!.id}, ${seq}, 1.00)`;
-    longest = Math.max(longest, Date.now() - at);
-    writes += 1;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await one.end();
-})();
-started = Date.now();
+type Insert = { at: number; took: number };
+/** Inserts a payment of the merchant every 50 ms until the backfill is done, noting when and how long. */
+function writeWhileMigrating(merchantId: string, firstSeq: number) {
+  const inserts: Insert[] = [];
+  const done = (async () => {
+    const one = postgres(url, { max: 1, onnotice: () => {} });
+    for (let seq = firstSeq; writing; seq += 1) {
+      const at = Date.now();
+      await one`insert into payments (merchant_id, merchant_seq, amount) values (${merchantId}, ${seq}, 1.00)`;
+      inserts.push({ at, took: Date.now() - at });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await one.end();
+  })();
+  return { inserts, done };
+}
+const writers = {
+  "the other merchant": writeWhileMigrating(other!.id, 1),
+  "the big merchant": writeWhileMigrating(big!.id, count + 1),
+};
+/** Each writer's inserts that started in [from, to): how many, and the longest. */
+const during = (from: number, to: number) =>
+  Object.entries(writers)
+    .map(([label, { inserts }]) => {
+      const mine = inserts.filter((insert) => insert.at >= from && insert.at < to);
+      return `${label}'s ${mine.length} inserts, the longest ${Math.max(0, ...mine.map((insert) => insert.took))} ms`;
+    })
+    .join("; ");
+const migrationStarted = Date.now();
 await migrate(drizzle({ client: sql }), { migrationsFolder: migrations });
-const took = Date.now() - started;
+const backfillStarted = Date.now();
+await runBackfills(drizzle({ client: sql }) as unknown as Database);
+const backfillEnded = Date.now();
 writing = false;
-await writer;
+await Promise.all(Object.values(writers).map((writer) => writer.done));
 console.log(
-  `Migrated in ${(took / 1000).toFixed(1)} s; the other merchant's ${writes} inserts meanwhile, the longest ${longest} ms`,
+  `Schema migrations in ${((backfillStarted - migrationStarted) / 1000).toFixed(1)} s; ${during(migrationStarted, backfillStarted)}`,
+);
+console.log(
+  `Backfill in ${((backfillEnded - backfillStarted) / 1000).toFixed(1)} s; ${during(backfillStarted, backfillEnded)}`,
 );
 console.log(await sql`select currency, count(*)::int as payments from payments group by 1 order by 1`);
 await sql.end();

@@ -3,6 +3,7 @@ import type { SQL } from "drizzle-orm";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { runBackfills } from "./backfills";
 import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import type { Connection, Database, Executor } from "./database-types";
 import {
@@ -148,8 +149,10 @@ export function getBackgroundDb(): Database {
   return connection().backgroundDb;
 }
 
-export function migrateDatabase(): Promise<void> {
-  return connection().migrate();
+/** The schema's migrations, then the data backfills they left (db/backfills.ts), before anything is served. */
+export async function migrateDatabase(): Promise<void> {
+  await connection().migrate();
+  await runBackfills(connection().db);
 }
 
 export function listenForNotifications(channel: string, onNotify: () => void): Promise<void> {

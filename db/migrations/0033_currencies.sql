@@ -1,11 +1,12 @@
--- Currencies (DESIGN.md, "Currencies"). Every step but the backfills changes the catalog only:
+-- Currencies (DESIGN.md, "Currencies"). This transaction changes the catalog and small tables only:
 -- * ADD COLUMN with a constant default fills no row (PostgreSQL 11+);
 -- * numeric(p,2) to numeric without a scale is binary coercible: no rewrite, no index rebuild;
 -- * the rollups' primary keys gain `currency` (their indexes are rebuilt: a rollup has a row per merchant, day
 --   and status, not per payment).
--- The backfills touch only the rows of merchants that had chosen a display currency other than USD: that
--- currency becomes their default, and their payments, refunds, links and rollups take it. Row locks, no
--- table lock: other merchants' writes never wait (measured at 10,000,000 payments: BENCHMARKS.md).
+-- Merchants that had chosen a display currency other than USD make it their default. Their stored payments,
+-- refunds, links and rollups take it afterwards, in batches of short transactions (db/backfills.ts): this
+-- transaction holds its ALTER TABLE locks until it commits, so a backfill inside it made every merchant's
+-- writes wait for it (527 s at 10,000,000 payments, BENCHMARKS.md).
 ALTER TABLE "merchants" ADD COLUMN "default_currency" text DEFAULT 'USD' NOT NULL;--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "currency" text DEFAULT 'USD' NOT NULL;--> statement-breakpoint
 ALTER TABLE "refunds" ADD COLUMN "currency" text DEFAULT 'USD' NOT NULL;--> statement-breakpoint
@@ -34,16 +35,28 @@ CREATE TABLE "customer_volumes" (
 ALTER TABLE "customer_volumes" ADD CONSTRAINT "customer_volumes_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 UPDATE "merchants" SET "default_currency" = upper("display_currency")
 WHERE "display_currency" IS NOT NULL AND upper("display_currency") <> 'USD';--> statement-breakpoint
-UPDATE "payments" p SET "currency" = m."default_currency" FROM "merchants" m
-WHERE p."merchant_id" = m."id" AND m."default_currency" <> 'USD';--> statement-breakpoint
-UPDATE "refunds" r SET "currency" = m."default_currency" FROM "merchants" m
-WHERE r."merchant_id" = m."id" AND m."default_currency" <> 'USD';--> statement-breakpoint
-UPDATE "payment_links" l SET "currency" = m."default_currency" FROM "merchants" m
-WHERE l."merchant_id" = m."id" AND m."default_currency" <> 'USD';--> statement-breakpoint
-UPDATE "payment_daily_totals" t SET "currency" = m."default_currency" FROM "merchants" m
-WHERE t."merchant_id" = m."id" AND m."default_currency" <> 'USD';--> statement-breakpoint
-UPDATE "refund_daily_totals" t SET "currency" = m."default_currency" FROM "merchants" m
-WHERE t."merchant_id" = m."id" AND m."default_currency" <> 'USD';--> statement-breakpoint
+CREATE TABLE IF NOT EXISTS "backfills" (
+	"name" text PRIMARY KEY NOT NULL,
+	"position" text DEFAULT '' NOT NULL,
+	"through" text DEFAULT '' NOT NULL,
+	"done_at" timestamp (3) with time zone
+);--> statement-breakpoint
+CREATE TABLE IF NOT EXISTS "currency_backfills" (
+	"merchant_id" bigint PRIMARY KEY NOT NULL REFERENCES "public"."merchants"("id") ON DELETE cascade,
+	"currency" text NOT NULL
+);--> statement-breakpoint
+INSERT INTO "currency_backfills" ("merchant_id", "currency")
+SELECT "id", "default_currency" FROM "merchants" WHERE "default_currency" <> 'USD';--> statement-breakpoint
+-- The id tables are walked by id up to their highest now: later rows were written with a currency.
+INSERT INTO "backfills" ("name", "through")
+SELECT step, through FROM (VALUES
+  ('currency.1.payments', (SELECT coalesce(max("id"), 0)::text FROM "payments")),
+  ('currency.2.refunds', (SELECT coalesce(max("id"), 0)::text FROM "refunds")),
+  ('currency.3.payment_links', (SELECT coalesce(max("id"), 0)::text FROM "payment_links")),
+  ('currency.4.payment_daily_totals', ''),
+  ('currency.5.refund_daily_totals', '')
+) AS steps (step, through)
+WHERE EXISTS (SELECT 1 FROM "currency_backfills");--> statement-breakpoint
 -- The customers' sums move to one row per currency: before currencies, all of a customer's were in one.
 INSERT INTO "customer_volumes" ("merchant_id", "customer_id", "currency", "completed", "refunded")
 SELECT c."merchant_id", c."customer_id", m."default_currency", c."completed_volume", c."refunded"

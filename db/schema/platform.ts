@@ -1,5 +1,6 @@
 // What the platform keeps for itself: rate-limit counters and each merchant's last write position.
 import { bigint, boolean, customType, doublePrecision, pgTable, text } from "drizzle-orm/pg-core";
+import { merchants } from "./accounts";
 import { at } from "./columns";
 
 /**
@@ -28,4 +29,29 @@ const pgLsn = customType<{ data: string }>({ dataType: () => "pg_lsn" });
 export const merchantWritePositions = pgTable("merchant_write_positions", {
   merchantId: bigint("merchant_id", { mode: "number" }).primaryKey(),
   lsn: pgLsn("lsn").notNull(),
+});
+
+/**
+ * Data migrations run after the schema's, in short transactions of their own (db/backfills.ts), so that no
+ * lock is held across a whole table: one row per step, with how far it has got. Written by migrations only.
+ */
+export const backfills = pgTable("backfills", {
+  /** The step, run in name order: `currency.1.payments`, … */
+  name: text("name").primaryKey(),
+  /** Where the next batch starts: the step's own key, as text ('' before the first batch). */
+  position: text("position").notNull().default(""),
+  /** The last id the step covers (the table's highest when the migration ran); '' when it walks keys. */
+  through: text("through").notNull().default(""),
+  doneAt: at("done_at"),
+});
+
+/**
+ * The merchants whose stored rows take a currency other than the columns' default `USD` (migration 0033:
+ * those that had chosen another display currency), read by the currency backfill steps.
+ */
+export const currencyBackfills = pgTable("currency_backfills", {
+  merchantId: bigint("merchant_id", { mode: "number" })
+    .primaryKey()
+    .references(() => merchants.id, { onDelete: "cascade" }),
+  currency: text("currency").notNull(),
 });

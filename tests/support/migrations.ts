@@ -9,6 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import type { Database } from "@/db/client";
 import { separateDatabase } from "./test-database";
 
 export const migrations = path.join(process.cwd(), "db", "migrations");
@@ -28,6 +29,8 @@ export function migrationsUpTo(lastIdx: number): string {
 }
 
 export type FreshDatabase = {
+  /** drizzle over the same connection, for domain code that takes a Database. */
+  db: Database;
   query: <Row = Record<string, unknown>>(text: string) => Promise<Row[]>;
   migrate: (folder: string) => Promise<void>;
   close: () => Promise<void>;
@@ -39,6 +42,7 @@ export async function freshDatabase(label: string): Promise<FreshDatabase> {
   if (!separate.url) {
     const client = new PGlite();
     return {
+      db: drizzlePglite({ client }) as unknown as Database,
       query: async <Row>(text: string) => (await client.query<Row>(text)).rows,
       migrate: (folder) => migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }),
       close: () => client.close(),
@@ -46,6 +50,7 @@ export async function freshDatabase(label: string): Promise<FreshDatabase> {
   }
   const client = postgres(separate.url, { max: 1, onnotice: () => {} });
   return {
+    db: drizzlePostgres({ client }) as unknown as Database,
     query: async <Row>(text: string) => (await client.unsafe(text)) as unknown as Row[],
     migrate: (folder) => migratePostgres(drizzlePostgres({ client }), { migrationsFolder: folder }),
     close: async () => {
