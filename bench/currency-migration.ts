@@ -17,13 +17,20 @@ const server = process.env.BENCH_SERVER_URL ?? "postgres://postgres@127.0.0.1:54
 const url = `${server}/currency_migration_bench`;
 const migrations = path.resolve(import.meta.dirname, "../db/migrations");
 
-// The migrations as they stood before currencies: the same folder, its journal cut after 0032.
-const before = mkdtempSync(path.join(tmpdir(), "migrations-0032-"));
-cpSync(migrations, before, { recursive: true });
-const journalPath = path.join(before, "meta/_journal.json");
-const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ idx: number }> };
-journal.entries = journal.entries.filter((entry) => entry.idx <= 32);
-writeFileSync(journalPath, JSON.stringify(journal));
+/** The same folder, its journal cut after migration `last`. */
+function migrationsThrough(last: number): string {
+  const folder = mkdtempSync(path.join(tmpdir(), `migrations-${last}-`));
+  cpSync(migrations, folder, { recursive: true });
+  const journalPath = path.join(folder, "meta/_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ idx: number }> };
+  journal.entries = journal.entries.filter((entry) => entry.idx <= last);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return folder;
+}
+// As they stood before currencies; and through MIG_THROUGH (default 35: currencies and their backfill; the
+// ledger's 36 adds its own backfill of every completed payment).
+const before = migrationsThrough(32);
+const after = migrationsThrough(Number(process.env.MIG_THROUGH ?? 35));
 
 const admin = postgres(`${server}/postgres`, { max: 1, onnotice: () => {} });
 await admin`drop database if exists currency_migration_bench with (force)`;
@@ -90,7 +97,7 @@ const during = (from: number, to: number) =>
     })
     .join("; ");
 const migrationStarted = Date.now();
-await migrate(drizzle({ client: sql }), { migrationsFolder: migrations });
+await migrate(drizzle({ client: sql }), { migrationsFolder: after });
 const backfillStarted = Date.now();
 await runBackfills(drizzle({ client: sql }) as unknown as Database);
 const backfillEnded = Date.now();
@@ -102,5 +109,7 @@ console.log(
 console.log(
   `Backfill in ${((backfillEnded - backfillStarted) / 1000).toFixed(1)} s; ${during(backfillStarted, backfillEnded)}`,
 );
+console.log(await sql`select name, done_at from backfills order by name`);
 console.log(await sql`select currency, count(*)::int as payments from payments group by 1 order by 1`);
+rmSync(after, { recursive: true, force: true });
 await sql.end();

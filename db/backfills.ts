@@ -1,8 +1,14 @@
 // Data migrations that would hold a schema migration's locks too long: run after the schema's migrations
 // (migrateDatabase), a batch per short transaction, each recording how far it got in `backfills`, so that a
 // restart resumes and several servers starting at once share the work instead of repeating it.
-import { sql } from "drizzle-orm";
-import { selectRows, type Database, type Executor } from "./client";
+import { sql, type SQL } from "drizzle-orm";
+import type { Database, Executor } from "./database-types";
+
+/** Rows of a statement, whichever driver answered (client.ts's selectRows, which imports this module). */
+async function selectRows<Row>(executor: Executor, query: SQL): Promise<Row[]> {
+  const result: unknown = await executor.execute(query);
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[];
+}
 
 /** Rows per transaction: a batch locks at most these, for some milliseconds. */
 const BATCH = 5_000;
@@ -84,12 +90,54 @@ function rollup(table: "payment_daily_totals" | "refund_daily_totals"): Batch {
   };
 }
 
+/**
+ * Migration 0036 (the ledger): payments completed and refunds made before it post their balance transactions,
+ * as the ledger would have. No fee was taken when they completed, so a payment posts fee 0 and net = amount,
+ * available at once (it completed before the platform held money back); a refund that has not failed takes its
+ * amount back (a failed one would post and return it: nothing). Frozen like a migration, so written out here.
+ */
+function ledger(table: "payments" | "refunds"): Batch {
+  return async (tx, { position, through }, size) => {
+    const from = BigInt(position || "0");
+    const to = from + BigInt(size);
+    const picked =
+      table === "payments"
+        ? sql`update payments set fee = 0, net = amount
+              where id > ${from.toString()} and id <= ${to.toString()} and status = 'completed' and fee is null
+              returning merchant_id, id, currency, amount, 'payment' as type, coalesce(settled_at, updated_at) as at`
+        : sql`select merchant_id, id, currency, -amount as amount, 'refund' as type, created_at as at from refunds
+              where id > ${from.toString()} and id <= ${to.toString()}
+                and (status <> 'failed' or exists (
+                  -- Failed since the migration: its failure gave the amount back, so it is taken here.
+                  select 1 from balance_transactions b
+                  where b.merchant_id = refunds.merchant_id and b.source_id = refunds.id and b.type = 'refund_failure'))`;
+    await tx.execute(sql`with picked as (${picked}),
+      posted as (
+        insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status,
+                                          available_on, created_at)
+        select merchant_id, type, id, currency, amount, 0, amount, 'available', at, at from picked
+        returning merchant_id, id, currency, amount),
+      lines as (
+        select merchant_id, id, currency, account, moved from posted,
+               lateral (values ('available', amount), ('clearing', -amount)) as entry (account, moved)),
+      entered as (
+        insert into ledger_entries (merchant_id, transaction_id, posting, account, currency, amount, created_at)
+        select merchant_id, id, 'post', account, currency, moved, now() from lines)
+      insert into ledger_balances as b (merchant_id, account, currency, slot, amount)
+      select merchant_id, account, currency, 0, sum(moved) from lines group by 1, 2, 3 order by 1, 2, 3
+      on conflict (merchant_id, account, currency, slot) do update set amount = b.amount + excluded.amount`);
+    return to >= BigInt(through || "0") ? null : to.toString();
+  };
+}
+
 const STEPS: Record<string, Batch> = {
   "currency.1.payments": byId("payments"),
   "currency.2.refunds": byId("refunds"),
   "currency.3.payment_links": byId("payment_links"),
   "currency.4.payment_daily_totals": rollup("payment_daily_totals"),
   "currency.5.refund_daily_totals": rollup("refund_daily_totals"),
+  "ledger.1.payments": ledger("payments"),
+  "ledger.2.refunds": ledger("refunds"),
 };
 
 /**

@@ -49,3 +49,37 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 /** `url`: sent over the network; `inbox`: captured inside the platform, for QA without a server. */
 export const ENDPOINT_KINDS = ["url", "inbox"] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
+
+/** What moved a merchant's money (DESIGN.md, "Balance transactions"): debits are negative amounts. */
+export const BALANCE_TRANSACTION_TYPES = [
+  "payment",
+  "refund",
+  "refund_failure",
+  "dispute",
+  "dispute_won",
+  "payout",
+  "payout_failure",
+  "adjustment",
+] as const;
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+
+/** `pending` until its available_on, then `available` (moved by the releaser). */
+export const BALANCE_TRANSACTION_STATUSES = ["pending", "available"] as const;
+export type BalanceTransactionStatus = (typeof BALANCE_TRANSACTION_STATUSES)[number];
+
+/**
+ * The ledger's accounts, each per merchant and currency. The merchant's: `pending` (not yet available),
+ * `available`, `in_transit` (paid out, not yet arrived). The platform's side of each movement: `clearing`
+ * (what the processor owes, or is owed, for this merchant's payments), `fees` (what the platform earned), and
+ * `bank` (what left for the merchant's bank account).
+ */
+export const LEDGER_ACCOUNTS = ["pending", "available", "in_transit", "clearing", "fees", "bank"] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+
+/** `pending` → `in_transit` → `paid` | `failed`; `canceled` while pending (DESIGN.md, "Payouts"). */
+export const PAYOUT_STATUSES = ["pending", "in_transit", "paid", "failed", "canceled"] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** Settings → Payouts: daily at 00:00 UTC (the default), weekly (Mondays), or only when asked. */
+export const PAYOUT_SCHEDULES = ["daily", "weekly", "manual"] as const;
+export type PayoutSchedule = (typeof PAYOUT_SCHEDULES)[number];

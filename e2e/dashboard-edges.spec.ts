@@ -65,7 +65,7 @@ test("impossible and reversed dates are field errors, never a crash; the export 
   expect(csv.status()).toBe(200);
   const lines = (await csv.text()).trim().split("\n");
   expect(lines[0]).toBe(
-    "id,external_id,customer_id,status,amount,currency,amount_refunded,created_at,settled_at,failure_code,failure_reason",
+    "id,external_id,customer_id,status,amount,currency,amount_refunded,fee,net,created_at,settled_at,failure_code,failure_reason",
   );
   expect(lines.length).toBeGreaterThan(1);
 });

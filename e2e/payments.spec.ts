@@ -94,7 +94,7 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
     .trim()
     .split("\n");
   expect(csv[0]).toBe(
-    "id,external_id,customer_id,status,amount,currency,amount_refunded,created_at,settled_at,failure_code,failure_reason",
+    "id,external_id,customer_id,status,amount,currency,amount_refunded,fee,net,created_at,settled_at,failure_code,failure_reason",
   );
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain(`,${externalId},${customerId},completed,42.50,USD,0.00,`);

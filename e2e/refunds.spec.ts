@@ -87,7 +87,7 @@ test("refund a completed payment in two parts: both on the page and the timeline
     .trim()
     .split("\n");
   expect(csv[0]).toBe(
-    "id,external_id,customer_id,status,amount,currency,amount_refunded,created_at,settled_at,failure_code,failure_reason",
+    "id,external_id,customer_id,status,amount,currency,amount_refunded,fee,net,created_at,settled_at,failure_code,failure_reason",
   );
   expect(csv[1]).toContain(",completed,10.00,USD,10.00,");
 

@@ -3,6 +3,8 @@ import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { sendInvitation } from "@/lib/accounts/invitations";
 import { resetPassword } from "@/lib/accounts/members";
 import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/accounts/merchants";
+import { setMerchantPricing } from "@/lib/ledger/pricing";
+import { verifyLedger } from "@/lib/ledger/verify";
 import { createPayment } from "@/lib/payments/create-payment";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { keyId, reencryptStoredSecrets } from "@/lib/platform/encryption";
@@ -25,6 +27,8 @@ export type AdminCommand = {
   summary: string;
   options: Record<string, OptionSpec>;
   run: (db: Database, options: CommandOptions) => Promise<Record<string, unknown>>;
+  /** Whether what it printed is a failure (exit 1), as a check that found a difference. */
+  failed?: (result: Record<string, unknown>) => boolean;
 };
 
 /** Every operator command calls the same domain function the dashboard and API use. */
@@ -105,6 +109,29 @@ export const adminCommands: Record<string, AdminCommand> = {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
       return setMerchantRateLimit(db, merchantId, { per_minute: options["per-minute"] });
     },
+  },
+  "merchant:pricing": {
+    summary: "Set a merchant's price per completed payment: a percent of the amount plus a fixed part.",
+    options: {
+      email: emailOption,
+      percent: { type: "string", required: true, description: "e.g. 1.4 (default 2.9)" },
+      fixed: {
+        type: "string",
+        required: true,
+        description: "e.g. 0.25: that many minor units in every currency (0.25 EUR, 25 JPY; default 0.30)",
+      },
+    },
+    async run(db, options) {
+      const merchantId = await findMerchantIdByEmail(db, String(options.email));
+      return setMerchantPricing(db, merchantId, { percent: options.percent, fixed: options.fixed });
+    },
+  },
+  "ledger:verify": {
+    summary:
+      "Check the books: every posting sums to 0, every balance equals its entries (exits 1 on a difference).",
+    options: {},
+    run: (db) => verifyLedger(db),
+    failed: (result) => result.ok !== true,
   },
   "webhook:create": {
     summary: "Add a webhook endpoint; its signing secret is printed.",

@@ -79,7 +79,7 @@ async function main(): Promise<number> {
             .map(([key, value]) => `${key}: ${String(value)}`)
             .join("\n"),
     );
-    return 0;
+    return parsed.command.failed?.(result) ? 1 : 0;
   } catch (error) {
     console.error(`${parsed.name} failed: ${describeError(error)}`);
     return 1;

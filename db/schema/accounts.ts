@@ -1,8 +1,18 @@
 // Merchants and the people who sign in for them: users, their sessions, invitations and the sign-in and
 // sign-up throttles' attempts.
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { USER_ROLES } from "../enums";
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { PAYOUT_SCHEDULES, USER_ROLES } from "../enums";
 import { at, createdAt, id, updatedAt } from "./columns";
 
 export const merchants = pgTable("merchants", {
@@ -17,6 +27,14 @@ export const merchants = pgTable("merchants", {
   paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
   /** The currency of a payment or payment link created without one (Settings, "Default currency"). */
   defaultCurrency: text("default_currency").notNull().default("USD"),
+  /** Its price per completed payment: this percent of the amount, plus fee_fixed (`merchant:pricing`). */
+  feePercent: numeric("fee_percent").notNull().default("2.9"),
+  /** In minor units of the payment's currency: 30 is 0.30 EUR, 30 JPY, 0.030 KWD. */
+  feeFixed: numeric("fee_fixed").notNull().default("30"),
+  /** Settings → Payouts: when its available balance is paid out by itself (PAYOUT_SCHEDULES). */
+  payoutSchedule: text("payout_schedule", { enum: PAYOUT_SCHEDULES }).notNull().default("daily"),
+  /** The last day the schedule paid it out (UTC): each day's run does a merchant once. */
+  lastScheduledPayoutOn: date("last_scheduled_payout_on"),
   /** Set by an owner: every member must sign in with a second factor (those without one enrol first). */
   requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   createdAt: createdAt(),

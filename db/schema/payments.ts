@@ -32,6 +32,10 @@ export const payments = pgTable(
     amount: numeric("amount").notNull(),
     /** ISO 4217, upper case (lib/money/currencies.ts). */
     currency: text("currency").notNull().default("USD"),
+    /** What the platform took, in its currency, set when it completes (its merchant's price); null before. */
+    fee: numeric("fee"),
+    /** amount - fee: what it added to the merchant's balance; null until completed. */
+    net: numeric("net"),
     /** JSON text, returned to merchants verbatim (e.g. `{"customer_id":"cus_1"}`), or null. */
     metadata: text("metadata"),
     /** Where it was created: the API, the dashboard (test payment) or the admin CLI. */

@@ -1,5 +1,5 @@
 import { getCustomer, listCustomers } from "@/lib/customers/customers";
-import { pageQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/platform/list-query";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
 import {

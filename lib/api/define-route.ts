@@ -6,7 +6,7 @@ import type { ApiRequest, ApiResponse } from "./types";
 // One declaration per endpoint (STYLE.md, unkey's createRoute): the router matches on it, the API wrapper
 // validates its query with it, and the OpenAPI document is generated from it.
 
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** `{id}` in a path template, as the handler's `params`. */
 type PathParams<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`

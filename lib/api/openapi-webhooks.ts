@@ -1,4 +1,5 @@
 import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
+import { PAYOUT_EVENT_TYPES } from "@/lib/payouts/schemas";
 import { REFUND_EVENT_TYPES } from "@/lib/refunds/schemas";
 import { ENDPOINT_DISABLED_EVENT } from "@/lib/webhooks/endpoint-schemas";
 
@@ -72,6 +73,12 @@ export const webhooksSection = {
     REFUND_EVENT_TYPES.map((type) => [
       type,
       webhook(type, `${type}: sent to every enabled endpoint subscribed to it`, "Refund"),
+    ]),
+  ),
+  ...Object.fromEntries(
+    PAYOUT_EVENT_TYPES.map((type) => [
+      type,
+      webhook(type, `${type}: sent to every enabled endpoint subscribed to it`, "Payout"),
     ]),
   ),
   [ENDPOINT_DISABLED_EVENT]: webhook(

@@ -4,6 +4,8 @@ import {
   updatePaymentLinkSchema,
 } from "@/lib/checkout/payment-links";
 import { customerSchema } from "@/lib/customers/customers";
+import { balanceSchema } from "@/lib/ledger/balance";
+import { balanceTransactionSchema } from "@/lib/ledger/balance-transactions";
 import {
   createPaymentSchema,
   paymentListItemSchema,
@@ -11,6 +13,8 @@ import {
   retrievedPaymentSchema,
 } from "@/lib/payments/schemas";
 import { settleInputSchema } from "@/lib/payments/settlement";
+import { payoutAccountInputSchema, payoutAccountSchema } from "@/lib/payouts/account";
+import { createPayoutSchema, payoutSchema, settlePayoutSchema } from "@/lib/payouts/schemas";
 import { createRefundSchema, refundSchema, settleRefundSchema } from "@/lib/refunds/schemas";
 import { API_ERRORS, MAX_BODY_BYTES } from "./api-errors";
 import { pathParameterNames, type Route } from "./define-route";
@@ -104,5 +108,12 @@ function componentSchemas() {
     CreatePaymentLink: schemaOf(createPaymentLinkSchema, "input"),
     UpdatePaymentLink: schemaOf(updatePaymentLinkSchema, "input"),
     Customer: schemaOf(customerSchema),
+    Balance: schemaOf(balanceSchema),
+    BalanceTransaction: schemaOf(balanceTransactionSchema),
+    PayoutAccount: schemaOf(payoutAccountSchema),
+    PayoutAccountInput: schemaOf(payoutAccountInputSchema, "input"),
+    Payout: schemaOf(payoutSchema),
+    CreatePayout: schemaOf(createPayoutSchema, "input"),
+    SettlePayout: schemaOf(settlePayoutSchema, "input"),
   };
 }

@@ -5,7 +5,7 @@ import {
   paymentLinkOwner,
   setPaymentLinkActive,
 } from "@/lib/checkout/payment-links";
-import { pageQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/platform/list-query";
 import { idParam } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
 import type { ApiContext } from "./api-route";

@@ -1,5 +1,5 @@
 import { REFUND_STATUSES } from "@/db/enums";
-import { pageQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/platform/list-query";
 import { idParam } from "@/lib/platform/validation";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { findRefund, listMerchantRefunds, listPaymentRefunds } from "@/lib/refunds/queries";

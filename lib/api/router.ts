@@ -66,7 +66,7 @@ function servedPaths(list: readonly Route[]) {
   const templated: Array<{ pattern: RegExp; served: ServedPath }> = [];
   for (const [path, served] of byPath) {
     // The methods as Laravel lists them, HEAD with GET.
-    served.allowed = (["GET", "HEAD", "POST", "PATCH", "DELETE"] as const).filter((method) =>
+    served.allowed = (["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const).filter((method) =>
       method === "HEAD" ? served.methods.GET : served.methods[method],
     );
     if (!path.includes("{")) exact.set(path, served);

@@ -1,5 +1,11 @@
 // Every merchant-facing endpoint, each declared once beside its handler (defineRoute). The router serves this
 // list and the OpenAPI document describes it, in this order.
+import {
+  listBalanceTransactionsRoute,
+  releaseBalanceHelperRoute,
+  showBalanceRoute,
+  showBalanceTransactionRoute,
+} from "./balance-routes";
 import { listCustomersRoute, showCustomerRoute } from "./customer-routes";
 import type { Route } from "./define-route";
 import { listEventsRoute, resendEventRoute, showEventRoute } from "./event-routes";
@@ -11,6 +17,15 @@ import {
   updatePaymentLinkRoute,
 } from "./payment-link-routes";
 import { createPaymentRoute, listPaymentsRoute, showPaymentRoute } from "./payment-routes";
+import {
+  cancelPayoutRoute,
+  createPayoutRoute,
+  listPayoutsRoute,
+  setPayoutAccountRoute,
+  settlePayoutHelperRoute,
+  showPayoutAccountRoute,
+  showPayoutRoute,
+} from "./payout-routes";
 import { createRefundRoute, listAllRefundsRoute, listRefundsRoute, showRefundRoute } from "./refund-routes";
 import { listRequestLogsRoute } from "./request-log-routes";
 import { cancelPaymentRoute, settlePaymentHelperRoute, settleRefundHelperRoute } from "./settlement-routes";
@@ -61,4 +76,15 @@ export const routes: readonly Route[] = [
   listRequestLogsRoute,
   listInboxCapturesRoute,
   verifyWebhookRoute,
+  showBalanceRoute,
+  listBalanceTransactionsRoute,
+  showBalanceTransactionRoute,
+  releaseBalanceHelperRoute,
+  showPayoutAccountRoute,
+  setPayoutAccountRoute,
+  listPayoutsRoute,
+  createPayoutRoute,
+  showPayoutRoute,
+  cancelPayoutRoute,
+  settlePayoutHelperRoute,
 ];

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
-import { pageQuerySchema } from "@/lib/payments/schemas";
+import { pageQuerySchema } from "@/lib/platform/list-query";
 import { isoTimestamp, isoTimestampOrNull } from "@/lib/platform/timestamps";
 import { messages } from "@/lib/platform/validation";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/endpoint-schemas";

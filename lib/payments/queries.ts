@@ -93,6 +93,8 @@ export async function findPayment(db: Executor, paymentId: number): Promise<Paym
       payment_method: payments.paymentMethod,
       failure_code: payments.failureCode,
       failure_reason: payments.failureReason,
+      fee: payments.fee,
+      net: payments.net,
       checkoutToken: checkouts.tokenCiphertext,
       ...refundSums,
     })
@@ -147,6 +149,8 @@ export async function getMerchantPayment(
       settledAt: payments.settledAt,
       failure_code: payments.failureCode,
       failure_reason: payments.failureReason,
+      fee: payments.fee,
+      net: payments.net,
       updatedAt: payments.updatedAt,
       amountRefunded: refundSums.amount_refunded,
       amountRefundable: refundSums.amount_refundable,

@@ -23,6 +23,8 @@ export type FullPaymentRow = PaymentRow & {
   payment_method: PaymentMethod | string | null;
   failure_code: PaymentFailureCode | null;
   failure_reason: string | null;
+  fee: string | null;
+  net: string | null;
 };
 
 /** json columns arrive parsed from postgres.js and PGlite, as text when a statement casts them. */
@@ -64,6 +66,8 @@ export function toPaymentResource(row: FullPaymentRow, checkoutUrl: string | nul
     payment_method: paymentMethodOf(row.payment_method),
     failure_code: row.failure_code,
     failure_reason: row.failure_reason,
+    fee: row.fee === null ? null : inMinorUnits(row.fee, row.currency),
+    net: row.net === null ? null : inMinorUnits(row.net, row.currency),
   };
 }
 
@@ -88,5 +92,6 @@ export function paymentResourceJson(row: {
     'currency', ${row.currency}::text, 'metadata', ${row.metadata}::text,
     'customer_id', ${row.customer_id}::text,
     'created_at', to_char(${row.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'checkout_url', ${row.checkout_url}::text, 'payment_method', null, 'failure_code', null, 'failure_reason', null)`;
+    'checkout_url', ${row.checkout_url}::text, 'payment_method', null, 'failure_code', null, 'failure_reason', null,
+    'fee', null, 'net', null)`;
 }

@@ -3,12 +3,13 @@ import { PAYMENT_FAILURE_CODES, PAYMENT_STATUSES, REFUND_STATES } from "@/db/enu
 import { amountSchema } from "@/lib/money/amount";
 import { currencyField } from "@/lib/money/currencies";
 import {
-  attributeName,
-  characterCount,
-  isStorableText,
-  messages,
-  stringField,
-} from "@/lib/platform/validation";
+  createdBound,
+  createdRangeInOrder,
+  pageQuerySchema,
+  queryChoice,
+  queryText,
+} from "@/lib/platform/list-query";
+import { characterCount, isStorableText, messages, stringField } from "@/lib/platform/validation";
 
 export const PAYMENT_EVENT_TYPES = ["payment.pending", "payment.completed", "payment.failed"] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
@@ -112,76 +113,6 @@ export const createPaymentSchema = z
   }));
 
 /** An integer as Laravel's `integer` rule reads one (PHP's FILTER_VALIDATE_INT): no leading zeros. */
-const INTEGER_NUMERAL = /^[+-]?(0|[1-9]\d*)$/;
-
-function pageParameter(field: string, { max, fallback }: { max: number; fallback: number }) {
-  return z.unknown().transform((value, ctx): number => {
-    if (value === undefined) return fallback;
-    if (typeof value !== "string" || !INTEGER_NUMERAL.test(value.trim())) {
-      ctx.addIssue({ code: "custom", message: messages.integer(field) });
-      return z.NEVER;
-    }
-    // Past the largest safe integer the double is inexact, but still greater than any max here.
-    const number = Number(value);
-    if (number < 1) ctx.addIssue({ code: "custom", message: messages.min(field, 1) });
-    else if (number > max) ctx.addIssue({ code: "custom", message: messages.max(field, max) });
-    return number;
-  });
-}
-
-/** `page` ≥ 1 (default 1), `perPage` 1..100 (default 10): every paged list of the API. */
-export const pageQuerySchema = z.object({
-  page: pageParameter("page", { max: Number.MAX_SAFE_INTEGER, fallback: 1 }),
-  perPage: pageParameter("per_page", { max: 100, fallback: 10 }),
-});
-
-/** A query filter's value: absent or empty is no filter; `name[]=…` (an array) is not a string. */
-function queryText(field: string) {
-  return z.unknown().transform((value, ctx): string | undefined => {
-    if (value === undefined || value === "") return undefined;
-    if (typeof value !== "string") {
-      ctx.addIssue({ code: "custom", message: messages.string(field) });
-      return z.NEVER;
-    }
-    if (characterCount(value) > 255)
-      ctx.addIssue({ code: "custom", message: messages.maxLength(field, 255) });
-    return value;
-  });
-}
-
-/** One of `values`, or no filter; anything else is Laravel's "The selected … is invalid.". */
-export function queryChoice<const Values extends readonly string[]>(field: string, values: Values) {
-  return queryText(field).refine(
-    (value): value is Values[number] | undefined => value === undefined || values.includes(value),
-    messages.in(field),
-  ) as unknown as z.ZodType<Values[number] | undefined>;
-}
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
-
-/**
- * `created_from` / `created_to`: an ISO 8601 date or date-time (UTC unless it names an offset), both ends
- * inclusive. Read as instants bounding a half-open range: a `created_to` date runs to the end of its day.
- */
-function createdBound(field: string, end: "from" | "to") {
-  return queryText(field).transform((value, ctx): Date | undefined => {
-    if (value === undefined) return undefined;
-    const dateOnly = ISO_DATE.test(value);
-    const instant =
-      dateOnly || ISO_DATE_TIME.test(value)
-        ? new Date(dateOnly ? `${value}T00:00:00Z` : /Z|[+-]\d{2}:\d{2}$/.test(value) ? value : `${value}Z`)
-        : new Date(NaN);
-    // new Date rolls 2026-02-30 over to March: a day that does not exist is refused.
-    if (Number.isNaN(instant.getTime()) || (dateOnly && !instant.toISOString().startsWith(value))) {
-      ctx.addIssue({ code: "custom", message: `The ${attributeName(field)} field must be a valid date.` });
-      return z.NEVER;
-    }
-    if (end === "from") return instant;
-    return new Date(instant.getTime() + (dateOnly ? 86_400_000 : 1));
-  });
-}
-
 /**
  * `GET /api/payments`: the page, and the filters (DESIGN.md, "The API beyond the seed"). A bad value is a 422
  * naming its parameter; unknown parameters are ignored.
@@ -196,14 +127,7 @@ export const listPaymentsQuerySchema = pageQuerySchema
     created_from: createdBound("created_from", "from"),
     created_to: createdBound("created_to", "to"),
   })
-  .superRefine((query, ctx) => {
-    if (query.created_from && query.created_to && query.created_to <= query.created_from)
-      ctx.addIssue({
-        code: "custom",
-        path: ["created_to"],
-        message: "The created to field must be a date after or equal to created from.",
-      });
-  });
+  .superRefine(createdRangeInOrder);
 
 const paymentId = z.number().int().describe("Unique payment identifier.");
 const createdAt = z.string().describe("Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`.");
@@ -257,6 +181,13 @@ export const paymentSchema = z.object({
     .string()
     .nullable()
     .describe("Why it failed, in words for people (as the dashboard shows them). Null unless failed."),
+  fee: z
+    .string()
+    .nullable()
+    .describe(
+      "What the platform took when it completed, in its currency's minor units (percent of the amount plus a fixed part, rounded half up). Null until completed.",
+    ),
+  net: z.string().nullable().describe("amount − fee: what it added to your balance. Null until completed."),
 });
 export type PaymentResource = z.infer<typeof paymentSchema>;
 

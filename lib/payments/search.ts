@@ -236,6 +236,8 @@ export type CsvBatch = Array<{
   amount: string;
   currency: string;
   amount_refunded: string;
+  fee: string | null;
+  net: string | null;
   created_at: Date | string;
   settled_at: Date | string | null;
   failure_code: string | null;
@@ -260,7 +262,8 @@ export async function* exportPayments(
       : sql``;
     const rows = await selectRows<CsvBatch[number]>(
       db,
-      sql`select id, external_id, customer_id, status, amount, currency, amount_refunded, created_at, settled_at, failure_code, failure_reason
+      sql`select id, external_id, customer_id, status, amount, currency, amount_refunded, fee, net, created_at, settled_at,
+                 failure_code, failure_reason
           from payments
           where ${where} ${after}
           order by created_at desc, id desc
@@ -272,6 +275,8 @@ export async function* exportPayments(
       ...row,
       amount: inMinorUnits(row.amount, row.currency),
       amount_refunded: inMinorUnits(row.amount_refunded, row.currency),
+      fee: row.fee === null ? null : inMinorUnits(row.fee, row.currency),
+      net: row.net === null ? null : inMinorUnits(row.net, row.currency),
     }));
     const last = rows.at(-1)!;
     cursor = { createdAt: isoTimestamp(last.created_at), id: Number(last.id) };

@@ -5,6 +5,7 @@ import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PaymentFailureCode } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
 import { payments, type PaymentMethod } from "@/db/schema";
+import { feeSql, paymentPosting, post } from "@/lib/ledger/postings";
 import { DomainError } from "@/lib/platform/errors";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { parseInput, requiredChoice } from "@/lib/platform/validation";
@@ -45,6 +46,9 @@ type TransitionedRow = {
   customer_id: string | null;
   failure_code: PaymentFailureCode | null;
   failure_reason: string | null;
+  fee: string | null;
+  net: string | null;
+  settled_at: Date | string;
 };
 
 /** A settlement decided at the checkout page: with the card the payer paid (or was declined) with. */
@@ -91,6 +95,20 @@ async function moveRollups(tx: Transaction, settled: TransitionedRow[]): Promise
 }
 
 /**
+ * What follows settled payments in their transaction: the rollups, and each completed one's balance
+ * transaction (its amount, fee and net on the ledger).
+ */
+async function recordSettled(tx: Transaction, settled: TransitionedRow[]): Promise<void> {
+  await moveRollups(tx, settled);
+  await post(
+    tx,
+    settled
+      .filter((row) => row.status === "completed")
+      .map((row) => paymentPosting({ ...row, fee: row.fee!, net: row.net! })),
+  );
+}
+
+/**
  * The one transition: a single `UPDATE … WHERE status = 'pending'`, with its event and deliveries in the
  * same transaction. Concurrent settles of one payment give exactly one transition and one event.
  */
@@ -102,13 +120,19 @@ async function transition(
 ) {
   const { outcome, failureCode, failureReason } = settlement;
   const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
+  // At the merchant's price (its row is read, not locked: UPDATE … FROM locks only the payment).
+  const fee = feeSql(sql`p.amount`, sql`p.currency`, sql`m.fee_percent`, sql`m.fee_fixed`);
   const [row] = await selectRows<TransitionedRow>(
     tx,
-    sql`update payments set status = ${outcome}, failure_reason = ${failureReason}, failure_code = ${failureCode},
-               settled_at = now(), updated_at = now(), payment_method = coalesce(${card}::json, payment_method)
-        where id = ${paymentId} and status = 'pending' ${merchantId === undefined ? sql`` : sql`and merchant_id = ${merchantId}`}
-        returning id, merchant_id, external_id, status, amount, currency, metadata, created_at, payment_method, customer_id,
-                  failure_code, failure_reason`,
+    sql`update payments p set status = ${outcome}, failure_reason = ${failureReason}, failure_code = ${failureCode},
+               settled_at = now(), updated_at = now(), payment_method = coalesce(${card}::json, p.payment_method),
+               fee = case when ${outcome} = 'completed' then ${fee} end,
+               net = case when ${outcome} = 'completed' then p.amount - ${fee} end
+        from merchants m
+        where p.id = ${paymentId} and p.status = 'pending' and m.id = p.merchant_id
+              ${merchantId === undefined ? sql`` : sql`and p.merchant_id = ${merchantId}`}
+        returning p.id, p.merchant_id, p.external_id, p.status, p.amount, p.currency, p.metadata, p.created_at,
+                  p.payment_method, p.customer_id, p.failure_code, p.failure_reason, p.fee, p.net, p.settled_at`,
   );
   if (!row) return undefined;
   await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${outcome}`, toPaymentResource(row));
@@ -126,7 +150,7 @@ export async function settleByPayer(
   settlement: PayerSettlement,
 ): Promise<boolean> {
   const row = await transition(tx, paymentId, settlement, merchantId);
-  if (row) await moveRollups(tx, [row]);
+  if (row) await recordSettled(tx, [row]);
   return row !== undefined;
 }
 
@@ -149,7 +173,7 @@ export async function settlePayment(
   const settled = await onceMoreOnConflict(() =>
     db.transaction(async (tx) => {
       const row = await transition(tx, paymentId, settlement, merchantId);
-      if (row) await moveRollups(tx, [row]);
+      if (row) await recordSettled(tx, [row]);
       return row;
     }),
   );
@@ -196,7 +220,7 @@ export async function settleDuePayments(
       const transitioned = await transition(tx, Number(row.id), settlement, Number(row.merchant_id));
       if (transitioned) settled.push(transitioned);
     }
-    await moveRollups(tx, settled);
+    await recordSettled(tx, settled);
     return due.length;
   });
 }
@@ -215,7 +239,7 @@ export async function cancelPayment(db: Executor, paymentId: number, merchantId:
         { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON },
         merchantId ?? undefined,
       );
-      if (row) await moveRollups(tx, [row]);
+      if (row) await recordSettled(tx, [row]);
       return row;
     }),
   );

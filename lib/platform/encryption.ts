@@ -25,6 +25,7 @@ const ENCRYPTED_COLUMNS: Array<{ table: string; column: string; key?: string; ch
   { table: "users", column: "totp_pending_ciphertext" },
   // A checkout page's token: under a dropped key, its payment's checkout_url reads as null (and is logged).
   { table: "checkouts", column: "token_ciphertext", key: "payment_id", checkedAtBoot: false },
+  { table: "payout_accounts", column: "iban_ciphertext", key: "merchant_id" },
 ];
 
 export const keyId = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 8);

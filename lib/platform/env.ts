@@ -7,6 +7,26 @@ const booleanFlag = z
   .default("false")
   .transform((value) => value === "true" || value === "1");
 
+/** A duration such as `24h`, `30m`, `90s` or `7d` (at most 365 days), or `0`; milliseconds after parsing. */
+function duration(fallback: string) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const match = /^\s*(\d+)\s*(ms|s|m|h|d)?\s*$/.exec(value);
+      const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match?.[2] ?? "ms"]!;
+      const ms = match ? Number(match[1]) * unit : Number.NaN;
+      if (!Number.isSafeInteger(ms) || ms > 365 * 86_400_000) {
+        ctx.addIssue({
+          code: "custom",
+          message: "must be a duration such as 24h, 30m or 7d (at most 365d), or 0",
+        });
+        return z.NEVER;
+      }
+      return ms;
+    });
+}
+
 const envSchema = databaseConfigSchema
   .extend({
     NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -20,22 +40,12 @@ const envSchema = databaseConfigSchema
      * A payment still pending this long after it was created fails ("Expired: …"): a duration such as
      * `24h`, `30m`, `90s` or `7d`; `0` never expires one. Milliseconds after parsing.
      */
-    PAYMENTS_PENDING_EXPIRE_AFTER: z
-      .string()
-      .default("24h")
-      .transform((value, ctx) => {
-        const match = /^\s*(\d+)\s*(ms|s|m|h|d)?\s*$/.exec(value);
-        const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match?.[2] ?? "ms"]!;
-        const ms = match ? Number(match[1]) * unit : Number.NaN;
-        if (!Number.isSafeInteger(ms) || ms > 365 * 86_400_000) {
-          ctx.addIssue({
-            code: "custom",
-            message: "must be a duration such as 24h, 30m or 7d (at most 365d), or 0",
-          });
-          return z.NEVER;
-        }
-        return ms;
-      }),
+    PAYMENTS_PENDING_EXPIRE_AFTER: duration("24h"),
+    /**
+     * How long after a payment completes its net becomes available (DESIGN.md, "Balance transactions"):
+     * `2d`, `12h`, or `0` for at once. Milliseconds after parsing.
+     */
+    BALANCE_AVAILABLE_AFTER: duration("2d"),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanFlag,
     /** How long a receiver has to answer (Standard Webhooks receivers are expected to answer fast). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { onceMoreOnConflict } from "@/db/errors";
+import { refundPostingCtes } from "@/lib/ledger/postings";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
 import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
 import { eventStatement } from "@/lib/payments/outbox";
@@ -75,7 +76,7 @@ function createRefundStatement(
         where scope is not null
         order by 2
         on conflict (merchant_id, customer_id, day, status) do update set count = t.count + 1
-      )`,
+      ), ${refundPostingCtes("refund", "refund", sql`inserted`)}`,
       from: sql`inserted`,
       returning: sql`${sql.raw(
         "inserted.id, inserted.payment_id, inserted.amount, inserted.currency, inserted.status, inserted.reason, " +

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { REFUND_REASONS, REFUND_STATUSES } from "@/db/enums";
 import { amountField } from "@/lib/money/amount";
-import { pageQuerySchema, queryChoice } from "@/lib/payments/schemas";
+import { pageQuerySchema, queryChoice } from "@/lib/platform/list-query";
 import { idParam, messages, requiredChoice, stringField } from "@/lib/platform/validation";
 
 export const REFUND_EVENT_TYPES = ["refund.created", "refund.succeeded", "refund.failed"] as const;

@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import { onceMoreOnConflict } from "@/db/errors";
+import { refundPostingCtes } from "@/lib/ledger/postings";
 import { eventStatement } from "@/lib/payments/outbox";
 import { MANUAL_FAILURE_REASONS, type SettledBy } from "@/lib/payments/settlement";
 import { DomainError } from "@/lib/platform/errors";
@@ -84,7 +85,12 @@ async function transitionRefund(
           order by 2, 5
           on conflict (merchant_id, customer_id, day, status, refund_state, currency)
             do update set count = t.count + excluded.count, volume = t.volume + excluded.volume
-        )`,
+        ), ${refundPostingCtes(
+          "failure",
+          "refund_failure",
+          sql`(select ${merchantId}::bigint as merchant_id, id, currency, amount from settled
+               where status = 'failed') as failed`,
+        )}`,
         from: sql`settled`,
         returning: sql`${sql.raw(
           "settled.id, settled.payment_id, settled.amount, settled.currency, settled.status, settled.reason, settled.external_id, " +

@@ -1,5 +1,7 @@
 import "server-only";
+import { startBalanceReleaser } from "@/lib/ledger/releaser";
 import { settlerService } from "@/lib/payments/settler";
+import { startPayoutScheduler, startPayoutSimulator } from "@/lib/payouts/schedule";
 import type { BackgroundService } from "@/lib/platform/background-service";
 import { getEnv } from "@/lib/platform/env";
 import { startHistoryPartitioner } from "@/lib/platform/history-partitions";
@@ -12,12 +14,21 @@ const startSettler = settlerService(settleDueRefunds);
 
 /**
  * What a worker process runs, each service its domain's: the webhook worker (deliveries), the settler (due
- * payments and refunds, and the expiry of stale pending payments), the pruner (retention) and the partition
+ * payments and refunds, and the expiry of stale pending payments), the balance releaser, the payout
+ * simulator and schedule, the pruner (retention) and the partition
  * creator. The platform's runner (lib/platform/background-services.ts) starts and stops whatever it is given,
  * and knows none of them.
  */
 export function workerServices(): BackgroundService[] {
-  return [startWebhookWorker, startSettler, startPruner, startHistoryPartitioner];
+  return [
+    startWebhookWorker,
+    startSettler,
+    startBalanceReleaser,
+    startPayoutSimulator,
+    startPayoutScheduler,
+    startPruner,
+    startHistoryPartitioner,
+  ];
 }
 
 /** What runs beside the web server: the worker's services, unless WORKER_MODE=off. */

@@ -202,6 +202,15 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "/api/request-logs",
       "/api/webhook-endpoints/{id}/inbox",
       "/api/webhooks/verify",
+      "/api/balance",
+      "/api/balance-transactions",
+      "/api/balance-transactions/{id}",
+      "/api/test-helpers/balance/release",
+      "/api/payout-account",
+      "/api/payouts",
+      "/api/payouts/{id}",
+      "/api/payouts/{id}/cancel",
+      "/api/test-helpers/payouts/{id}/settle",
     ]);
     expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
     expect(document.components.schemas.PaymentListItem!.required).toEqual([
@@ -227,6 +236,10 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "refund.created",
       "refund.succeeded",
       "refund.failed",
+      "payout.created",
+      "payout.paid",
+      "payout.failed",
+      "payout.canceled",
       "webhook_endpoint.disabled",
     ]);
     const refunded = (document.webhooks!["refund.succeeded"] as OpenAPIV3_1.PathItemObject).post!;

@@ -88,6 +88,10 @@ describe("the next request on a connection after an early refusal", () => {
     ["422, a refund filter's payment id that is not a number", "/api/refunds?payment_id=abc", 422],
     ["422, the customers list's page size", "/api/customers?perPage=0", 422],
     ["404, a customer id never used", "/api/customers/cus_never_used_here", 404],
+    ["422, a balance transaction type that is none", "/api/balance-transactions?type=bogus", 422],
+    ["404, a balance transaction that is none", "/api/balance-transactions/999999999", 404],
+    ["422, the payouts list's page size", "/api/payouts?perPage=0", 422],
+    ["404, a payout that is none", "/api/payouts/999999999", 404],
   ])("GET %s: then the next request on the same socket", async (_name, path, status) => {
     const first = `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\n\r\n`;
     const { responses, reset } = await reuseConnection(baseUrl, [first], nextRequest);
@@ -96,6 +100,26 @@ describe("the next request on a connection after an early refusal", () => {
       [200, "keep-alive"],
     ]);
     expect(reset).toBe(false);
+  });
+
+  // The money routes that take a body: a refusal in the handler (422) and one before it (413) keep the socket.
+  it.each([
+    [
+      "PUT /api/payout-account",
+      "422, an IBAN that fails its check",
+      '{"account_holder":"A","iban":"DE00"}',
+      422,
+    ],
+    ["POST /api/payouts", "422, a currency that is none", '{"currency":"XYZ"}', 422],
+    ["PUT /api/payout-account", "413, 2 MB", `{"account_holder":"${"x".repeat(BIG)}"}`, 413],
+    ["POST /api/payouts", "413, 2 MB", `{"currency":"${"x".repeat(BIG)}"}`, 413],
+  ])("%s, %s: then the next request answered or the connection closed", async (line, _name, json, status) => {
+    const body = Buffer.from(json);
+    const head = `${line} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const { responses, closed, reset } = await reuseConnection(baseUrl, [head, body], nextRequest);
+    expect([responses[0]!.status, reset]).toEqual([status, false]);
+    if (responses[0]!.headers.connection === "close") expect(closed).toBe(true);
+    else expect(responses[1]!.status).toBe(200);
   });
 
   it("429 on a 2 MB body (an address past its 100 unauthenticated requests a minute)", async () => {

@@ -13,8 +13,8 @@ const { tokens, seed } = inject("data");
 type Parameter = { name: string; in: string };
 type Operation = { parameters?: Parameter[] };
 type PathItem = { parameters?: Parameter[] } & Partial<Record<Method, Operation>>;
-type Method = "get" | "post" | "patch" | "delete";
-const METHODS: Method[] = ["get", "post", "patch", "delete"];
+type Method = "get" | "post" | "put" | "patch" | "delete";
+const METHODS: Method[] = ["get", "post", "put", "patch", "delete"];
 
 /** Every operation of the served document, with its path's and its own parameters. */
 async function operations(): Promise<Array<{ method: Method; path: string; parameters: Parameter[] }>> {

@@ -9,7 +9,7 @@ const baseUrl = inject("baseUrl");
 
 type Operation = { parameters?: Array<{ name: string; in: string }> };
 type Document = { paths: Record<string, Record<string, Operation>> };
-const METHODS = ["get", "post", "patch", "delete"];
+const METHODS = ["get", "post", "put", "patch", "delete"];
 
 /** `METHOD /path` for each operation of the served document. */
 async function documentedOperations(): Promise<Map<string, Operation>> {
@@ -32,7 +32,9 @@ function declaredAllow(): Map<string, string> {
     [...byPath].map(([path, methods]) => [
       path,
       [
-        ...["GET", "HEAD", "POST", "PATCH", "DELETE"].filter((m) => methods.has(m === "HEAD" ? "GET" : m)),
+        ...["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].filter((m) =>
+          methods.has(m === "HEAD" ? "GET" : m),
+        ),
         "OPTIONS",
       ].join(", "),
     ]),

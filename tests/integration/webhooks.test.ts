@@ -60,6 +60,9 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
         payment_method: null,
         failure_code: null,
         failure_reason: null,
+        // 2.9% of 10.00 and 0.30 (the default price).
+        fee: "0.59",
+        net: "9.41",
       },
     });
     expect(Object.keys(mine[0]!.payload.data)).toEqual(PAYMENT_EVENT_FIELDS);
@@ -77,7 +80,7 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
     expect([amount_refunded, amount_refundable]).toEqual(["0.00", "10.00"]);
     expect(mine[0]!.payload).toEqual({
       event: "payment.pending",
-      data: { ...data, status: "pending", checkout_url: pendingCheckoutUrl },
+      data: { ...data, status: "pending", checkout_url: pendingCheckoutUrl, fee: null, net: null },
     });
   });
 

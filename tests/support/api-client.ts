@@ -259,6 +259,8 @@ export const PAYMENT_EVENT_FIELDS = [
   "payment_method",
   "failure_code",
   "failure_reason",
+  "fee",
+  "net",
 ];
 /** The full payment (GET /api/payments/{id}). */
 export const FULL_PAYMENT_FIELDS = [...PAYMENT_EVENT_FIELDS, "amount_refunded", "amount_refundable"];

@@ -42,6 +42,28 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     onCitus: PER_SHARD,
   },
   {
+    site: "releaseBalance (lib/ledger/release.ts), moveDuePayouts (lib/payouts/payouts.ts)",
+    tables: ["balance_transactions", "payouts"],
+    sql: /^( ?with due as \( select merchant_id, id from balance_transactions where status = 'pending' and available_on <= now\(\)|select merchant_id, id, status, destination_closed from payouts where status in \('pending', 'in_transit'\) and move_at <= now\(\))/,
+    why: "The balance releaser and the simulated bank take whatever has come due; each move then names its merchant.",
+    onCitus: PER_SHARD,
+  },
+  {
+    site: "runScheduledPayouts, lib/payouts/schedule.ts",
+    tables: ["payout_accounts"],
+    sql: /^update merchants m set last_scheduled_payout_on = \$1::date where m\.id in \( select id from merchants /,
+    why: "The payout schedule claims the merchants due today (merchants is a reference table); it checks each has an account.",
+    onCitus:
+      "merchants stays on the coordinator; the `exists` on payout_accounts is a multi-shard semi-join, once a minute.",
+  },
+  {
+    site: "the ledger's backfill of existing payments and refunds (db/backfills.ts, migration 0036)",
+    tables: ["payments", "refunds", "balance_transactions"],
+    sql: /^ ?with picked as \( ?(update payments set fee = 0, net = amount where id > \$1|select merchant_id, id, currency, -amount as amount, 'refund' as type, created_at as at from refunds where id > \$1)/,
+    why: "A data migration walks every merchant's rows by id, a batch per transaction, once.",
+    onCitus: "Runs before the tables are distributed (db:migrate distributes last), or per shard.",
+  },
+  {
     site: "pruneExpiredRows, lib/retention/pruning.ts",
     tables: [
       "events",
@@ -66,8 +88,8 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   },
   {
     site: "checkStoredSecrets and reencryptStoredSecrets, lib/platform/encryption.ts",
-    tables: ["webhook_endpoints", "users", "checkouts"],
-    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users|checkouts)" where "(id|payment_id)" > |^update "(webhook_endpoints|users|checkouts)" set "\w+" = \$1 where "(id|payment_id)" = \$2 and "\w+" = \$3)/,
+    tables: ["webhook_endpoints", "users", "checkouts", "payout_accounts"],
+    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users|checkouts|payout_accounts)" where "(id|payment_id|merchant_id)" > |^update "(webhook_endpoints|users|checkouts|payout_accounts)" set "\w+" = \$1 where "(id|payment_id|merchant_id)" = \$2 and "\w+" = \$3)/,
     why: "At boot, and in `admin secrets:reencrypt`: every stored secret is checked or re-encrypted.",
     onCitus: "Multi-shard reads and by-id updates, once per boot or operator command.",
   },

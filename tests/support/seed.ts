@@ -10,6 +10,8 @@ import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { setMerchantRateLimit } from "@/lib/accounts/merchants";
 import { startUserSession } from "@/lib/accounts/sessions";
 import { confirmTwoFactorEnrolment, startTwoFactorEnrolment } from "@/lib/accounts/two-factor";
+import { setMerchantPricing } from "@/lib/ledger/pricing";
+import { setPayoutSchedule } from "@/lib/payouts/schedule";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { seedHistory } from "./seed-history";
@@ -93,6 +95,14 @@ async function twoFactorMerchant(name: string) {
 // One each for the code step's throttling and for replays: neither test may spend the other's codes.
 const guessed = await twoFactorMerchant("Guessed");
 const replayed = await twoFactorMerchant("Replayed");
+// The ledger's: balances that no other suite's payments move, one at a price of its own.
+const ledger = await merchant("Ledger");
+await setMerchantRateLimit(db, ledger.merchant_id, { per_minute: 10_000 });
+const priced = await merchant("Priced");
+await setMerchantPricing(db, priced.merchant_id, { percent: "1.4", fixed: "0.25" });
+// Their payouts are the tests' own: no run of the schedule (say, at 00:00 UTC) pays them out meanwhile.
+for (const { merchant_id } of [ledger, priced])
+  await setPayoutSchedule(db, merchant_id, { payout_schedule: "manual" });
 // Payments and refunds 40 days old beside today's, for the Overview's ranges.
 const history = await merchant("History");
 await seedHistory(db, history.merchant_id);
@@ -108,6 +118,8 @@ console.log(
     seed,
     other,
     limited,
+    ledger,
+    priced,
     tokens: {
       ...writeTokens,
       read: await token(seed.merchant_id, "read only", "read"),
@@ -120,6 +132,8 @@ console.log(
       hooks: await token(hooks.merchant_id, "hooks"),
       flaky: await token(flaky.merchant_id, "flaky"),
       gone: await token(gone.merchant_id, "gone"),
+      ledger: await token(ledger.merchant_id, "ledger"),
+      priced: await token(priced.merchant_id, "priced"),
     },
   }),
 );

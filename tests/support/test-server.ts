@@ -111,6 +111,9 @@ export type SeedData = {
   flaky: SeedMerchant & { secret: string; endpoint_id: number };
   gone: SeedMerchant;
   history: SeedMerchant;
+  /** The ledger's suite: balances no other suite moves; `priced` pays 1.4% + 0.25. */
+  ledger: SeedMerchant;
+  priced: SeedMerchant;
   /** Owners with a second factor: the code step's throttling, and replayed codes. */
   guessed: SeedMerchant & { totp_secret: string };
   replayed: SeedMerchant & { totp_secret: string };
@@ -133,7 +136,9 @@ export type SeedTokenName =
   | "rolledInGrace"
   | "hooks"
   | "flaky"
-  | "gone";
+  | "gone"
+  | "ledger"
+  | "priced";
 
 export type TestServer = {
   baseUrl: string;

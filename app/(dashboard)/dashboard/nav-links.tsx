@@ -7,6 +7,7 @@ import { useEffect, useRef } from "react";
 // A page joins the navigation when it works; there are no placeholders.
 const links = [
   { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/balance", label: "Balance" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/refunds", label: "Refunds" },
   { href: "/dashboard/customers", label: "Customers" },

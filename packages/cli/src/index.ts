@@ -1,6 +1,7 @@
 import { Payments, PaymentsApiError, PaymentsConnectionError } from "@payments-platform/sdk";
 import { Command, CommanderError, Option } from "commander";
 import { requestApi, type ApiRequestOptions } from "./api-request.js";
+import { showBalance } from "./balance.js";
 import { keyHint, loadCredentials, parseApiUrl, storeCredentials, type Credentials } from "./config.js";
 import { listen, type ListenOptions } from "./listen.js";
 import { listCustomers, listEvents, listPayments, listRefunds, parsePositiveInt } from "./lists.js";
@@ -134,6 +135,14 @@ events
   .option("--json", "one JSON object per line")
   .action(async (options: { type?: string; payment?: number; limit: number; json?: boolean }) => {
     await listEvents(client(loadCredentials()), options);
+  });
+
+program
+  .command("balance")
+  .description("Your balance per currency: available (can be paid out) and pending.")
+  .option("--json", "one JSON object per currency")
+  .action(async (options: { json?: boolean }) => {
+    await showBalance(client(loadCredentials()), options);
   });
 
 program

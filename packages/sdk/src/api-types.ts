@@ -4467,6 +4467,472 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve the balance: available and pending, per currency */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The balance. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Balance"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List balance transactions (every movement of the balance), newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    perPage?: number;
+                    /** @description Only this type. */
+                    type?: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
+                    /** @description ISO 4217. */
+                    currency?: string;
+                    /** @description Only what this payout carried: they add up to its amount. */
+                    payout_id?: number;
+                    /** @description ISO 8601 date or date-time, inclusive. */
+                    created_from?: string;
+                    /** @description ISO 8601 date or date-time, inclusive (a date runs to its end). */
+                    created_to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of balance transactions. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: components["schemas"]["BalanceTransaction"][];
+                            links?: {
+                                first?: string | null;
+                                last?: string | null;
+                                prev?: string | null;
+                                next?: string | null;
+                            };
+                            meta?: {
+                                current_page?: number | null;
+                                from?: number | null;
+                                last_page?: number | null;
+                                per_page?: number | null;
+                                to?: number | null;
+                                total?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad page, perPage, type, currency, payout_id, created_from or created_to. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/balance-transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The balance transaction's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** Retrieve one balance transaction */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The balance transaction's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The balance transaction. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BalanceTransaction"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such balance transaction of this merchant. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test-helpers/balance/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test helper: make every pending balance transaction available now */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The balance after the release. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Balance"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body over 16 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body must not be larger than 16 KiB. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.pending": {
@@ -4927,6 +5393,10 @@ export interface components {
             failure_code: ("card_declined" | "insufficient_funds" | "expired_card" | "authentication_failed" | "canceled" | "expired" | "processor_declined") | null;
             /** @description Why it failed, in words for people (as the dashboard shows them). Null unless failed. */
             failure_reason: string | null;
+            /** @description What the platform took when it completed, in its currency's minor units (percent of the amount plus a fixed part, rounded half up). Null until completed. */
+            fee: string | null;
+            /** @description amount − fee: what it added to your balance. Null until completed. */
+            net: string | null;
         };
         ValidationError: {
             /** @example The given data was invalid. */
@@ -5162,6 +5632,10 @@ export interface components {
             failure_code: ("card_declined" | "insufficient_funds" | "expired_card" | "authentication_failed" | "canceled" | "expired" | "processor_declined") | null;
             /** @description Why it failed, in words for people (as the dashboard shows them). Null unless failed. */
             failure_reason: string | null;
+            /** @description What the platform took when it completed, in its currency's minor units (percent of the amount plus a fixed part, rounded half up). Null until completed. */
+            fee: string | null;
+            /** @description amount − fee: what it added to your balance. Null until completed. */
+            net: string | null;
             /** @description Sum of its succeeded refunds, in its currency's minor units ("0.00" when none). */
             amount_refunded: string;
             /** @description What can still be refunded: amount − (pending + succeeded refunds); 0 unless completed. */
@@ -5242,6 +5716,45 @@ export interface components {
             }[];
             first_payment_at: string;
             last_payment_at: string;
+        };
+        Balance: {
+            /** @description What can be paid out now, per currency. */
+            available: {
+                /** @description ISO 4217, upper case: "EUR". */
+                currency: string;
+                /** @description In its currency's minor units; negative when refunds took more: "-2.00". */
+                amount: string;
+            }[];
+            /** @description What completed payments added that is not available yet, per currency. */
+            pending: {
+                /** @description ISO 4217, upper case: "EUR". */
+                currency: string;
+                /** @description In its currency's minor units; negative when refunds took more: "-2.00". */
+                amount: string;
+            }[];
+        };
+        BalanceTransaction: {
+            id: number;
+            /** @enum {string} */
+            type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
+            /** @description The payment, refund, payout or dispute that moved the money. */
+            source_id: number;
+            /** @description ISO 4217, upper case: "EUR". */
+            currency: string;
+            /** @description Signed, in its currency's minor units: "9.41", "-2.00", "1500" JPY. */
+            amount: string;
+            /** @description Signed, in its currency's minor units: "9.41", "-2.00", "1500" JPY. */
+            fee: string;
+            /** @description amount − fee: what it added to (or, negative, took from) the balance. */
+            net: string;
+            /** @enum {string} */
+            status: "pending" | "available";
+            /** @description When it is (or became) available, UTC. */
+            available_on: string;
+            /** @description The payout that carried it, once one has. */
+            payout_id: number | null;
+            /** @description UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
+            created_at: string;
         };
     };
     responses: never;

@@ -16,6 +16,17 @@ export type WebhookEndpointInput = Schemas["WebhookEndpointInput"];
 export type RequestLogEntry = Schemas["RequestLogEntry"];
 export type PaymentLink = Schemas["PaymentLink"];
 export type Customer = Schemas["Customer"];
+export type Balance = Schemas["Balance"];
+export type BalanceTransaction = Schemas["BalanceTransaction"];
+/** The balance transactions list's filters, in the SDK's camel case. */
+export type BalanceTransactionFilters = {
+  type?: BalanceTransaction["type"];
+  /** An ISO 4217 code, any case. */
+  currency?: string;
+  payoutId?: number;
+  createdFrom?: string | Date;
+  createdTo?: string | Date;
+};
 /** The payments list's filters (DESIGN.md, "The API beyond the seed"), in the SDK's camel case. */
 export type PaymentFilters = {
   status?: Payment["status"];
@@ -168,6 +179,39 @@ export class Payments {
       dataOf<Customer>(await this.api.GET("/api/customers/{id}", { params: { path: { id } } })),
   };
 
+  /** What you have, available and pending, per currency. */
+  readonly balance = {
+    retrieve: async (): Promise<Balance> => dataOf<Balance>(await this.api.GET("/api/balance")),
+  };
+
+  /** Every movement of the balance (payments, refunds, payouts, disputes), newest first. */
+  readonly balanceTransactions = {
+    list: (
+      options: BalanceTransactionFilters & { perPage?: number; page?: number } = {},
+    ): AsyncGenerator<BalanceTransaction> =>
+      everyPage(
+        (page) =>
+          this.api.GET("/api/balance-transactions", {
+            params: {
+              query: {
+                page,
+                perPage: options.perPage,
+                type: options.type,
+                currency: options.currency,
+                payout_id: options.payoutId,
+                created_from: isoOf(options.createdFrom),
+                created_to: isoOf(options.createdTo),
+              },
+            },
+          }),
+        options.page,
+      ),
+    retrieve: async (id: number): Promise<BalanceTransaction> =>
+      dataOf<BalanceTransaction>(
+        await this.api.GET("/api/balance-transactions/{id}", { params: { path: { id } } }),
+      ),
+  };
+
   readonly events = {
     list: (
       options: { type?: Event["event"]; paymentId?: number; perPage?: number } = {},
@@ -253,5 +297,8 @@ export class Payments {
           body: { outcome },
         }),
       ),
+    /** Makes every pending balance transaction available now; resolves to the balance after. */
+    releaseBalance: async (): Promise<Balance> =>
+      dataOf<Balance>(await this.api.POST("/api/test-helpers/balance/release")),
   };
 }

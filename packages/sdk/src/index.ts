@@ -1,5 +1,8 @@
 export { Payments } from "./client.js";
 export type {
+  Balance,
+  BalanceTransaction,
+  BalanceTransactionFilters,
   CreateOptions,
   CreatePaymentInput,
   CreatePaymentLinkInput,

@@ -126,6 +126,13 @@ export default async function PaymentPage({ params }: Props) {
         ]
       : []),
     ["Type", payment.type],
+    // What the platform took, and what the payment added to the balance (docs/money.md).
+    ...(payment.fee !== null && payment.net !== null
+      ? ([
+          ["Fee", formatMoney(payment.fee, currency)],
+          ["Net", formatMoney(payment.net, currency)],
+        ] as Array<[string, string]>)
+      : []),
     ["Refunded", formatMoney(payment.amountRefunded, currency)],
     ...(completed
       ? [["Refundable", formatMoney(payment.amountRefundable, currency)] as [string, string]]

@@ -5,8 +5,9 @@ import { exportPayments, type CsvBatch } from "@/lib/payments/search";
 
 function csvField(value: string | number | Date | null): string {
   const text = value === null ? "" : value instanceof Date ? value.toISOString() : String(value);
-  // Quote everything that needs it, and defuse spreadsheet formulas in merchant-supplied text.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  // Quote everything that needs it, and defuse spreadsheet formulas in merchant-supplied text (a negative
+  // amount, "-0.10", is a number, not a formula).
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
@@ -18,6 +19,8 @@ const HEADER = [
   "amount",
   "currency",
   "amount_refunded",
+  "fee",
+  "net",
   "created_at",
   "settled_at",
   "failure_code",
@@ -55,6 +58,8 @@ export async function GET(request: Request): Promise<Response> {
                 row.amount,
                 row.currency,
                 row.amount_refunded,
+                row.fee,
+                row.net,
                 new Date(row.created_at),
                 row.settled_at ? new Date(row.settled_at) : null,
                 row.failure_code,

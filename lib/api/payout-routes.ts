@@ -1,0 +1,158 @@
+import { getPayoutAccount, setPayoutAccount } from "@/lib/payouts/account";
+import { cancelPayout, createPayout, settlePayout } from "@/lib/payouts/payouts";
+import { findPayout, listPayouts } from "@/lib/payouts/queries";
+import { pageQuerySchema } from "@/lib/platform/list-query";
+import { HttpError } from "./api-errors";
+import { defineRoute } from "./define-route";
+import {
+  createdResponse,
+  dataResponse,
+  errorResponse,
+  jsonBody,
+  pagedResponse,
+  pageParameters,
+  ref,
+  validationErrorResponse,
+} from "./openapi-parts";
+import { paginationEnvelope } from "./pagination";
+import { idOf, pathId } from "./refund-routes";
+import { asApiAnswer, jsonResponse } from "./responses";
+
+// Payouts and where they go (DESIGN.md, "Balances, fees and payouts"). Another merchant's payout is a 404.
+
+const noSuchPayout = { 404: errorResponse("notFound", "No such payout of this merchant.") };
+
+/** GET /api/payout-account: the account payouts go to (its IBAN's last 4 only), or 404 before one is set. */
+export const showPayoutAccountRoute = defineRoute({
+  method: "GET",
+  path: "/api/payout-account",
+  scope: "read",
+  summary: "Retrieve the payout account (the IBAN's last 4 only)",
+  responses: {
+    200: dataResponse("The payout account.", ref("PayoutAccount")),
+    404: errorResponse("notFound", "No payout account yet."),
+  },
+  handler: async ({ db, merchantId }) => {
+    const account = await getPayoutAccount(db, merchantId);
+    if (!account) throw HttpError.of("notFound");
+    return jsonResponse(200, { data: account });
+  },
+});
+
+/** PUT /api/payout-account `{account_holder, iban}`: sets or replaces it; the IBAN is stored encrypted. */
+export const setPayoutAccountRoute = defineRoute({
+  method: "PUT",
+  path: "/api/payout-account",
+  scope: "write",
+  summary: "Set the payout account: an account holder and an IBAN (checked by mod 97)",
+  body: jsonBody("PayoutAccountInput"),
+  responses: {
+    200: dataResponse("The payout account.", ref("PayoutAccount")),
+    422: validationErrorResponse("A missing account_holder, or an IBAN that fails its check."),
+  },
+  handler: async ({ db, merchantId, body }) => {
+    const account = await asApiAnswer(setPayoutAccount(db, merchantId, body));
+    return jsonResponse(200, { data: account });
+  },
+});
+
+/** GET /api/payouts: newest first. */
+export const listPayoutsRoute = defineRoute({
+  method: "GET",
+  path: "/api/payouts",
+  scope: "read",
+  summary: "List payouts, newest first",
+  query: pageQuerySchema,
+  parameters: pageParameters,
+  responses: {
+    200: pagedResponse("A page of payouts.", ref("Payout")),
+    422: validationErrorResponse("Bad page or perPage."),
+  },
+  handler: async ({ read, merchantId, url, query: { page, perPage } }) => {
+    const { items, total } = await read((db) => listPayouts(db, merchantId, page, perPage));
+    return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
+  },
+});
+
+/** POST /api/payouts `{currency, amount?}`: 201 with the payout (pending), and its Location. */
+export const createPayoutRoute = defineRoute({
+  method: "POST",
+  path: "/api/payouts",
+  scope: "write",
+  summary: "Pay out the available balance of a currency (or part of it) to the payout account",
+  body: jsonBody("CreatePayout"),
+  responses: {
+    201: createdResponse(
+      "Created (pending).",
+      "/api/payouts/{id}",
+      "Payout created successfully",
+      ref("Payout"),
+    ),
+    422: validationErrorResponse(
+      "A bad currency or amount, more than is available (errors.amount names it), or no payout account (errors.payout_account).",
+    ),
+  },
+  handler: async ({ db, env, merchantId, body }) => {
+    const payout = await asApiAnswer(
+      createPayout(db, merchantId, body, { autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS }),
+    );
+    return jsonResponse(
+      201,
+      { message: "Payout created successfully", data: payout },
+      { Location: `/api/payouts/${payout.id}` },
+    );
+  },
+});
+
+/** GET /api/payouts/{id}. */
+export const showPayoutRoute = defineRoute({
+  method: "GET",
+  path: "/api/payouts/{id}",
+  scope: "read",
+  summary: "Retrieve one payout",
+  params: idOf("payout"),
+  responses: { 200: dataResponse("The payout.", ref("Payout")), ...noSuchPayout },
+  handler: async ({ db, merchantId, params }) => {
+    const payout = await findPayout(db, merchantId, pathId(params.id));
+    if (!payout) throw HttpError.of("notFound");
+    return jsonResponse(200, { data: payout });
+  },
+});
+
+/** POST /api/payouts/{id}/cancel: while pending; the money is available again (payout.canceled). */
+export const cancelPayoutRoute = defineRoute({
+  method: "POST",
+  path: "/api/payouts/{id}/cancel",
+  scope: "write",
+  summary: "Cancel a pending payout: its amount is available again",
+  params: idOf("payout"),
+  responses: {
+    200: dataResponse("The canceled payout.", ref("Payout")),
+    ...noSuchPayout,
+    409: { description: "No longer pending." },
+  },
+  handler: async ({ db, merchantId, params }) => {
+    const payout = await asApiAnswer(cancelPayout(db, merchantId, pathId(params.id)));
+    return jsonResponse(200, { data: payout });
+  },
+});
+
+/** POST /api/test-helpers/payouts/{id}/settle `{outcome?}`: to its end now. */
+export const settlePayoutHelperRoute = defineRoute({
+  method: "POST",
+  path: "/api/test-helpers/payouts/{id}/settle",
+  scope: "write",
+  summary: "Test helper: move a payout to its end now (without outcome: as the simulator would)",
+  params: idOf("payout"),
+  body: jsonBody("SettlePayout", { required: false }),
+  responses: {
+    200: dataResponse("The settled payout.", ref("Payout")),
+    ...noSuchPayout,
+    409: { description: "Already paid, failed or canceled (final)." },
+    422: validationErrorResponse("outcome must be paid or failed."),
+  },
+  handler: async ({ db, merchantId, params, body }) => {
+    const payout = await asApiAnswer(settlePayout(db, merchantId, pathId(params.id), body));
+    return jsonResponse(200, { data: payout });
+  },
+});

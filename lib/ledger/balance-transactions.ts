@@ -1,0 +1,134 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { selectRows, type Executor } from "@/db/client";
+import { BALANCE_TRANSACTION_STATUSES, BALANCE_TRANSACTION_TYPES } from "@/db/enums";
+import { inMinorUnits } from "@/lib/money/amount";
+import { currencyField } from "@/lib/money/currencies";
+import { allOf } from "@/lib/platform/day-count-pages";
+import { createdBound, createdRangeInOrder, pageQuerySchema, queryChoice } from "@/lib/platform/list-query";
+import { isoTimestamp } from "@/lib/platform/timestamps";
+import { idParam, messages } from "@/lib/platform/validation";
+
+const money = z.string().describe('Signed, in its currency\'s minor units: "9.41", "-2.00", "1500" JPY.');
+
+/** A balance transaction as the API returns it (DESIGN.md, "Balance transactions"), in this key order. */
+export const balanceTransactionSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(BALANCE_TRANSACTION_TYPES),
+  source_id: z.number().int().describe("The payment, refund, payout or dispute that moved the money."),
+  currency: z.string().describe('ISO 4217, upper case: "EUR".'),
+  amount: money,
+  fee: money,
+  net: money.describe("amount − fee: what it added to (or, negative, took from) the balance."),
+  status: z.enum(BALANCE_TRANSACTION_STATUSES),
+  available_on: z.string().describe("When it is (or became) available, UTC."),
+  payout_id: z.number().int().nullable().describe("The payout that carried it, once one has."),
+  created_at: z.string().describe("UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`."),
+});
+export type BalanceTransaction = z.infer<typeof balanceTransactionSchema>;
+
+/** `GET /api/balance-transactions`: the page, and `type`, `currency`, `payout_id`, `created_from/to`. */
+export const listBalanceTransactionsQuerySchema = pageQuerySchema
+  .extend({
+    type: queryChoice("type", BALANCE_TRANSACTION_TYPES),
+    currency: currencyField(),
+    payout_id: z.unknown().transform((value, ctx): number | undefined => {
+      if (value === undefined || value === "") return undefined;
+      const id = idParam.safeParse(value);
+      if (!id.success) {
+        ctx.addIssue({ code: "custom", message: messages.integer("payout_id") });
+        return z.NEVER;
+      }
+      return id.data;
+    }),
+    created_from: createdBound("created_from", "from"),
+    created_to: createdBound("created_to", "to"),
+  })
+  .superRefine(createdRangeInOrder);
+export type BalanceTransactionFilter = Partial<z.output<typeof listBalanceTransactionsQuerySchema>> & {
+  page: number;
+  perPage: number;
+};
+
+type Row = {
+  merchant_id: number | string;
+  id: number | string;
+  type: BalanceTransaction["type"];
+  source_id: number | string;
+  currency: string;
+  amount: string;
+  fee: string;
+  net: string;
+  status: BalanceTransaction["status"];
+  available_on: Date | string;
+  payout_id: number | string | null;
+  created_at: Date | string;
+};
+
+const COLUMNS = sql.raw(
+  "merchant_id, id, type, source_id, currency, amount, fee, net, status, available_on, payout_id, created_at",
+);
+
+function toBalanceTransaction(row: Row): BalanceTransaction {
+  return {
+    id: Number(row.id),
+    type: row.type,
+    source_id: Number(row.source_id),
+    currency: row.currency,
+    amount: inMinorUnits(row.amount, row.currency),
+    fee: inMinorUnits(row.fee, row.currency),
+    net: inMinorUnits(row.net, row.currency),
+    status: row.status,
+    available_on: isoTimestamp(row.available_on),
+    payout_id: row.payout_id === null ? null : Number(row.payout_id),
+    created_at: isoTimestamp(row.created_at),
+  };
+}
+
+/** A page of the merchant's balance transactions, newest first, with the filters' total. */
+export async function listBalanceTransactions(
+  db: Executor,
+  merchantId: number,
+  filter: BalanceTransactionFilter,
+): Promise<{ items: BalanceTransaction[]; total: number }> {
+  const conditions = allOf([
+    sql`merchant_id = ${merchantId}`,
+    ...(filter.type ? [sql`type = ${filter.type}`] : []),
+    ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
+    // What the payout carried, not its own debit (which is marked too, so no later payout carries it).
+    ...(filter.payout_id !== undefined
+      ? [sql`payout_id = ${filter.payout_id} and not (type = 'payout' and source_id = ${filter.payout_id})`]
+      : []),
+    ...(filter.created_from ? [sql`created_at >= ${filter.created_from.toISOString()}`] : []),
+    ...(filter.created_to ? [sql`created_at < ${filter.created_to.toISOString()}`] : []),
+  ]);
+  const [rows, [count]] = await Promise.all([
+    selectRows<Row>(
+      db,
+      sql`select ${COLUMNS} from balance_transactions where ${conditions}
+          order by created_at desc, id desc offset ${(filter.page - 1) * filter.perPage} limit ${filter.perPage}`,
+    ),
+    selectRows<{ total: number | string }>(
+      db,
+      sql`select count(*) as total from balance_transactions where ${conditions}`,
+    ),
+  ]);
+  return { items: rows.map(toBalanceTransaction), total: Number(count!.total) };
+}
+
+/**
+ * One of the merchant's balance transactions. Another merchant's is not found, as none: the statement names
+ * its merchant (one shard, one index range) and tells nothing of other merchants' ids.
+ */
+export async function findBalanceTransaction(
+  db: Executor,
+  merchantId: number,
+  id: number,
+): Promise<BalanceTransaction | undefined> {
+  const [row] = await selectRows<Row>(
+    db,
+    sql`select ${COLUMNS} from balance_transactions where merchant_id = ${merchantId} and id = ${id}`,
+  );
+  return row && toBalanceTransaction(row);
+}

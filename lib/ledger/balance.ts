@@ -1,0 +1,43 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { selectRows, type Executor } from "@/db/client";
+import { inMinorUnits } from "@/lib/money/amount";
+
+const amountsSchema = z.array(
+  z.object({
+    currency: z.string().describe('ISO 4217, upper case: "EUR".'),
+    amount: z.string().describe('In its currency\'s minor units; negative when refunds took more: "-2.00".'),
+  }),
+);
+
+/** GET /api/balance's `data`. */
+export const balanceSchema = z.object({
+  available: amountsSchema.describe("What can be paid out now, per currency."),
+  pending: amountsSchema.describe("What completed payments added that is not available yet, per currency."),
+});
+export type Balance = z.infer<typeof balanceSchema>;
+
+/**
+ * GET /api/balance: what the merchant has, per currency, available and pending. A sum of at most a few slots
+ * per account and currency (ledger_balances), whatever the number of transactions. A currency the merchant has
+ * had shows even at 0, negative when refunds took more than was available.
+ */
+export async function getBalance(db: Executor, merchantId: number): Promise<Balance> {
+  const rows = await selectRows<{ account: "available" | "pending"; currency: string; amount: string }>(
+    db,
+    sql`select account, currency, sum(amount)::text as amount from ledger_balances
+        where merchant_id = ${merchantId} and account in ('available', 'pending')
+        group by 1, 2 order by 2, 1`,
+  );
+  const currencies = [...new Set(rows.map((row) => row.currency))];
+  const of = (account: "available" | "pending") =>
+    currencies.map((currency) => ({
+      currency,
+      amount: inMinorUnits(
+        rows.find((row) => row.account === account && row.currency === currency)?.amount ?? "0",
+        currency,
+      ),
+    }));
+  return { available: of("available"), pending: of("pending") };
+}

@@ -1,0 +1,47 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { merchants } from "@/db/schema";
+import { messages, parseInput } from "@/lib/platform/validation";
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * `merchant:pricing --percent 1.4 --fixed 0.25`: the percent (0 to 100, up to 4 decimals) and the fixed part,
+ * given as an amount of a two-decimal currency (0.25) and kept as minor units (25), so it is 0.25 EUR, 25 JPY
+ * or 0.025 KWD, as DESIGN.md's default 30 minor units is.
+ */
+const pricingSchema = z.object({
+  percent: z
+    .string({ error: messages.required("percent") })
+    .trim()
+    .refine(
+      (value) => DECIMAL.test(value) && Number(value) <= 100 && (value.split(".")[1] ?? "").length <= 4,
+      {
+        error: "The percent field must be a number from 0 to 100 with at most 4 decimal places.",
+      },
+    ),
+  fixed: z
+    .string({ error: messages.required("fixed") })
+    .trim()
+    .refine((value) => /^\d{1,9}(\.\d{1,2})?$/.test(value), {
+      error: "The fixed field must be an amount such as 0.30 (at most 2 decimal places).",
+    }),
+});
+
+/** In minor units: "0.25" → "25", "1" → "100"; exact, as text. */
+function minorUnitsOf(fixed: string): string {
+  const [whole = "0", fraction = ""] = fixed.split(".");
+  return String(BigInt(whole) * 100n + BigInt(fraction.padEnd(2, "0")));
+}
+
+export async function setMerchantPricing(db: Executor, merchantId: number, input: unknown) {
+  const { percent, fixed } = parseInput(pricingSchema, input);
+  const feeFixed = minorUnitsOf(fixed);
+  await db
+    .update(merchants)
+    .set({ feePercent: percent, feeFixed, updatedAt: new Date() })
+    .where(eq(merchants.id, merchantId));
+  return { merchant_id: merchantId, percent, fixed_minor_units: Number(feeFixed) };
+}

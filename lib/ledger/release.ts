@@ -1,0 +1,45 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { selectRows, type Executor } from "@/db/client";
+import { addToBalances } from "./postings";
+
+/**
+ * Makes pending balance transactions available: their net moves from `pending` to `available` (a `release`
+ * posting), a batch per statement. Without a merchant: those whose available_on has come, any merchant's
+ * (the background releaser; SKIP LOCKED lets several workers share them). With one: all of that merchant's,
+ * due or not (POST /api/test-helpers/balance/release). Returns how many it released.
+ */
+export async function releaseBalance(
+  db: Executor,
+  { merchantId, limit = 500 }: { merchantId?: number; limit?: number } = {},
+): Promise<number> {
+  const which =
+    merchantId === undefined
+      ? sql`available_on <= now() order by available_on limit ${limit} for update skip locked`
+      : sql`merchant_id = ${merchantId} order by available_on limit ${limit} for update`;
+  const [row] = await selectRows<{ released: number }>(
+    db,
+    sql`with due as (
+          select merchant_id, id from balance_transactions where status = 'pending' and ${which}),
+        released as (
+          update balance_transactions b set status = 'available' from due
+          where b.merchant_id = due.merchant_id and b.id = due.id and b.status = 'pending'
+          returning b.merchant_id, b.id, b.currency, b.net),
+        lines as (
+          select merchant_id, id as transaction_id, currency, account, amount
+          from released, lateral (values ('pending', -net), ('available', net)) as moved (account, amount)),
+        ${addToBalances(sql`lines`, "release")}
+        select count(*)::int as released from released`,
+  );
+  return row?.released ?? 0;
+}
+
+/** Releases everything of the merchant now, batch after batch (the test helper). */
+export async function releaseMerchantBalance(db: Executor, merchantId: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const released = await releaseBalance(db, { merchantId });
+    total += released;
+    if (released === 0) return total;
+  }
+}

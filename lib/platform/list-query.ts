@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { attributeName, characterCount, messages } from "./validation";
+
+// The query parameters every paged list of the API reads the same way: the page, a filter's text or choice,
+// and a creation-time range. Laravel's words for each refusal.
+
+const INTEGER_NUMERAL = /^[+-]?(0|[1-9]\d*)$/;
+
+function pageParameter(field: string, { max, fallback }: { max: number; fallback: number }) {
+  return z.unknown().transform((value, ctx): number => {
+    if (value === undefined) return fallback;
+    if (typeof value !== "string" || !INTEGER_NUMERAL.test(value.trim())) {
+      ctx.addIssue({ code: "custom", message: messages.integer(field) });
+      return z.NEVER;
+    }
+    // Past the largest safe integer the double is inexact, but still greater than any max here.
+    const number = Number(value);
+    if (number < 1) ctx.addIssue({ code: "custom", message: messages.min(field, 1) });
+    else if (number > max) ctx.addIssue({ code: "custom", message: messages.max(field, max) });
+    return number;
+  });
+}
+
+/** `page` ≥ 1 (default 1), `perPage` 1..100 (default 10): every paged list of the API. */
+export const pageQuerySchema = z.object({
+  page: pageParameter("page", { max: Number.MAX_SAFE_INTEGER, fallback: 1 }),
+  perPage: pageParameter("per_page", { max: 100, fallback: 10 }),
+});
+
+/** A query filter's value: absent or empty is no filter; `name[]=…` (an array) is not a string. */
+export function queryText(field: string) {
+  return z.unknown().transform((value, ctx): string | undefined => {
+    if (value === undefined || value === "") return undefined;
+    if (typeof value !== "string") {
+      ctx.addIssue({ code: "custom", message: messages.string(field) });
+      return z.NEVER;
+    }
+    if (characterCount(value) > 255)
+      ctx.addIssue({ code: "custom", message: messages.maxLength(field, 255) });
+    return value;
+  });
+}
+
+/** One of `values`, or no filter; anything else is Laravel's "The selected … is invalid.". */
+export function queryChoice<const Values extends readonly string[]>(field: string, values: Values) {
+  return queryText(field).refine(
+    (value): value is Values[number] | undefined => value === undefined || values.includes(value),
+    messages.in(field),
+  ) as unknown as z.ZodType<Values[number] | undefined>;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * `created_from` / `created_to`: an ISO 8601 date or date-time (UTC unless it names an offset), both ends
+ * inclusive. Read as instants bounding a half-open range: a `created_to` date runs to the end of its day.
+ */
+export function createdBound(field: string, end: "from" | "to") {
+  return queryText(field).transform((value, ctx): Date | undefined => {
+    if (value === undefined) return undefined;
+    const dateOnly = ISO_DATE.test(value);
+    const instant =
+      dateOnly || ISO_DATE_TIME.test(value)
+        ? new Date(dateOnly ? `${value}T00:00:00Z` : /Z|[+-]\d{2}:\d{2}$/.test(value) ? value : `${value}Z`)
+        : new Date(NaN);
+    // new Date rolls 2026-02-30 over to March: a day that does not exist is refused.
+    if (Number.isNaN(instant.getTime()) || (dateOnly && !instant.toISOString().startsWith(value))) {
+      ctx.addIssue({ code: "custom", message: `The ${attributeName(field)} field must be a valid date.` });
+      return z.NEVER;
+    }
+    if (end === "from") return instant;
+    return new Date(instant.getTime() + (dateOnly ? 86_400_000 : 1));
+  });
+}
+
+/** `created_to` before `created_from` is a 422 on `created_to`, as Laravel's `after_or_equal`. */
+export function createdRangeInOrder(
+  query: { created_from?: Date; created_to?: Date },
+  ctx: z.RefinementCtx,
+): void {
+  if (query.created_from && query.created_to && query.created_to <= query.created_from)
+    ctx.addIssue({
+      code: "custom",
+      path: ["created_to"],
+      message: "The created to field must be a date after or equal to created from.",
+    });
+}

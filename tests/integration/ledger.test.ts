@@ -1,0 +1,292 @@
+// The ledger over real HTTP (DESIGN.md, "Balances, fees and payouts"): a completed payment's fee and net, its
+// balance transaction pending and then released, refunds and their failures taking and giving back, fees in
+// each currency's minor units and at a merchant's own price, the filters' refusals, another merchant's
+// transactions out of reach, and a race of settles and refunds whose books still balance.
+import { describe, expect, it } from "vitest";
+import { callApi } from "../support/api-client";
+import { startManualSettlementServer } from "../support/manual-settlement-server";
+import { adminCliEnvironment, runAdmin, type SeedData, type TestServer } from "../support/test-server";
+import { WebhookReceiver } from "../support/webhook-receiver";
+
+// Nothing settles by itself here: each payment and refund ends as the test helpers decide.
+let server: TestServer;
+let tokens: SeedData["tokens"];
+startManualSettlementServer("ledger", 59, new WebhookReceiver(), (started) => {
+  server = started;
+  tokens = started.data.tokens;
+});
+const as =
+  (token: () => string) =>
+  (path: string, request: Parameters<typeof callApi>[2] = {}) =>
+    callApi(server.baseUrl, path, { ...request, token: token() });
+const ledger = as(() => tokens.ledger);
+
+type Payment = {
+  id: number;
+  amount: string;
+  currency: string;
+  status: string;
+  fee: string | null;
+  net: string | null;
+};
+type BalanceTransaction = {
+  id: number;
+  type: string;
+  source_id: number;
+  currency: string;
+  amount: string;
+  fee: string;
+  net: string;
+  status: string;
+  available_on: string;
+  payout_id: number | null;
+};
+type Balance = {
+  available: Array<{ currency: string; amount: string }>;
+  pending: Array<{ currency: string; amount: string }>;
+};
+
+async function completedPayment(api: typeof ledger, amount: string, currency: string): Promise<Payment> {
+  const created = await api("/api/payments", {
+    json: { amount, currency },
+    headers: { Prefer: "return=representation" },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = (created.body as { data: { id: number } }).data.id;
+  const settled = await api(`/api/test-helpers/payments/${id}/settle`, { json: { outcome: "completed" } });
+  expect(settled.status).toBe(200);
+  return (settled.body as { data: Payment }).data;
+}
+
+async function balance(api: typeof ledger, currency: string) {
+  const response = await api("/api/balance");
+  expect(response.status).toBe(200);
+  const { data } = response.body as { data: Balance };
+  const of = (list: Balance["available"]) => list.find((entry) => entry.currency === currency)?.amount;
+  return { available: of(data.available), pending: of(data.pending) };
+}
+
+async function transactionsOf(api: typeof ledger, query: string): Promise<BalanceTransaction[]> {
+  const response = await api(`/api/balance-transactions?perPage=100&${query}`);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return (response.body as { data: BalanceTransaction[] }).data;
+}
+
+async function refund(api: typeof ledger, paymentId: number, amount: string) {
+  const response = await api(`/api/payments/${paymentId}/refunds`, { json: { amount } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return (response.body as { data: { id: number } }).data;
+}
+
+describe("a completed payment on the ledger", () => {
+  it("takes 0.59 of 10.00 EUR, leaves 9.41 pending, then available; a 2.00 refund leaves 7.41", async () => {
+    const payment = await completedPayment(ledger, "10.00", "EUR");
+    expect(payment).toMatchObject({ status: "completed", fee: "0.59", net: "9.41" });
+    const retrieved = (await ledger(`/api/payments/${payment.id}`)).body as { data: Payment };
+    expect(retrieved.data).toMatchObject({ fee: "0.59", net: "9.41" });
+    const events = (await ledger(`/api/events?payment_id=${payment.id}`)).body as {
+      data: Array<{ event: string; data: Payment }>;
+    };
+    expect(events.data.find((event) => event.event === "payment.completed")!.data).toMatchObject({
+      fee: "0.59",
+      net: "9.41",
+    });
+    expect(events.data.find((event) => event.event === "payment.pending")!.data).toMatchObject({
+      fee: null,
+      net: null,
+    });
+
+    expect(await balance(ledger, "EUR")).toEqual({ available: "0.00", pending: "9.41" });
+    const [posted] = await transactionsOf(ledger, "currency=EUR&type=payment");
+    expect(posted).toMatchObject({
+      type: "payment",
+      source_id: payment.id,
+      currency: "EUR",
+      amount: "10.00",
+      fee: "0.59",
+      net: "9.41",
+      status: "pending",
+      payout_id: null,
+    });
+    // Two days after it completed (BALANCE_AVAILABLE_AFTER's default).
+    const wait = Date.parse(posted!.available_on) - Date.now();
+    expect(wait).toBeGreaterThan(47 * 3_600_000);
+    expect(wait).toBeLessThanOrEqual(48 * 3_600_000);
+    expect((await ledger(`/api/balance-transactions/${posted!.id}`)).body).toEqual({ data: posted });
+
+    const released = await ledger("/api/test-helpers/balance/release", { method: "POST" });
+    expect(released.status).toBe(200);
+    expect(await balance(ledger, "EUR")).toEqual({ available: "9.41", pending: "0.00" });
+    expect((await ledger(`/api/balance-transactions/${posted!.id}`)).body).toMatchObject({
+      data: { status: "available" },
+    });
+
+    const made = await refund(ledger, payment.id, "2.00");
+    expect(await balance(ledger, "EUR")).toEqual({ available: "7.41", pending: "0.00" });
+    const [taken] = await transactionsOf(ledger, "currency=EUR&type=refund");
+    expect(taken).toMatchObject({
+      type: "refund",
+      source_id: made.id,
+      amount: "-2.00",
+      fee: "0.00",
+      net: "-2.00",
+      status: "available",
+    });
+  });
+
+  it("gives a failed refund's amount back, and a failed payment moves nothing", async () => {
+    const payment = await completedPayment(ledger, "5.00", "GBP");
+    await ledger("/api/test-helpers/balance/release", { method: "POST" });
+    const before = await balance(ledger, "GBP");
+    const made = await refund(ledger, payment.id, "1.50");
+    expect(await balance(ledger, "GBP")).toEqual({ available: "3.05", pending: "0.00" });
+    expect(before).toEqual({ available: "4.55", pending: "0.00" });
+    const failed = await ledger(`/api/test-helpers/refunds/${made.id}/settle`, {
+      json: { outcome: "failed" },
+    });
+    expect(failed.status).toBe(200);
+    expect(await balance(ledger, "GBP")).toEqual(before);
+    const [back] = await transactionsOf(ledger, "currency=GBP&type=refund_failure");
+    expect(back).toMatchObject({ source_id: made.id, amount: "1.50", net: "1.50" });
+
+    const created = await ledger("/api/payments", {
+      json: { amount: "7.00", currency: "GBP" },
+      headers: { Prefer: "return=representation" },
+    });
+    const id = (created.body as { data: { id: number } }).data.id;
+    const declined = await ledger(`/api/test-helpers/payments/${id}/settle`, { json: { outcome: "failed" } });
+    expect((declined.body as { data: Payment }).data).toMatchObject({
+      status: "failed",
+      fee: null,
+      net: null,
+    });
+    expect(await balance(ledger, "GBP")).toEqual(before);
+    expect((await transactionsOf(ledger, "currency=GBP")).map((row) => row.source_id)).not.toContain(id);
+  });
+
+  it.each([
+    // 2.9% of 1500 is 43.5, half up 44, + 30 yen.
+    ["JPY", "1500", "74", "1426"],
+    // 2.9% of 1.250 is 0.03625, to 0.036, + 0.030.
+    ["KWD", "1.250", "0.066", "1.184"],
+    // 2.9% of 0.50 is 0.0145, to 0.01, + 0.30: more than the amount, so the net is negative.
+    ["USD", "0.50", "0.31", "0.19"],
+  ])(
+    "charges %s %s a fee of %s (net %s), rounded half up to its minor unit",
+    async (currency, amount, fee, net) => {
+      const payment = await completedPayment(ledger, amount, currency);
+      expect(payment).toMatchObject({ fee, net });
+    },
+  );
+
+  it("charges a merchant its own price (merchant:pricing 1.4 + 0.25)", async () => {
+    const payment = await completedPayment(
+      as(() => tokens.priced),
+      "10.00",
+      "EUR",
+    );
+    expect(payment).toMatchObject({ fee: "0.39", net: "9.61" });
+  });
+});
+
+describe("balance transactions' refusals and isolation", () => {
+  it.each([
+    ["type=bogus", "type", "The selected type is invalid."],
+    ["currency=XYZ", "currency", "The selected currency is invalid."],
+    ["payout_id=abc", "payout_id", "The payout id field must be an integer."],
+    ["created_from=2026-02-30", "created_from", "The created from field must be a valid date."],
+    [
+      "created_from=2026-02-02&created_to=2026-02-01",
+      "created_to",
+      "The created to field must be a date after or equal to created from.",
+    ],
+    ["page=0", "page", "The page field must be at least 1."],
+  ])("?%s is a 422 naming %s", async (query, field, message) => {
+    const response = await ledger(`/api/balance-transactions?${query}`);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ message: "The given data was invalid.", errors: { [field]: [message] } });
+  });
+
+  it("never shows or counts another merchant's", async () => {
+    const [mine] = await transactionsOf(ledger, "");
+    expect(mine).toBeDefined();
+    const other = as(() => tokens.other);
+    expect((await other(`/api/balance-transactions/${mine!.id}`)).status).toBe(404);
+    const theirs = await transactionsOf(other, "");
+    expect(theirs.map((row) => row.id)).not.toContain(mine!.id);
+    expect((await other("/api/balance")).body).toEqual({ data: { available: [], pending: [] } });
+    // Releasing is the caller's own: the ledger merchant's pending stays pending.
+    const payment = await completedPayment(ledger, "3.00", "CAD");
+    expect((await other("/api/test-helpers/balance/release", { method: "POST" })).status).toBe(200);
+    expect(payment.net).toBe("2.61");
+    expect(await balance(ledger, "CAD")).toEqual({ available: "0.00", pending: "2.61" });
+  });
+
+  it("refuses the release and reads to a read-only or missing token", async () => {
+    expect(
+      (await as(() => tokens.read)("/api/test-helpers/balance/release", { method: "POST" })).status,
+    ).toBe(403);
+    expect((await callApi(server.baseUrl, "/api/balance")).status).toBe(401);
+    expect(
+      (await callApi(server.baseUrl, "/api/balance-transactions", { token: "pay_nonsense" })).status,
+    ).toBe(401);
+  });
+});
+
+describe("the books under a race", () => {
+  it("settles, refunds and refund failures from many clients, and every figure still adds up", async () => {
+    const currency = "CHF";
+    const payments = await Promise.all(
+      Array.from({ length: 24 }, (_, index) => completedPayment(ledger, `${10 + index}.00`, currency)),
+    );
+    await ledger("/api/test-helpers/balance/release", { method: "POST" });
+    // Two refunds of each payment at once; every third fails afterwards.
+    const refunds = await Promise.all(
+      payments.flatMap((payment) => [refund(ledger, payment.id, "1.00"), refund(ledger, payment.id, "2.00")]),
+    );
+    await Promise.all(
+      refunds
+        .filter((_, index) => index % 3 === 0)
+        .map((made) =>
+          ledger(`/api/test-helpers/refunds/${made.id}/settle`, { json: { outcome: "failed" } }),
+        ),
+    );
+    const nets = payments.reduce((sum, payment) => sum + Math.round(Number(payment.net) * 100), 0);
+    const failedBack = refunds.filter((_, index) => index % 3 === 0).length;
+    const taken = payments.length * 300;
+    const expected =
+      nets -
+      taken +
+      refunds
+        .map((_, index): number => (index % 3 === 0 ? (index % 2 === 0 ? 100 : 200) : 0))
+        .reduce((a, b) => a + b, 0);
+    expect(failedBack).toBeGreaterThan(0);
+    const figures = await balance(ledger, currency);
+    expect(figures.pending).toBe("0.00");
+    expect(Math.round(Number(figures.available) * 100)).toBe(expected);
+    // The balance is the sum of its transactions' nets.
+    const all = await transactionsOf(ledger, `currency=${currency}`);
+    expect(all.length).toBe(payments.length + refunds.length + failedBack);
+    expect(all.reduce((sum, row) => sum + Math.round(Number(row.net) * 100), 0)).toBe(expected);
+  });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "ledger:verify finds the books balanced on the server's database",
+    () => {
+      const result = runAdmin(["ledger:verify", "--json"], {
+        ...adminCliEnvironment(server.env),
+        DATABASE_URL: server.env.DATABASE_URL,
+      });
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      const report = JSON.parse(result.stdout) as Record<string, number | boolean>;
+      expect(report).toMatchObject({
+        ok: true,
+        unbalanced_postings: 0,
+        balance_mismatches: 0,
+        net_mismatches: 0,
+      });
+      expect(report.transactions).toBeGreaterThan(50);
+    },
+  );
+});
