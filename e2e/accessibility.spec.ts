@@ -85,6 +85,7 @@ for (const view of VIEWS) {
       "/dashboard/customers",
       "/dashboard/customers/cus_a11y",
       "/dashboard/payment-links",
+      "/dashboard/balance",
     ];
     for (const path of pages) {
       await page.goto(path);

@@ -50,6 +50,10 @@ describe("webhook_endpoint.disabled", () => {
       "refund.created",
       "refund.succeeded",
       "refund.failed",
+      "payout.created",
+      "payout.paid",
+      "payout.failed",
+      "payout.canceled",
     ]);
     receiver.script("/gone", [410, 410, 410]);
 

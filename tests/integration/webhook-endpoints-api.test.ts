@@ -69,7 +69,7 @@ describe("the webhook endpoints API", () => {
 
   it("updates url, description, event types and enabled; deletes", async () => {
     const endpoint = await createEndpoint({ url: "https://example.com/patch-me" });
-    // The money events by default; operational ones are opted into.
+    // The money events (payments, refunds, payouts) by default; operational ones are opted into.
     expect(endpoint.event_types).toEqual([
       "payment.pending",
       "payment.completed",
@@ -77,6 +77,10 @@ describe("the webhook endpoints API", () => {
       "refund.created",
       "refund.succeeded",
       "refund.failed",
+      "payout.created",
+      "payout.paid",
+      "payout.failed",
+      "payout.canceled",
     ]);
     const patched = await api(`/api/webhook-endpoints/${endpoint.id}`, {
       method: "PATCH",

@@ -49,6 +49,13 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     onCitus: PER_SHARD,
   },
   {
+    site: "verifyLedger (lib/ledger/verify.ts): `admin ledger:verify`",
+    tables: ["balance_transactions", "ledger_entries", "ledger_balances", "payouts"],
+    sql: /^select count\(\*\) as n from (balance_transactions|ledger_entries|\(select distinct merchant_id, account, currency from ledger_balances\)|\( ?select 1 from ledger_entries group by|\( ?select merchant_id, account, currency, sum\(amount\) as kept|balance_transactions t left join lateral|payouts p left join lateral)/,
+    why: "The operator's check of the whole ledger: every posting, account and payout of every merchant.",
+    onCitus: "Multi-shard aggregates Citus pushes down to each shard, on an operator's command.",
+  },
+  {
     site: "runScheduledPayouts, lib/payouts/schedule.ts",
     tables: ["payout_accounts"],
     sql: /^update merchants m set last_scheduled_payout_on = \$1::date where m\.id in \( select id from merchants /,
@@ -112,7 +119,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "admin CLI and test helpers by id (settlePayment, cancelPayment, the dashboard's webhook pages)",
     tables: ["payments", "webhook_endpoints", "webhook_deliveries", "events", "webhook_attempts"],
-    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments set status = \$1, failure_reason = \$2, failure_code = \$3, settled_at = now\(\), updated_at = now\(\), payment_method = coalesce\(\$4::json, payment_method\) where id = \$5 and status = 'pending' returning)/,
+    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments p set status = \$1, failure_reason = \$2, failure_code = \$3, settled_at = now\(\), updated_at = now\(\), payment_method = coalesce\(\$4::json, p\.payment_method\), fee = .* from merchants m where p\.id = \$\d+ and p\.status = 'pending' and m\.id = p\.merchant_id returning)/,
     why: "An operator settles or cancels any merchant's payment by id (`admin payment:settle --id`).",
     onCitus: "A multi-shard lookup on an operator's command; rare enough to leave as it is.",
   },
