@@ -1,34 +1,17 @@
 import { getCustomer, listCustomers } from "@/lib/customers/customers";
-import { pageQuerySchema } from "@/lib/platform/list-query";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
-import {
-  dataResponse,
-  errorResponse,
-  pagedResponse,
-  pageParameters,
-  ref,
-  validationErrorResponse,
-} from "./openapi-parts";
-import { paginationEnvelope } from "./pagination";
+import { dataResponse, errorResponse, ref } from "./openapi-parts";
+import { pagedListRoute } from "./paged-list-route";
 import { jsonResponse } from "./responses";
 
 /** GET /api/customers: a customer per customer_id seen, the latest payment first, paged. */
-export const listCustomersRoute = defineRoute({
-  method: "GET",
+export const listCustomersRoute = pagedListRoute({
   path: "/api/customers",
-  scope: "read",
   summary: "List customers (one per customer_id sent on payments), the latest payment first",
-  query: pageQuerySchema,
-  parameters: pageParameters,
-  responses: {
-    200: pagedResponse("A page of customers.", ref("Customer")),
-    422: validationErrorResponse("Bad page or perPage."),
-  },
-  handler: async ({ read, merchantId, url, query: { page, perPage } }) => {
-    const { items, total } = await read((db) => listCustomers(db, merchantId, page, perPage));
-    return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
-  },
+  items: "customers",
+  schema: "Customer",
+  list: listCustomers,
 });
 
 /** GET /api/customers/{id}: 404 for an id the merchant never used (another merchant's is none of its). */

@@ -5,7 +5,6 @@ import {
   paymentLinkOwner,
   setPaymentLinkActive,
 } from "@/lib/checkout/payment-links";
-import { pageQuerySchema } from "@/lib/platform/list-query";
 import { idParam } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
 import type { ApiContext } from "./api-route";
@@ -15,12 +14,10 @@ import {
   dataResponse,
   errorResponse,
   jsonBody,
-  pagedResponse,
-  pageParameters,
   ref,
   validationErrorResponse,
 } from "./openapi-parts";
-import { paginationEnvelope } from "./pagination";
+import { pagedListRoute } from "./paged-list-route";
 import { asApiAnswer, jsonResponse } from "./responses";
 
 /** Payment links (DESIGN.md, "Checkout"): a fixed amount at `{APP_URL}/l/{slug}`, a payment per payer. */
@@ -41,21 +38,12 @@ const notYours = {
 };
 
 /** GET /api/payment-links: newest first, each with how many of its payments were paid. */
-export const listPaymentLinksRoute = defineRoute({
-  method: "GET",
+export const listPaymentLinksRoute = pagedListRoute({
   path: "/api/payment-links",
-  scope: "read",
   summary: "List payment links, newest first, with how many were paid",
-  query: pageQuerySchema,
-  parameters: pageParameters,
-  responses: {
-    200: pagedResponse("A page of payment links.", ref("PaymentLink")),
-    422: validationErrorResponse("Bad page or perPage."),
-  },
-  handler: async ({ read, merchantId, url, query: { page, perPage } }) => {
-    const { items, total } = await read((db) => listPaymentLinks(db, merchantId, page, perPage));
-    return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
-  },
+  items: "payment links",
+  schema: "PaymentLink",
+  list: listPaymentLinks,
 });
 
 /** POST /api/payment-links `{name, amount, description?}`: 201 with the link and its url. */

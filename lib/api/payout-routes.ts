@@ -1,7 +1,6 @@
 import { getPayoutAccount, setPayoutAccount } from "@/lib/payouts/account";
 import { cancelPayout, createPayout, settlePayout } from "@/lib/payouts/payouts";
 import { findPayout, listPayouts } from "@/lib/payouts/queries";
-import { pageQuerySchema } from "@/lib/platform/list-query";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
 import {
@@ -9,12 +8,10 @@ import {
   dataResponse,
   errorResponse,
   jsonBody,
-  pagedResponse,
-  pageParameters,
   ref,
   validationErrorResponse,
 } from "./openapi-parts";
-import { paginationEnvelope } from "./pagination";
+import { pagedListRoute } from "./paged-list-route";
 import { idOf, pathId } from "./refund-routes";
 import { asApiAnswer, jsonResponse } from "./responses";
 
@@ -57,21 +54,12 @@ export const setPayoutAccountRoute = defineRoute({
 });
 
 /** GET /api/payouts: newest first. */
-export const listPayoutsRoute = defineRoute({
-  method: "GET",
+export const listPayoutsRoute = pagedListRoute({
   path: "/api/payouts",
-  scope: "read",
   summary: "List payouts, newest first",
-  query: pageQuerySchema,
-  parameters: pageParameters,
-  responses: {
-    200: pagedResponse("A page of payouts.", ref("Payout")),
-    422: validationErrorResponse("Bad page or perPage."),
-  },
-  handler: async ({ read, merchantId, url, query: { page, perPage } }) => {
-    const { items, total } = await read((db) => listPayouts(db, merchantId, page, perPage));
-    return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
-  },
+  items: "payouts",
+  schema: "Payout",
+  list: listPayouts,
 });
 
 /** POST /api/payouts `{currency, amount?}`: 201 with the payout (pending), and its Location. */
