@@ -155,28 +155,32 @@ export async function createPayout(
                   case when ${autoSettleMs}::int > 0 then now() + ${autoSettleMs}::int * interval '1 millisecond' end)
           returning ${PAYOUT_COLUMNS}`,
     );
+    let made = row!;
     if (whole) {
       // What it pays out: every available transaction no payout has carried; together they are the balance.
-      const [carried] = await selectRows<{ total: string; equal: boolean }>(
+      // A release committed since the balance was read is carried too, so the amount is their sum.
+      const [carried] = await selectRows<PayoutRow & { positive: boolean }>(
         tx,
         sql`with carried as (
               update balance_transactions set payout_id = ${row!.id}
               where merchant_id = ${merchantId} and currency = ${currency} and status = 'available'
                 and payout_id is null
-              returning net)
-            select coalesce(sum(net), 0)::text as total, coalesce(sum(net), 0) = ${row!.amount}::numeric as equal
-            from carried`,
+              returning net),
+            total as (select coalesce(sum(net), 0) as carried_total from carried)
+            update payouts p set amount = total.carried_total from total
+            where p.merchant_id = ${merchantId} and p.id = ${row!.id}
+            returning ${PAYOUT_COLUMNS}, total.carried_total > 0 as positive`,
       );
-      // The books say otherwise than the balance: refuse rather than pay out what nothing accounts for.
-      if (!carried!.equal)
-        throw new Error(
-          `Payout ${row!.id}: its transactions add up to ${carried!.total}, not ${row!.amount}`,
-        );
+      if (!carried!.positive)
+        throw validationError({
+          amount: [`Nothing is available to pay out in ${currency} (${availableText}).`],
+        });
+      made = carried!;
     }
     // A payout of all of it is reconciled: its own debit is marked too, so no later payout carries it. One of
     // part of it leaves its debit to the next payout of all, whose transactions then add up to that one.
-    await postPayoutMovement(tx, row!, "created", whole);
-    const payout = toPayout(row!);
+    await postPayoutMovement(tx, made, "created", whole);
+    const payout = toPayout(made);
     await recordPayoutEvent(tx, "payout.created", payout, merchantId);
     return payout;
   });
