@@ -97,7 +97,9 @@ test("a failing endpoint shows as failing, its delivery as retrying with the nex
   const delivery = page.getByTestId("delivery");
   // The first retry comes 5 s after the first attempt: on a loaded machine the page can first show it already
   // made (attempt 3, the next in 5 min).
-  await expect(delivery).toContainText(/retrying\s*attempt [23], next (in \d+ (sec|min)|in a moment|just now)/);
+  await expect(delivery).toContainText(
+    /retrying\s*attempt [23], next (in \d+ (sec|min)|in a moment|just now)/,
+  );
   // The latest attempt's outcome and latency, on the row itself.
   await expect(delivery).toContainText(/no response · \d+ ms/);
 
