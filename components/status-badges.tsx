@@ -1,4 +1,4 @@
-import type { DeliveryStatus, PaymentStatus, RefundStatus } from "@/db/enums";
+import type { DeliveryStatus, DisputeStatus, PaymentStatus, PayoutStatus, RefundStatus } from "@/db/enums";
 import { wasCanceled } from "@/lib/payments/canceled";
 import { refundMark } from "@/lib/refunds/refund-mark";
 import { StatusBadge } from "./ui/status-badge";
@@ -48,4 +48,36 @@ export function PaymentStatusWithRefunds({
 
 export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
   return <StatusBadge tone={DELIVERY_TONE[status]}>{status}</StatusBadge>;
+}
+
+const PAYOUT_TONE = {
+  pending: "yellow",
+  in_transit: "yellow",
+  paid: "green",
+  failed: "red",
+  canceled: "gray",
+} as const satisfies Record<PayoutStatus, string>;
+
+export function PayoutStatusBadge({ status }: { status: PayoutStatus }) {
+  return <StatusBadge tone={PAYOUT_TONE[status]}>{status.replace("_", " ")}</StatusBadge>;
+}
+
+const DISPUTE_TONE = {
+  warning_needs_response: "yellow",
+  warning_under_review: "gray",
+  warning_closed: "gray",
+  needs_response: "red",
+  under_review: "yellow",
+  won: "green",
+  lost: "red",
+} as const satisfies Record<DisputeStatus, string>;
+
+/** "needs response", "inquiry: under review": an inquiry (`warning_…`) says so. */
+export const disputeStatusLabel = (status: DisputeStatus) =>
+  status.startsWith("warning_")
+    ? `inquiry: ${status.slice("warning_".length).replaceAll("_", " ")}`
+    : status.replaceAll("_", " ");
+
+export function DisputeStatusBadge({ status }: { status: DisputeStatus }) {
+  return <StatusBadge tone={DISPUTE_TONE[status]}>{disputeStatusLabel(status)}</StatusBadge>;
 }

@@ -83,3 +83,48 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 /** Settings → Payouts: daily at 00:00 UTC (the default), weekly (Mondays), or only when asked. */
 export const PAYOUT_SCHEDULES = ["daily", "weekly", "manual"] as const;
 export type PayoutSchedule = (typeof PAYOUT_SCHEDULES)[number];
+
+/**
+ * A dispute's lifecycle (DESIGN.md, "Disputes"). An inquiry: `warning_needs_response` → `warning_under_review`
+ * → `warning_closed`, moving no money. A chargeback: `needs_response` → `under_review` → `won` | `lost`.
+ */
+export const DISPUTE_STATUSES = [
+  "warning_needs_response",
+  "warning_under_review",
+  "warning_closed",
+  "needs_response",
+  "under_review",
+  "won",
+  "lost",
+] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+/** Where the merchant has yet to answer (the navigation's count, the deadline's service). */
+export const DISPUTE_NEEDS_RESPONSE: readonly DisputeStatus[] = ["warning_needs_response", "needs_response"];
+/** Decided: nothing more can be submitted or accepted (409). */
+export const DISPUTE_CLOSED: readonly DisputeStatus[] = ["warning_closed", "won", "lost"];
+
+/** Why the payer's bank disputes a payment, as Stripe lists the common ones. */
+export const DISPUTE_REASONS = [
+  "fraudulent",
+  "product_not_received",
+  "product_unacceptable",
+  "duplicate",
+  "subscription_canceled",
+  "credit_not_processed",
+  "unrecognized",
+  "general",
+] as const;
+export type DisputeReason = (typeof DISPUTE_REASONS)[number];
+
+/** The evidence a merchant answers with: texts of up to 20,000 characters each. */
+export const DISPUTE_EVIDENCE_FIELDS = [
+  "product_description",
+  "customer_name",
+  "customer_email",
+  "customer_communication",
+  "receipt",
+  "shipping_tracking_number",
+  "refund_policy",
+  "uncategorized_text",
+] as const;
+export type DisputeEvidenceField = (typeof DISPUTE_EVIDENCE_FIELDS)[number];

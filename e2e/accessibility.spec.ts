@@ -47,6 +47,37 @@ for (const view of VIEWS) {
         expect(done.status()).toBe(200);
       }
     }
+    // A payout: its page, the Payouts list and the Balance page's next payout.
+    const account = await page.request.put("/api/payout-account", {
+      headers,
+      data: { account_holder: "A11y Ltd", iban: "DE89 3704 0044 0532 0130 00" },
+    });
+    expect(account.status()).toBe(200);
+    expect((await page.request.post("/api/test-helpers/balance/release", { headers })).status()).toBe(200);
+    const paidOut = await page.request.post("/api/payouts", { headers, data: { currency: "USD" } });
+    // Another view's walk may have paid out everything already: its payout serves.
+    const payoutId = paidOut.ok()
+      ? ((await paidOut.json()) as { data: { id: number } }).data.id
+      : (
+          (await (await page.request.get("/api/payouts", { headers })).json()) as {
+            data: Array<{ id: number }>;
+          }
+        ).data[0]!.id;
+    // A dispute, with its evidence form (on a payment of its own: the refund dialog below needs its payment).
+    const disputedId = (await createPaymentViaApi(page.request, seedData.tokens.api, { amount: 20 }))
+      .split("/")
+      .at(-1);
+    const paid = await page.request.post(`/api/test-helpers/payments/${disputedId}/settle`, {
+      headers,
+      data: { outcome: "completed" },
+    });
+    expect(paid.status()).toBe(200);
+    const opened = await page.request.post(`/api/test-helpers/payments/${disputedId}/dispute`, {
+      headers,
+      data: {},
+    });
+    expect(opened.status()).toBe(201);
+    const disputeId = ((await opened.json()) as { data: { id: number } }).data.id;
     await logInAs(page, seed);
     await page.goto("/dashboard/webhooks");
     await page.getByLabel("Endpoint URL").fill(`https://example.com/a11y-${view.name}-${Date.now()}`);
@@ -86,6 +117,11 @@ for (const view of VIEWS) {
       "/dashboard/customers/cus_a11y",
       "/dashboard/payment-links",
       "/dashboard/balance",
+      "/dashboard/payouts",
+      `/dashboard/payouts/${payoutId}`,
+      "/dashboard/settings/payouts",
+      "/dashboard/disputes",
+      `/dashboard/disputes/${disputeId}`,
     ];
     for (const path of pages) {
       await page.goto(path);

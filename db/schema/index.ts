@@ -3,6 +3,7 @@
 export * from "./accounts";
 export * from "./checkout";
 export * from "./customers";
+export * from "./disputes";
 export * from "./events";
 export * from "./idempotency";
 export * from "./ledger";

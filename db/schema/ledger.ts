@@ -38,6 +38,10 @@ export const balanceTransactions = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index("balance_transactions_merchant_source_idx").on(t.merchantId, t.sourceId),
+    // A payout's reconciliation (`?payout_id=`, its CSV): only what a payout carried.
+    index("balance_transactions_merchant_payout_idx")
+      .on(t.merchantId, t.payoutId, t.id)
+      .where(sql`${t.payoutId} is not null`),
     // The releaser's queue: only what is still pending.
     index("balance_transactions_pending_idx")
       .on(t.availableOn)

@@ -11,7 +11,13 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { PAYMENT_FAILURE_CODES, PAYMENT_SOURCES, PAYMENT_STATUSES, REFUND_STATES } from "../enums";
+import {
+  DISPUTE_STATUSES,
+  PAYMENT_FAILURE_CODES,
+  PAYMENT_SOURCES,
+  PAYMENT_STATUSES,
+  REFUND_STATES,
+} from "../enums";
 import { merchantIdColumn } from "./accounts";
 import { at, createdAt, id, updatedAt } from "./columns";
 
@@ -57,6 +63,11 @@ export const payments = pgTable(
      * lock: refundable = amount - refunded - refund_pending, never a sum over refunds on the money path.
      */
     amountRefunded: numeric("amount_refunded").notNull().default("0"),
+    /**
+     * Its dispute's status, kept by the statements that move the dispute (under this row's lock), or null: a
+     * refund reads it in the row it locks, and lists mark "Disputed" without a join.
+     */
+    disputeStatus: text("dispute_status", { enum: DISPUTE_STATUSES }),
     amountRefundPending: numeric("amount_refund_pending").notNull().default("0"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -14,6 +14,8 @@ export const PERMISSIONS = {
   "webhooks:write": ["owner", "developer"],
   "webhooks:secret": ["owner", "developer"],
   "settings:write": ["owner"],
+  // Money leaving for the bank: a payout made or canceled by hand.
+  "payouts:write": ["owner"],
   "members:manage": ["owner"],
   "account:self": ["owner", "developer", "viewer"],
 } as const satisfies Record<string, readonly UserRole[]>;

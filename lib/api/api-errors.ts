@@ -124,4 +124,11 @@ export class HttpError extends Error {
   static of(name: ApiErrorName, headers?: Record<string, string>): HttpError {
     return new HttpError(API_ERRORS[name].status, API_ERRORS[name].message, headers);
   }
+
+  /** 413 for a route whose bodies may be larger than MAX_BODY_BYTES (a dispute's evidence), naming its limit. */
+  static bodyTooLarge(maxBytes: number): HttpError {
+    return maxBytes === MAX_BODY_BYTES
+      ? HttpError.of("bodyTooLarge")
+      : new HttpError(413, `The request body must not be larger than ${maxBytes / 1024} KiB.`);
+  }
 }

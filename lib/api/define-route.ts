@@ -33,6 +33,8 @@ export type RouteDeclaration<Path extends string, Query extends z.ZodObject> = {
   parameters?: OpenApiObject[];
   /** The document's requestBody; the domain function that takes the body validates it. */
   body?: OpenApiObject;
+  /** The largest body this route reads, when larger than every route's 16 KiB (a dispute's evidence). */
+  maxBodyBytes?: number;
   /** What this route answers besides what every route does (401, 429, 500, 503; 408, 413, 415 with a body). */
   responses: Record<number, OpenApiObject>;
   handler: (context: ApiContext<PathParams<Path>, z.output<Query>>) => Promise<ApiResponse>;

@@ -1,3 +1,4 @@
+import { DISPUTE_EVENT_TYPES } from "@/lib/disputes/schemas";
 import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
 import { PAYOUT_EVENT_TYPES } from "@/lib/payouts/schemas";
 import { REFUND_EVENT_TYPES } from "@/lib/refunds/schemas";
@@ -79,6 +80,12 @@ export const webhooksSection = {
     PAYOUT_EVENT_TYPES.map((type) => [
       type,
       webhook(type, `${type}: sent to every enabled endpoint subscribed to it`, "Payout"),
+    ]),
+  ),
+  ...Object.fromEntries(
+    DISPUTE_EVENT_TYPES.map((type) => [
+      type,
+      webhook(type, `${type}: sent to every enabled endpoint subscribed to it`, "Dispute"),
     ]),
   ),
   [ENDPOINT_DISABLED_EVENT]: webhook(

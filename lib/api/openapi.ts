@@ -4,6 +4,12 @@ import {
   updatePaymentLinkSchema,
 } from "@/lib/checkout/payment-links";
 import { customerSchema } from "@/lib/customers/customers";
+import {
+  decideDisputeSchema,
+  disputeEvidenceInputSchema,
+  disputeSchema,
+  openDisputeSchema,
+} from "@/lib/disputes/schemas";
 import { balanceSchema } from "@/lib/ledger/balance";
 import { balanceTransactionSchema } from "@/lib/ledger/balance-transactions";
 import {
@@ -115,5 +121,9 @@ function componentSchemas() {
     Payout: schemaOf(payoutSchema),
     CreatePayout: schemaOf(createPayoutSchema, "input"),
     SettlePayout: schemaOf(settlePayoutSchema, "input"),
+    Dispute: schemaOf(disputeSchema),
+    DisputeEvidence: schemaOf(disputeEvidenceInputSchema, "input"),
+    DecideDispute: schemaOf(decideDisputeSchema, "input"),
+    OpenDispute: schemaOf(openDisputeSchema, "input"),
   };
 }

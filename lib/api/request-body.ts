@@ -84,14 +84,17 @@ const CLOSE = { Connection: "close" };
 
 /**
  * Reads a request's body before any database work (the API's database deadline starts after it): at most
- * 16 KiB, counting bytes as they arrive so a chunked or lying upload is cut off too, and within
+ * 16 KiB (or the route's `maxBodyBytes`), counting bytes as they arrive so a chunked or lying upload is cut off too, and within
  * `timeoutMs`. A non-empty body must be declared `application/json` with no encoding but identity (415
  * otherwise). Every route with a body gets this, whether or not it reads the body. A refusal is returned,
  * not thrown: the API wrapper answers it after authentication, with the rate-limit headers of any answer.
  */
-export async function readRequestBody(request: ApiRequest, timeoutMs: number): Promise<RequestBody> {
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES)
-    return HttpError.of("bodyTooLarge");
+export async function readRequestBody(
+  request: ApiRequest,
+  timeoutMs: number,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<RequestBody> {
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) return HttpError.bodyTooLarge(maxBytes);
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -108,9 +111,9 @@ export async function readRequestBody(request: ApiRequest, timeoutMs: number): P
         if (timedOut) return HttpError.of("bodyTimeout", CLOSE);
         if (done) break;
         size += value.byteLength;
-        if (size > MAX_BODY_BYTES) {
+        if (size > maxBytes) {
           await reader.cancel();
-          return HttpError.of("bodyTooLarge");
+          return HttpError.bodyTooLarge(maxBytes);
         }
         chunks.push(value);
       }

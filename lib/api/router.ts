@@ -44,7 +44,13 @@ function decodeParams(groups: Record<string, string>): Record<string, string> | 
 }
 
 /** A path the router serves: its handler per method, and its name as Laravel gives it in a 405 message. */
-type ServedPath = { name: string; methods: Partial<Record<Method, Handler>>; allowed: string[] };
+type ServedPath = {
+  name: string;
+  methods: Partial<Record<Method, Handler>>;
+  /** A method's larger body limit, where its route declares one. */
+  bodyLimits: Partial<Record<Method, number>>;
+  allowed: string[];
+};
 
 /** The document itself: served beside the routes it describes, and not one of them. */
 const OPENAPI_PATH = "/api/openapi.json";
@@ -57,9 +63,20 @@ const serveOpenApi: Handler = (_request, _params, url) =>
  */
 function servedPaths(list: readonly Route[]) {
   const byPath = new Map<string, ServedPath>();
-  for (const route of [...list, { path: OPENAPI_PATH, method: "GET" as const, serve: serveOpenApi }]) {
-    const served = byPath.get(route.path) ?? { name: route.path.slice(1), methods: {}, allowed: [] };
+  const openApi: Pick<Route, "path" | "method" | "serve" | "maxBodyBytes"> = {
+    path: OPENAPI_PATH,
+    method: "GET",
+    serve: serveOpenApi,
+  };
+  for (const route of [...list, openApi]) {
+    const served = byPath.get(route.path) ?? {
+      name: route.path.slice(1),
+      methods: {},
+      bodyLimits: {},
+      allowed: [],
+    };
     served.methods[route.method] = route.serve;
+    if (route.maxBodyBytes) served.bodyLimits[route.method] = route.maxBodyBytes;
     byPath.set(route.path, served);
   }
   const exact = new Map<string, ServedPath>();
@@ -126,7 +143,10 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
             { Allow: served.allowed.join(", ") },
           ),
         );
-      const body = request.body ? await readRequestBody(request, getEnv().API_BODY_TIMEOUT_MS) : NO_BODY;
+      const limit = served.bodyLimits[request.method as Method];
+      const body = request.body
+        ? await readRequestBody(request, getEnv().API_BODY_TIMEOUT_MS, limit)
+        : NO_BODY;
       const work = handler(request, params, url, body);
       return routed(served.name, await withDeadline(work, API_DEADLINE_MS, serviceUnavailableResponse));
     }

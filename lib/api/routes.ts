@@ -8,6 +8,14 @@ import {
 } from "./balance-routes";
 import { listCustomersRoute, showCustomerRoute } from "./customer-routes";
 import type { Route } from "./define-route";
+import {
+  closeDisputeRoute,
+  decideDisputeHelperRoute,
+  disputeEvidenceRoute,
+  listDisputesRoute,
+  openDisputeHelperRoute,
+  showDisputeRoute,
+} from "./dispute-routes";
 import { listEventsRoute, resendEventRoute, showEventRoute } from "./event-routes";
 import { eventStreamRoute } from "./event-stream-route";
 import {
@@ -87,4 +95,10 @@ export const routes: readonly Route[] = [
   showPayoutRoute,
   cancelPayoutRoute,
   settlePayoutHelperRoute,
+  listDisputesRoute,
+  showDisputeRoute,
+  disputeEvidenceRoute,
+  closeDisputeRoute,
+  decideDisputeHelperRoute,
+  openDisputeHelperRoute,
 ];

@@ -4,6 +4,7 @@ import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PaymentFailureCode, PaymentStatus } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentMethod } from "@/db/schema";
+import { scheduleDispute } from "@/lib/disputes/simulator";
 import { inMinorUnits } from "@/lib/money/amount";
 import { hashCheckoutToken, isCheckoutToken } from "@/lib/payments/checkout-token";
 import { COMPLETED } from "@/lib/payments/processor";
@@ -213,6 +214,12 @@ export function payAtCheckout(
             where payment_id = ${page.paymentId} and merchant_id = ${page.merchantId}`,
       );
       return { kind: "authentication", paymentMethod };
+    }
+    if (outcome.kind === "disputed") {
+      const answer = await settle(tx, page, { status: "completed" }, paymentMethod);
+      if (answer.kind === "final" && !answer.already)
+        await scheduleDispute(tx, page.merchantId, page.paymentId, outcome);
+      return answer;
     }
     return settle(
       tx,

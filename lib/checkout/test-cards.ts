@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PaymentFailureCode } from "@/db/enums";
+import type { DisputeReason, PaymentFailureCode } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
 
 /**
@@ -9,7 +9,9 @@ import type { PaymentMethod } from "@/db/schema";
 export type CardOutcome =
   | { kind: "completed" }
   | { kind: "declined"; code: PaymentFailureCode; reason: string }
-  | { kind: "authentication" };
+  | { kind: "authentication" }
+  /** Completes, then the payer's bank disputes it a few seconds later (an inquiry moves no money). */
+  | { kind: "disputed"; reason: DisputeReason; inquiry: boolean };
 
 const TEST_CARDS: Record<string, CardOutcome> = {
   "4242424242424242": { kind: "completed" },
@@ -21,6 +23,9 @@ const TEST_CARDS: Record<string, CardOutcome> = {
   },
   "4000000000000069": { kind: "declined", code: "expired_card", reason: "Your card has expired." },
   "4000002760003184": { kind: "authentication" },
+  "4000000000000259": { kind: "disputed", reason: "fraudulent", inquiry: false },
+  "4000000000002685": { kind: "disputed", reason: "product_not_received", inquiry: false },
+  "4000000000001976": { kind: "disputed", reason: "fraudulent", inquiry: true },
 };
 
 /** Why a payer failed the authentication step, as the payment's failure_code and failure_reason. */

@@ -6,9 +6,14 @@ import { BALANCE_TRANSACTION_STATUSES, BALANCE_TRANSACTION_TYPES } from "@/db/en
 import { inMinorUnits } from "@/lib/money/amount";
 import { currencyField } from "@/lib/money/currencies";
 import { allOf } from "@/lib/platform/day-count-pages";
-import { createdBound, createdRangeInOrder, pageQuerySchema, queryChoice } from "@/lib/platform/list-query";
+import {
+  createdBound,
+  createdRangeInOrder,
+  pageQuerySchema,
+  queryChoice,
+  queryId,
+} from "@/lib/platform/list-query";
 import { isoTimestamp } from "@/lib/platform/timestamps";
-import { idParam, messages } from "@/lib/platform/validation";
 
 const money = z.string().describe('Signed, in its currency\'s minor units: "9.41", "-2.00", "1500" JPY.');
 
@@ -33,15 +38,7 @@ export const listBalanceTransactionsQuerySchema = pageQuerySchema
   .extend({
     type: queryChoice("type", BALANCE_TRANSACTION_TYPES),
     currency: currencyField(),
-    payout_id: z.unknown().transform((value, ctx): number | undefined => {
-      if (value === undefined || value === "") return undefined;
-      const id = idParam.safeParse(value);
-      if (!id.success) {
-        ctx.addIssue({ code: "custom", message: messages.integer("payout_id") });
-        return z.NEVER;
-      }
-      return id.data;
-    }),
+    payout_id: queryId("payout_id"),
     created_from: createdBound("created_from", "from"),
     created_to: createdBound("created_to", "to"),
   })
@@ -131,4 +128,46 @@ export async function findBalanceTransaction(
     sql`select ${COLUMNS} from balance_transactions where merchant_id = ${merchantId} and id = ${id}`,
   );
   return row && toBalanceTransaction(row);
+}
+
+/**
+ * What a payout carried, oldest first, in keyset batches (its reconciliation CSV): memory stays flat however
+ * many transactions a payout carries. The payout's own debit is left out, as `?payout_id=` does.
+ */
+export async function* exportPayoutTransactions(
+  db: Executor,
+  merchantId: number,
+  payoutId: number,
+  batchSize = 5000,
+): AsyncGenerator<BalanceTransaction[], void> {
+  let after = 0;
+  for (;;) {
+    const rows = await selectRows<Row>(
+      db,
+      sql`select ${COLUMNS} from balance_transactions
+          where merchant_id = ${merchantId} and payout_id = ${payoutId} and id > ${after}
+            and not (type = 'payout' and source_id = ${payoutId})
+          order by id limit ${batchSize}`,
+    );
+    if (rows.length === 0) return;
+    yield rows.map(toBalanceTransaction);
+    after = Number(rows.at(-1)!.id);
+    if (rows.length < batchSize) return;
+  }
+}
+
+/** What a payout's carried transactions add up to (its reconciliation: equal to the payout's amount). */
+export async function payoutCarriedNet(
+  db: Executor,
+  merchantId: number,
+  payoutId: number,
+  currency: string,
+): Promise<string> {
+  const [row] = await selectRows<{ net: string }>(
+    db,
+    sql`select coalesce(sum(net), 0)::text as net from balance_transactions
+        where merchant_id = ${merchantId} and payout_id = ${payoutId}
+          and not (type = 'payout' and source_id = ${payoutId})`,
+  );
+  return inMinorUnits(row!.net, currency);
 }

@@ -41,3 +41,36 @@ export async function getBalance(db: Executor, merchantId: number): Promise<Bala
     }));
   return { available: of("available"), pending: of("pending") };
 }
+
+export type BalancePoint = { day: string; balance: string };
+
+/**
+ * The balance (available and pending) in one currency at the end of each of the last `days` UTC days, today
+ * included: today's balance less what moved it after each day. One merchant's slots and its last days'
+ * transactions (by the merchant-and-created index), whatever its history's length.
+ */
+export async function balanceHistory(
+  db: Executor,
+  merchantId: number,
+  currency: string,
+  days = 30,
+): Promise<BalancePoint[]> {
+  const rows = await selectRows<{ day: string; balance: string }>(
+    db,
+    sql`with bounds as (select (now() at time zone 'UTC')::date as today),
+        moves as (
+          select (created_at at time zone 'UTC')::date as day, sum(net) as net from balance_transactions, bounds
+          where merchant_id = ${merchantId} and currency = ${currency}
+            and created_at >= ((bounds.today - ${days - 1}::int)::timestamp at time zone 'UTC')
+          group by 1),
+        now_total as (
+          select coalesce(sum(amount), 0) as total from ledger_balances
+          where merchant_id = ${merchantId} and currency = ${currency} and account in ('available', 'pending'))
+        select to_char(d.day::date, 'YYYY-MM-DD') as day,
+               (now_total.total - coalesce((select sum(net) from moves where moves.day > d.day::date), 0))::text as balance
+        from bounds, now_total,
+             generate_series(bounds.today - ${days - 1}::int, bounds.today, interval '1 day') as d(day)
+        order by 1`,
+  );
+  return rows.map((row) => ({ day: row.day, balance: inMinorUnits(row.balance, currency) }));
+}

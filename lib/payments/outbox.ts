@@ -1,6 +1,6 @@
 import "server-only";
 import { is, SQL, sql } from "drizzle-orm";
-import type { Transaction } from "@/db/client";
+import { selectRows, type Executor, type Transaction } from "@/db/client";
 import { publicId } from "@/lib/platform/ids";
 import type { PaymentEventType, PaymentResource } from "./schemas";
 
@@ -86,4 +86,15 @@ export async function recordPaymentEvent(
   const eventId = publicId("evt");
   await tx.execute(eventStatement({ id: eventId, merchantId, type, data: payment, paymentId: payment.id }));
   return eventId;
+}
+
+/**
+ * Records one event in the caller's transaction, outside any other statement (payouts', disputes'): the same
+ * outbox, signing and retries as payments'. `paymentId` puts it in that payment's timeline.
+ */
+export async function recordEvent(
+  tx: Executor,
+  event: { merchantId: number; type: string; data: unknown; paymentId: number | null },
+): Promise<void> {
+  await selectRows(tx, eventStatement({ id: publicId("evt"), ...event }));
 }

@@ -253,7 +253,7 @@ export async function* exportPayments(
   merchantId: number,
   filters: PaymentFilters,
   batchSize = 5000,
-): AsyncGenerator<CsvBatch> {
+): AsyncGenerator<CsvBatch, void> {
   const where = filterConditions(merchantId, filters);
   let cursor: { createdAt: string; id: number } | undefined;
   for (;;) {

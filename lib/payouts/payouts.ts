@@ -4,10 +4,9 @@ import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PayoutStatus } from "@/db/enums";
 import { addToBalances } from "@/lib/ledger/postings";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
-import { eventStatement } from "@/lib/payments/outbox";
+import { recordEvent } from "@/lib/payments/outbox";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { DomainError, validationError } from "@/lib/platform/errors";
-import { publicId } from "@/lib/platform/ids";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { CLOSED_ACCOUNT, TEST_IBANS } from "./iban";
@@ -44,18 +43,13 @@ export function toPayout(row: PayoutRow): Payout {
   };
 }
 
-/** Records a payout event in the caller's transaction (the same outbox, signing and retries as payments'). */
-async function recordPayoutEvent(
+/** Records a payout event in the caller's transaction. */
+const recordPayoutEvent = (
   tx: Executor,
   type: (typeof PAYOUT_EVENT_TYPES)[number],
   payout: Payout,
   merchantId: number,
-) {
-  await selectRows(
-    tx,
-    eventStatement({ id: publicId("evt"), merchantId, type, data: payout, paymentId: null }),
-  );
-}
+) => recordEvent(tx, { merchantId, type, data: payout, paymentId: null });
 
 /** Payouts of one merchant and currency are made one at a time: the check against the balance holds. */
 const lockBalance = (tx: Executor, merchantId: number, currency: string) =>

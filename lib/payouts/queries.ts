@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import type { PayoutSchedule } from "@/db/enums";
 import { PAYOUT_COLUMNS, toPayout, type PayoutRow } from "./payouts";
 import type { Payout } from "./schemas";
 
@@ -36,4 +37,34 @@ export async function findPayout(
     sql`select ${PAYOUT_COLUMNS} from payouts where merchant_id = ${merchantId} and id = ${payoutId}`,
   );
   return row && toPayout(row);
+}
+
+export type PayoutOutlook = {
+  /** The payouts on their way (pending or in transit), the soonest to arrive first. */
+  moving: Payout[];
+  schedule: PayoutSchedule;
+  hasAccount: boolean;
+};
+
+/** What the Balance page and the Overview say of the next payout: those moving, the schedule, the account. */
+export async function payoutOutlook(db: Executor, merchantId: number): Promise<PayoutOutlook> {
+  const [moving, [merchant]] = await Promise.all([
+    selectRows<PayoutRow>(
+      db,
+      sql`select ${PAYOUT_COLUMNS} from payouts
+          where merchant_id = ${merchantId} and status in ('pending', 'in_transit')
+          order by arrival_date, id limit 5`,
+    ),
+    selectRows<{ payout_schedule: PayoutOutlook["schedule"]; has_account: boolean }>(
+      db,
+      sql`select payout_schedule,
+                 exists (select 1 from payout_accounts where merchant_id = ${merchantId}) as has_account
+          from merchants where id = ${merchantId}`,
+    ),
+  ]);
+  return {
+    moving: moving.map(toPayout),
+    schedule: merchant?.payout_schedule ?? "daily",
+    hasAccount: merchant?.has_account ?? false,
+  };
 }

@@ -46,6 +46,8 @@ const envSchema = databaseConfigSchema
      * `2d`, `12h`, or `0` for at once. Milliseconds after parsing.
      */
     BALANCE_AVAILABLE_AFTER: duration("2d"),
+    /** How long a merchant has to answer a dispute with evidence (DESIGN.md, "Disputes"): 7 days by default. */
+    DISPUTE_EVIDENCE_DAYS: z.coerce.number().int().min(1).max(90).default(7),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanFlag,
     /** How long a receiver has to answer (Standard Webhooks receivers are expected to answer fast). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { attributeName, characterCount, messages } from "./validation";
+import { attributeName, characterCount, idParam, messages } from "./validation";
 
 // The query parameters every paged list of the API reads the same way: the page, a filter's text or choice,
 // and a creation-time range. Laravel's words for each refusal.
@@ -26,6 +26,19 @@ export const pageQuerySchema = z.object({
   page: pageParameter("page", { max: Number.MAX_SAFE_INTEGER, fallback: 1 }),
   perPage: pageParameter("per_page", { max: 100, fallback: 10 }),
 });
+
+/** A filter by a record's id (`payment_id`, `payout_id`): absent or empty is no filter, else an id or a 422. */
+export function queryId(field: string) {
+  return z.unknown().transform((value, ctx): number | undefined => {
+    if (value === undefined || value === "") return undefined;
+    const id = idParam.safeParse(value);
+    if (!id.success) {
+      ctx.addIssue({ code: "custom", message: messages.integer(field) });
+      return z.NEVER;
+    }
+    return id.data;
+  });
+}
 
 /** A query filter's value: absent or empty is no filter; `name[]=…` (an array) is not a string. */
 export function queryText(field: string) {

@@ -53,6 +53,8 @@ function createRefundStatement(
                coalesce(scale(${input.amount ?? null}::numeric) <= scale(amount), true) as fits
         from payments
         where id = ${paymentId} and merchant_id = ${merchantId} and status = 'completed'
+          -- Read in the row this locks (a dispute moves it under the same lock): none while disputed.
+          and (dispute_status is null or dispute_status in ('won', 'warning_closed'))
         for update
       ), reserved as (
         update payments p set amount_refund_pending = p.amount_refund_pending + locked.refund, updated_at = now()
@@ -93,14 +95,17 @@ async function explainRefusal(db: Executor, merchantId: number, paymentId: numbe
     status: string;
     currency: string;
     refundable: string;
+    disputed: boolean;
   }>(
     db,
-    sql`select merchant_id, status, currency, (amount - amount_refunded - amount_refund_pending)::text as refundable
+    sql`select merchant_id, status, currency, (amount - amount_refunded - amount_refund_pending)::text as refundable,
+               coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed
         from payments where id = ${paymentId}`,
   );
   if (!payment) return new DomainError("not_found", `Payment ${paymentId} was not found.`);
   if (Number(payment.merchant_id) !== merchantId) return new DomainError("forbidden", "Not your payment.");
   if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
+  if (payment.disputed) return validationError({ payment: ["A disputed payment cannot be refunded."] });
   const refusal = amount === undefined ? null : amountRefusal(amount, payment.currency);
   if (refusal) return validationError({ amount: [refusal] });
   if (!/[1-9]/.test(payment.refundable)) return validationError({ payment: [NOTHING_LEFT] });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { REFUND_REASONS, REFUND_STATUSES } from "@/db/enums";
 import { amountField } from "@/lib/money/amount";
-import { pageQuerySchema, queryChoice } from "@/lib/platform/list-query";
-import { idParam, messages, requiredChoice, stringField } from "@/lib/platform/validation";
+import { pageQuerySchema, queryChoice, queryId } from "@/lib/platform/list-query";
+import { messages, requiredChoice, stringField } from "@/lib/platform/validation";
 
 export const REFUND_EVENT_TYPES = ["refund.created", "refund.succeeded", "refund.failed"] as const;
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
@@ -28,15 +28,7 @@ export type CreateRefundInput = z.output<typeof createRefundSchema>;
 /** `GET /api/refunds`: the page, and `status` and `payment_id` filters (422 naming a bad one). */
 export const listRefundsQuerySchema = pageQuerySchema.extend({
   status: queryChoice("status", REFUND_STATUSES),
-  payment_id: z.unknown().transform((value, ctx): number | undefined => {
-    if (value === undefined || value === "") return undefined;
-    const id = idParam.safeParse(value);
-    if (!id.success) {
-      ctx.addIssue({ code: "custom", message: messages.integer("payment_id") });
-      return z.NEVER;
-    }
-    return id.data;
-  }),
+  payment_id: queryId("payment_id"),
 });
 
 export const settleRefundSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ENDPOINT_KINDS } from "@/db/enums";
+import { DISPUTE_EVENT_TYPES } from "@/lib/disputes/schemas";
 import { PAYMENT_EVENT_TYPES } from "@/lib/payments/schemas";
 import { PAYOUT_EVENT_TYPES } from "@/lib/payouts/schemas";
 import { jsonNumber, messages, stringField } from "@/lib/platform/validation";
@@ -12,19 +13,28 @@ export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled";
 export const MONEY_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...REFUND_EVENT_TYPES] as const;
 export type MoneyEventType = (typeof MONEY_EVENT_TYPES)[number];
 
-/** Every event an endpoint can subscribe to: payments', refunds' and payouts' transitions, and operational events. */
+/**
+ * Every event an endpoint can subscribe to: payments', refunds', payouts' and disputes' transitions, and
+ * operational events.
+ */
 export const WEBHOOK_EVENT_TYPES = [
   ...MONEY_EVENT_TYPES,
   ...PAYOUT_EVENT_TYPES,
+  ...DISPUTE_EVENT_TYPES,
   ENDPOINT_DISABLED_EVENT,
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**
- * A new endpoint's events unless chosen: the payment, refund and payout events; operational events are opted
- * into. Endpoints made before refunds (or payouts) existed keep their list, and subscribe by editing it.
+ * A new endpoint's events unless chosen: the payment, refund, payout and dispute events; operational events
+ * are opted into. Endpoints made before refunds (or payouts, disputes) existed keep their list, and subscribe
+ * by editing it.
  */
-export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = [...MONEY_EVENT_TYPES, ...PAYOUT_EVENT_TYPES];
+export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = [
+  ...MONEY_EVENT_TYPES,
+  ...PAYOUT_EVENT_TYPES,
+  ...DISPUTE_EVENT_TYPES,
+];
 
 /** http(s) only, no credentials, at most 2048 characters. Private addresses are refused at send time. */
 export const webhookUrlSchema = stringField("url", { max: 2048, required: true }).superRefine(

@@ -1,4 +1,5 @@
 import "server-only";
+import { startDisputeSimulator } from "@/lib/disputes/simulator";
 import { startBalanceReleaser } from "@/lib/ledger/releaser";
 import { settlerService } from "@/lib/payments/settler";
 import { startPayoutScheduler, startPayoutSimulator } from "@/lib/payouts/schedule";
@@ -15,7 +16,7 @@ const startSettler = settlerService(settleDueRefunds);
 /**
  * What a worker process runs, each service its domain's: the webhook worker (deliveries), the settler (due
  * payments and refunds, and the expiry of stale pending payments), the balance releaser, the payout
- * simulator and schedule, the pruner (retention) and the partition
+ * simulator and schedule, the dispute simulator (test cards' disputes, verdicts, deadlines), the pruner (retention) and the partition
  * creator. The platform's runner (lib/platform/background-services.ts) starts and stops whatever it is given,
  * and knows none of them.
  */
@@ -26,6 +27,7 @@ export function workerServices(): BackgroundService[] {
     startBalanceReleaser,
     startPayoutSimulator,
     startPayoutScheduler,
+    startDisputeSimulator,
     startPruner,
     startHistoryPartitioner,
   ];

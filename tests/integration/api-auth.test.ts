@@ -211,6 +211,12 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "/api/payouts/{id}",
       "/api/payouts/{id}/cancel",
       "/api/test-helpers/payouts/{id}/settle",
+      "/api/disputes",
+      "/api/disputes/{id}",
+      "/api/disputes/{id}/evidence",
+      "/api/disputes/{id}/close",
+      "/api/test-helpers/disputes/{id}/close",
+      "/api/test-helpers/payments/{id}/dispute",
     ]);
     expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
     expect(document.components.schemas.PaymentListItem!.required).toEqual([
@@ -240,6 +246,11 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "payout.paid",
       "payout.failed",
       "payout.canceled",
+      "dispute.created",
+      "dispute.updated",
+      "dispute.closed",
+      "dispute.funds_withdrawn",
+      "dispute.funds_reinstated",
       "webhook_endpoint.disabled",
     ]);
     const refunded = (document.webhooks!["refund.succeeded"] as OpenAPIV3_1.PathItemObject).post!;

@@ -1,6 +1,6 @@
 // `payments balance` as a child process against the started server: a line per currency with what is
 // available and what is pending, one JSON object per currency with --json, and a line that says so when the
-// merchant has no balance yet.
+// merchant has no balance yet; `payments payouts list` likewise.
 import { describe, expect, inject, it } from "vitest";
 import { callApi } from "../support/api-client";
 import { runCliAsync } from "../support/cli-process";
@@ -34,5 +34,55 @@ describe("payments balance", () => {
   it("says when there is no balance yet", async () => {
     const printed = await runCliAsync(["balance"], { apiUrl: baseUrl, apiKey: tokens.priced });
     expect([printed.code, printed.stdout]).toEqual([0, "No balance yet.\n"]);
+  });
+
+  it("payouts list: a line per payout, newest first, and one JSON object each with --json", async () => {
+    const api = (path: string, request: Parameters<typeof callApi>[2] = {}) =>
+      callApi(baseUrl, path, { ...request, token: tokens.ledger });
+    const env = { apiUrl: baseUrl, apiKey: tokens.ledger };
+    const none = await runCliAsync(["payouts", "list"], env);
+    expect([none.code, none.stdout]).toEqual([0, "No payouts yet.\n"]);
+    expect((await api("/api/test-helpers/balance/release", { method: "POST" })).status).toBe(200);
+    const account = await api("/api/payout-account", {
+      method: "PUT",
+      json: { account_holder: "Ledger GmbH", iban: "GB33 BUKB 2020 1555 5555 55" },
+    });
+    expect(account.status).toBe(200);
+    const first = await api("/api/payouts", { json: { currency: "EUR", amount: "1.00" } });
+    const second = await api("/api/payouts", { json: { currency: "EUR" } });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const secondId = (second.body as { data: { id: number } }).data.id;
+    // The closed-account test IBAN: the simulated bank (1.5 s a step on this server) refuses both.
+    await expect
+      .poll(
+        async () =>
+          ((await api("/api/payouts")).body as { data: Array<{ status: string }> }).data.map(
+            (payout) => payout.status,
+          ),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toEqual(["failed", "failed"]);
+
+    const printed = await runCliAsync(["payouts", "list"], env);
+    expect(printed.code).toBe(0);
+    const lines = printed.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^\\S+Z  ${secondId}  failed      8\\.41 EUR  arrives \\d{4}-\\d{2}-\\d{2}  to ••••5555  The bank account is closed\\.$`,
+      ),
+    );
+    expect(lines[1]).toMatch(
+      /^\S+Z  \d+  failed      1\.00 EUR  arrives \S+  to ••••5555  The bank account is closed\.$/,
+    );
+    const json = await runCliAsync(["payouts", "list", "--json", "--limit", "1"], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      type: "payout",
+      id: secondId,
+      amount: "8.41",
+      currency: "EUR",
+      status: "failed",
+      failure_reason: "The bank account is closed.",
+    });
   });
 });

@@ -54,6 +54,11 @@ describe("webhook_endpoint.disabled", () => {
       "payout.paid",
       "payout.failed",
       "payout.canceled",
+      "dispute.created",
+      "dispute.updated",
+      "dispute.closed",
+      "dispute.funds_withdrawn",
+      "dispute.funds_reinstated",
     ]);
     receiver.script("/gone", [410, 410, 410]);
 

@@ -92,6 +92,8 @@ describe("the next request on a connection after an early refusal", () => {
     ["404, a balance transaction that is none", "/api/balance-transactions/999999999", 404],
     ["422, the payouts list's page size", "/api/payouts?perPage=0", 422],
     ["404, a payout that is none", "/api/payouts/999999999", 404],
+    ["422, a dispute status that is none", "/api/disputes?status=bogus", 422],
+    ["404, a dispute that is none", "/api/disputes/999999999", 404],
   ])("GET %s: then the next request on the same socket", async (_name, path, status) => {
     const first = `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\n\r\n`;
     const { responses, reset } = await reuseConnection(baseUrl, [first], nextRequest);
@@ -113,6 +115,9 @@ describe("the next request on a connection after an early refusal", () => {
     ["POST /api/payouts", "422, a currency that is none", '{"currency":"XYZ"}', 422],
     ["PUT /api/payout-account", "413, 2 MB", `{"account_holder":"${"x".repeat(BIG)}"}`, 413],
     ["POST /api/payouts", "413, 2 MB", `{"currency":"${"x".repeat(BIG)}"}`, 413],
+    ["POST /api/disputes/999999999/evidence", "422, a submit that is no boolean", '{"submit":"yes"}', 422],
+    ["POST /api/disputes/999999999/evidence", "404, a dispute that is none", '{"receipt":"r"}', 404],
+    ["POST /api/disputes/999999999/evidence", "413, 2 MB", `{"receipt":"${"x".repeat(BIG)}"}`, 413],
   ])("%s, %s: then the next request answered or the connection closed", async (line, _name, json, status) => {
     const body = Buffer.from(json);
     const head = `${line} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;

@@ -81,6 +81,11 @@ describe("the webhook endpoints API", () => {
       "payout.paid",
       "payout.failed",
       "payout.canceled",
+      "dispute.created",
+      "dispute.updated",
+      "dispute.closed",
+      "dispute.funds_withdrawn",
+      "dispute.funds_reinstated",
     ]);
     const patched = await api(`/api/webhook-endpoints/${endpoint.id}`, {
       method: "PATCH",

@@ -26,6 +26,9 @@ export const CARDS = {
   insufficientFunds: "4000 0000 0000 9995",
   expired: "4000 0000 0000 0069",
   authentication: "4000 0027 6000 3184",
+  disputed: "4000 0000 0000 0259",
+  notReceived: "4000 0000 0000 2685",
+  inquiry: "4000 0000 0000 1976",
   /** Luhn-valid, not a test card. */
   real: "4111 1111 1111 1111",
 };

@@ -42,6 +42,13 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     onCitus: PER_SHARD,
   },
   {
+    site: "openDueDisputes, decideDueDisputes (lib/disputes/simulator.ts)",
+    tables: ["scheduled_disputes", "disputes"],
+    sql: /^( ?delete from scheduled_disputes where \(merchant_id, payment_id\) = \( select merchant_id, payment_id from scheduled_disputes where open_at <= now\(\)|select merchant_id, id, payment_id, .* from disputes where (decide_at <= now\(\)|status in \('needs_response', 'warning_needs_response'\) and evidence_due_by <= now\(\)) order by \w+ limit 1 for update skip locked$)/,
+    why: "The simulated bank opens the test cards' disputes, lands verdicts and loses what passed its deadline, whoever's; each step then names its merchant.",
+    onCitus: PER_SHARD,
+  },
+  {
     site: "releaseBalance (lib/ledger/release.ts), moveDuePayouts (lib/payouts/payouts.ts)",
     tables: ["balance_transactions", "payouts"],
     sql: /^( ?with due as \( select merchant_id, id from balance_transactions where status = 'pending' and available_on <= now\(\)|select merchant_id, id, status, destination_closed from payouts where status in \('pending', 'in_transit'\) and move_at <= now\(\))/,
@@ -111,7 +118,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
       "checkouts",
       "payment_links",
     ],
-    sql: /^(select merchant_id from "?\w+"? where id = \$1|select "payments"\."id", "payments"\."merchant_id", .* from "payments" left join "checkouts" on \("checkouts"\."payment_id" = "payments"\."id" and "checkouts"\."merchant_id" = "payments"\."merchant_id"\) where "payments"\."id" = \$1 limit \$2|select "id" from "webhook_endpoints" where "webhook_endpoints"\."id" = \$1|select "merchant_id" from "payments" where "payments"\."id" = \$1|select id, payment_id, amount, currency, status, reason, external_id, failure_reason, created_at, settled_at, merchant_id from refunds where id = \$1|select id, merchant_id, type, data, created_at from events where id = \$1|select r\.\*, p\.merchant_id as owner, .* where p\.id = \$\d+|select "id", "merchant_id", "external_id", .* from "payments" where "payments"\."id" = \$1 limit \$2|select merchant_id, status, currency, \(amount - amount_refunded - amount_refund_pending\)::text as refundable from payments where id = \$1)$/,
+    sql: /^(select merchant_id from "?\w+"? where id = \$1|select "payments"\."id", "payments"\."merchant_id", .* from "payments" left join "checkouts" on \("checkouts"\."payment_id" = "payments"\."id" and "checkouts"\."merchant_id" = "payments"\."merchant_id"\) where "payments"\."id" = \$1 limit \$2|select "id" from "webhook_endpoints" where "webhook_endpoints"\."id" = \$1|select "merchant_id" from "payments" where "payments"\."id" = \$1|select id, payment_id, amount, currency, status, reason, external_id, failure_reason, created_at, settled_at, merchant_id from refunds where id = \$1|select id, merchant_id, type, data, created_at from events where id = \$1|select r\.\*, p\.merchant_id as owner, .* where p\.id = \$\d+|select "id", "merchant_id", "external_id", .* from "payments" where "payments"\."id" = \$1 limit \$2|select merchant_id, status, currency, \(amount - amount_refunded - amount_refund_pending\)::text as refundable, coalesce\(dispute_status not in \('won', 'warning_closed'\), false\) as disputed from payments where id = \$1)$/,
     why: "The contract's 403 (another merchant's) versus 404 (none): the row is found by id whoever owns it.",
     onCitus:
       "Read with the caller's merchant_id first (one shard); only on a miss, a multi-shard `select merchant_id … where id` to choose 403 or 404.",

@@ -100,8 +100,10 @@ const ledger = await merchant("Ledger");
 await setMerchantRateLimit(db, ledger.merchant_id, { per_minute: 10_000 });
 const priced = await merchant("Priced");
 await setMerchantPricing(db, priced.merchant_id, { percent: "1.4", fixed: "0.25" });
+// The SDK's balance and payouts, on the shared server: a balance that no other suite reads.
+const treasury = await merchant("Treasury");
 // Their payouts are the tests' own: no run of the schedule (say, at 00:00 UTC) pays them out meanwhile.
-for (const { merchant_id } of [ledger, priced])
+for (const { merchant_id } of [ledger, priced, treasury])
   await setPayoutSchedule(db, merchant_id, { payout_schedule: "manual" });
 // Payments and refunds 40 days old beside today's, for the Overview's ranges.
 const history = await merchant("History");
@@ -120,6 +122,7 @@ console.log(
     limited,
     ledger,
     priced,
+    treasury,
     tokens: {
       ...writeTokens,
       read: await token(seed.merchant_id, "read only", "read"),
@@ -134,6 +137,7 @@ console.log(
       gone: await token(gone.merchant_id, "gone"),
       ledger: await token(ledger.merchant_id, "ledger"),
       priced: await token(priced.merchant_id, "priced"),
+      treasury: await token(treasury.merchant_id, "treasury"),
     },
   }),
 );

@@ -114,6 +114,8 @@ export type SeedData = {
   /** The ledger's suite: balances no other suite moves; `priced` pays 1.4% + 0.25. */
   ledger: SeedMerchant;
   priced: SeedMerchant;
+  /** The SDK's balance and payouts. */
+  treasury: SeedMerchant;
   /** Owners with a second factor: the code step's throttling, and replayed codes. */
   guessed: SeedMerchant & { totp_secret: string };
   replayed: SeedMerchant & { totp_secret: string };
@@ -138,7 +140,8 @@ export type SeedTokenName =
   | "flaky"
   | "gone"
   | "ledger"
-  | "priced";
+  | "priced"
+  | "treasury";
 
 export type TestServer = {
   baseUrl: string;

@@ -42,6 +42,9 @@ const modules = {
   settings: await import("@/app/(dashboard)/dashboard/settings/actions"),
   security: await import("@/app/(dashboard)/dashboard/settings/security/actions"),
   team: await import("@/app/(dashboard)/dashboard/team/actions"),
+  payouts: await import("@/app/(dashboard)/dashboard/payouts/actions"),
+  payoutSettings: await import("@/app/(dashboard)/dashboard/settings/payouts/actions"),
+  disputes: await import("@/app/(dashboard)/dashboard/disputes/actions"),
 };
 
 const ALL: UserRole[] = ["owner", "developer", "viewer"];
@@ -82,6 +85,10 @@ const expected: Record<string, Record<string, UserRole[]>> = {
     signOutSession: ALL,
   },
   team: { invite: OWNERS, revokeInvite: OWNERS, changeRole: OWNERS, removeFromTeam: OWNERS, leaveTeam: ALL },
+  // Money leaving for the bank, and where it goes: owners only.
+  payouts: { payOut: OWNERS, cancelPayoutAction: OWNERS },
+  payoutSettings: { savePayoutAccount: OWNERS, savePayoutSchedule: OWNERS },
+  disputes: { saveEvidenceAction: WRITERS, acceptDisputeAction: WRITERS },
 };
 
 const REFUSAL = /^Your role \((Owner|Developer|Viewer)\) cannot do this\./;

@@ -1,12 +1,16 @@
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { Toaster } from "@/components/toaster";
+import { getDb } from "@/db/client";
+import { countNeedingResponse } from "@/lib/disputes/queries";
 import { AccountMenu } from "./account-menu";
 import { DisabledEndpointsBanner } from "./disabled-endpoints-banner";
 import { NavLinks } from "./nav-links";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const session = await requireMerchantSession({ allowWithoutSecondFactor: true });
+  // One short index range: the disputes waiting for an answer, counted in the navigation on every page.
+  const needsResponse = await countNeedingResponse(getDb(), session.merchantId);
   return (
     <div className="min-h-screen md:flex">
       <a
@@ -33,7 +37,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
               <AccountMenu name={session.name} email={session.email} />
             </div>
           </div>
-          <NavLinks />
+          <NavLinks needsResponse={needsResponse} />
         </div>
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">

@@ -8,8 +8,10 @@ import { useEffect, useRef } from "react";
 const links = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/balance", label: "Balance" },
+  { href: "/dashboard/payouts", label: "Payouts" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/refunds", label: "Refunds" },
+  { href: "/dashboard/disputes", label: "Disputes" },
   { href: "/dashboard/customers", label: "Customers" },
   { href: "/dashboard/payment-links", label: "Payment links" },
   { href: "/dashboard/events", label: "Events" },
@@ -21,7 +23,8 @@ const links = [
   { href: "/dashboard/settings", label: "Settings" },
 ];
 
-export function NavLinks() {
+/** `needsResponse`: the disputes waiting for the merchant's answer, counted beside "Disputes". */
+export function NavLinks({ needsResponse = 0 }: { needsResponse?: number }) {
   const pathname = usePathname();
   // On a phone the links are one row that scrolls sideways (the bar stays short), fading at the right edge to
   // say there is more; bring the current one into view. scrollLeft, not scrollIntoView: the page stays put.
@@ -51,6 +54,14 @@ export function NavLinks() {
             }`}
           >
             {link.label}
+            {link.href === "/dashboard/disputes" && needsResponse > 0 ? (
+              // The space keeps the accessible name readable: "Disputes 2 need a response".
+              <span className="ml-2 rounded-full bg-red-600 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums">
+                <span className="sr-only"> </span>
+                {needsResponse}
+                <span className="sr-only"> need a response</span>
+              </span>
+            ) : null}
           </Link>
         );
       })}

@@ -1,10 +1,18 @@
-import { Payments, PaymentsApiError, PaymentsConnectionError } from "@payments-platform/sdk";
+import { Payments, PaymentsApiError, PaymentsConnectionError, type Dispute } from "@payments-platform/sdk";
 import { Command, CommanderError, Option } from "commander";
 import { requestApi, type ApiRequestOptions } from "./api-request.js";
 import { showBalance } from "./balance.js";
 import { keyHint, loadCredentials, parseApiUrl, storeCredentials, type Credentials } from "./config.js";
 import { listen, type ListenOptions } from "./listen.js";
-import { listCustomers, listEvents, listPayments, listRefunds, parsePositiveInt } from "./lists.js";
+import {
+  listCustomers,
+  listDisputes,
+  listEvents,
+  listPayments,
+  listPayouts,
+  listRefunds,
+  parsePositiveInt,
+} from "./lists.js";
 import { tailLogs } from "./logs-tail.js";
 import { CliError, emit, EXIT, plural } from "./output.js";
 import { collect, trigger, TRIGGERS, type TriggerOptions } from "./trigger.js";
@@ -144,6 +152,41 @@ program
   .action(async (options: { json?: boolean }) => {
     await showBalance(client(loadCredentials()), options);
   });
+
+program
+  .command("payouts")
+  .description("Payouts: money sent from your available balance to your bank account.")
+  .command("list")
+  .description("Payouts, newest first.")
+  .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)
+  .option("--page <n>", "start at this page of --limit items (default 1)", parsePositiveInt)
+  .option("--json", "one JSON object per line")
+  .action(async (options: { limit: number; page?: number; json?: boolean }) => {
+    await listPayouts(client(loadCredentials()), options);
+  });
+
+program
+  .command("disputes")
+  .description("Disputes: payments the payer's bank took back, and your answers.")
+  .command("list")
+  .description("Disputes, newest first.")
+  .option("--status <status>", "only this status, e.g. needs_response")
+  .option("--payment <id>", "only this payment's", parsePositiveInt)
+  .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)
+  .option("--page <n>", "start at this page of --limit items (default 1)", parsePositiveInt)
+  .option("--json", "one JSON object per line")
+  .action(
+    async (options: {
+      status?: Dispute["status"];
+      payment?: number;
+      limit: number;
+      page?: number;
+      json?: boolean;
+    }) => {
+      // The API refuses an unknown status (422, which the CLI prints).
+      await listDisputes(client(loadCredentials()), options);
+    },
+  );
 
 program
   .command("customers")

@@ -1,4 +1,11 @@
-import type { Event, PaymentFilters, PaymentListItem, Payments, Refund } from "@payments-platform/sdk";
+import type {
+  Dispute,
+  Event,
+  PaymentFilters,
+  PaymentListItem,
+  Payments,
+  Refund,
+} from "@payments-platform/sdk";
 import { CliError, emit, EXIT, failureSuffix, plural, timestamp } from "./output.js";
 
 /** A count option: a whole number from 1. */
@@ -134,5 +141,38 @@ export async function listRefunds(
   );
   printEach(refunds, { json: options.json, type: "refund", none: "No refunds." }, (refund) =>
     `${timestamp(refund.created_at)}  ${refund.id}  ${refund.status.padEnd(9)}  ${refund.amount} ${refund.currency}  payment ${refund.payment_id}  ${refund.reason ?? ""}`.trimEnd(),
+  );
+}
+
+/** `payments payouts list`: newest first, one line each (when, id, status, amount, arrival, why it failed). */
+export async function listPayouts(client: Payments, options: ListWindow): Promise<void> {
+  const payouts = await take(
+    client.payouts.list({ page: options.page, perPage: Math.min(options.limit, 100) }),
+    options.limit,
+  );
+  printEach(payouts, { json: options.json, type: "payout", none: "No payouts yet." }, (payout) =>
+    `${timestamp(payout.created_at)}  ${payout.id}  ${payout.status.padEnd(10)}  ${payout.amount} ${payout.currency}  arrives ${payout.arrival_date}  to ••••${payout.destination_last4}  ${payout.failure_reason ?? ""}`.trimEnd(),
+  );
+}
+
+/** `payments disputes list`: newest first, by status; one line each (when, id, status, amount, payment, deadline). */
+export async function listDisputes(
+  client: Payments,
+  options: ListWindow & { status?: Dispute["status"]; payment?: number },
+): Promise<void> {
+  const disputes = await take(
+    client.disputes.list({
+      status: options.status,
+      paymentId: options.payment,
+      page: options.page,
+      perPage: Math.min(options.limit, 100),
+    }),
+    options.limit,
+  );
+  printEach(
+    disputes,
+    { json: options.json, type: "dispute", none: "No disputes." },
+    (dispute) =>
+      `${timestamp(dispute.created_at)}  ${dispute.id}  ${dispute.status.padEnd(22)}  ${dispute.amount} ${dispute.currency}  payment ${dispute.payment_id}  ${dispute.reason}  due ${timestamp(dispute.evidence_due_by)}`,
   );
 }

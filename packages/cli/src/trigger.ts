@@ -10,6 +10,7 @@ export const TRIGGERS = [
   "refund.created",
   "refund.succeeded",
   "refund.failed",
+  "dispute.created",
 ] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
@@ -65,6 +66,7 @@ export async function trigger(client: Payments, name: string, options: TriggerOp
     `payment ${payment.id} created (${payment.amount} ${payment.currency}, pending${checkoutUrl ? `, pay at ${checkoutUrl}` : ""})`,
   ];
   let refundId: number | null = null;
+  let disputeId: number | null = null;
   if (name === "payment.canceled") {
     const canceled = await client.payments.cancel(payment.id);
     steps.push(`payment ${payment.id} canceled, failed${failureSuffix(canceled)}`);
@@ -83,6 +85,14 @@ export async function trigger(client: Payments, name: string, options: TriggerOp
       steps.push(`refund ${refund.id} ${outcome}`);
     }
   }
+  if (name === "dispute.created") {
+    // As the dispute test cards do: the payer's bank takes the completed payment back, with the dispute fee.
+    const dispute = await client.testHelpers.openDispute(payment.id, { reason: "fraudulent" });
+    disputeId = dispute.id;
+    steps.push(
+      `dispute ${dispute.id} opened (${dispute.reason}, ${dispute.amount} ${dispute.currency} withdrawn, evidence due by ${dispute.evidence_due_by})`,
+    );
+  }
   emit(
     options.json === true,
     {
@@ -90,6 +100,7 @@ export async function trigger(client: Payments, name: string, options: TriggerOp
       event: name,
       payment_id: payment.id,
       refund_id: refundId,
+      dispute_id: disputeId,
       checkout_url: checkoutUrl,
     },
     steps.map((step) => `Trigger succeeded: ${step}`).join("\n"),

@@ -2357,7 +2357,7 @@ export interface paths {
                 query?: {
                     page?: number;
                     perPage?: number;
-                    type?: "payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "webhook_endpoint.disabled";
+                    type?: "payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "webhook_endpoint.disabled";
                     payment_id?: number;
                 };
                 header?: never;
@@ -5852,6 +5852,896 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List disputes, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    perPage?: number;
+                    /** @description Only this status. */
+                    status?: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost";
+                    /** @description Only this payment's (a payment has one at most). */
+                    payment_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of disputes. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: components["schemas"]["Dispute"][];
+                            links?: {
+                                first?: string | null;
+                                last?: string | null;
+                                prev?: string | null;
+                                next?: string | null;
+                            };
+                            meta?: {
+                                current_page?: number | null;
+                                from?: number | null;
+                                last_page?: number | null;
+                                per_page?: number | null;
+                                to?: number | null;
+                                total?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad page, perPage, status or payment_id. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** Retrieve one dispute */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The dispute's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The dispute. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Dispute"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such dispute of this merchant. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/disputes/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save evidence as a draft, or submit it (submit: true) for the bank to decide */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The dispute's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DisputeEvidence"];
+                };
+            };
+            responses: {
+                /** @description The dispute with its evidence. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Dispute"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such dispute of this merchant. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Closed, or its evidence already submitted. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A body over 1 MiB, this route's own limit: "The request body must not be larger than 1024 KiB." */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A text that is not a string, or longer than 20,000 characters; submit not a boolean. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a dispute: it is lost (an inquiry is closed), and nothing is returned */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The dispute's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The closed dispute. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Dispute"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such dispute of this merchant. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The dispute is closed (won, lost or warning_closed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A body over 16 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body must not be larger than 16 KiB. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test-helpers/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test helper: the bank decides the dispute now (won: the amount reinstated, not the fee) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The dispute's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DecideDispute"];
+                };
+            };
+            responses: {
+                /** @description The decided dispute. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Dispute"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such dispute of this merchant. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The dispute is closed (won, lost or warning_closed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A body over 16 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body must not be larger than 16 KiB. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description outcome must be won or lost. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test-helpers/payments/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test helper: the payer's bank disputes a completed payment now (as the dispute test cards do) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The payment's id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["OpenDispute"];
+                };
+            };
+            responses: {
+                /** @description The dispute, opened. */
+                201: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Dispute"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such payment of this merchant. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Not Found */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The whole body did not arrive within API_BODY_TIMEOUT_MS (30 s): a stalled client. Nothing was written. */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The payment is already disputed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A body over 16 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example The request body must not be larger than 16 KiB. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A body whose Content-Type is not application/json, whose charset is not UTF-8, or whose Content-Encoding is not identity. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unsupported Media Type. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not completed or fully refunded (errors.payment), or a bad reason or inquiry. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.pending": {
@@ -6414,6 +7304,286 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dispute.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** dispute.created: sent to every enabled endpoint subscribed to it */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same on every retry: deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; refuse old ones. */
+                    "webhook-timestamp": number;
+                    /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; during a secret rotation two, space-separated. Verify against the raw body bytes. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "dispute.created";
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within the timeout acknowledges it; anything else is retried with backoff. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled and receives nothing more. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** dispute.updated: sent to every enabled endpoint subscribed to it */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same on every retry: deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; refuse old ones. */
+                    "webhook-timestamp": number;
+                    /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; during a secret rotation two, space-separated. Verify against the raw body bytes. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "dispute.updated";
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within the timeout acknowledges it; anything else is retried with backoff. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled and receives nothing more. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** dispute.closed: sent to every enabled endpoint subscribed to it */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same on every retry: deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; refuse old ones. */
+                    "webhook-timestamp": number;
+                    /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; during a secret rotation two, space-separated. Verify against the raw body bytes. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "dispute.closed";
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within the timeout acknowledges it; anything else is retried with backoff. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled and receives nothing more. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.funds_withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** dispute.funds_withdrawn: sent to every enabled endpoint subscribed to it */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same on every retry: deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; refuse old ones. */
+                    "webhook-timestamp": number;
+                    /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; during a secret rotation two, space-separated. Verify against the raw body bytes. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "dispute.funds_withdrawn";
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within the timeout acknowledges it; anything else is retried with backoff. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled and receives nothing more. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.funds_reinstated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** dispute.funds_reinstated: sent to every enabled endpoint subscribed to it */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same on every retry: deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; refuse old ones. */
+                    "webhook-timestamp": number;
+                    /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; during a secret rotation two, space-separated. Verify against the raw body bytes. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "dispute.funds_reinstated";
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within the timeout acknowledges it; anything else is retried with backoff. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled and receives nothing more. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook_endpoint.disabled": {
         parameters: {
             query?: never;
@@ -6552,7 +7722,7 @@ export interface components {
             /** @example evt_2bN8x1k0Q9 */
             id: string;
             /** @enum {string} */
-            event: "payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "webhook_endpoint.disabled";
+            event: "payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "webhook_endpoint.disabled";
             /** @description What was delivered: the payment for `payment.*`, the endpoint for `webhook_endpoint.disabled`. */
             data: components["schemas"]["Payment"] | components["schemas"]["DisabledWebhookEndpoint"];
             /**
@@ -6584,7 +7754,7 @@ export interface components {
              */
             url: string;
             description: string | null;
-            event_types: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "webhook_endpoint.disabled")[];
+            event_types: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "webhook_endpoint.disabled")[];
             enabled: boolean;
             /** @description Inboxes only. */
             inbox_response?: components["schemas"]["InboxResponse"];
@@ -6607,7 +7777,7 @@ export interface components {
             /** Format: uri */
             url: string;
             description: string | null;
-            event_types: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "webhook_endpoint.disabled")[];
+            event_types: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "webhook_endpoint.disabled")[];
             /** @constant */
             enabled: false;
             /** @description Inboxes only. */
@@ -6654,7 +7824,7 @@ export interface components {
             url?: string;
             description?: string;
             /** @description Default: the three payment events; `webhook_endpoint.disabled` is opted into. */
-            event_types?: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "webhook_endpoint.disabled")[];
+            event_types?: ("payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "webhook_endpoint.disabled")[];
             /** @description PATCH only. */
             enabled?: boolean;
             /** @description PATCH on an inbox only: fail on purpose. */
@@ -6664,7 +7834,7 @@ export interface components {
             id?: number;
             event_id?: string;
             /** @enum {string} */
-            event?: "payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "webhook_endpoint.disabled";
+            event?: "payment.pending" | "payment.completed" | "payment.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "webhook_endpoint.disabled";
             /** @enum {string} */
             status?: "pending" | "succeeded" | "failed";
             attempts?: number;
@@ -6934,6 +8104,59 @@ export interface components {
         SettlePayout: {
             /** @enum {string} */
             outcome?: "paid" | "failed";
+        };
+        Dispute: {
+            id: number;
+            payment_id: number;
+            /** @description What the bank took back, in its currency's minor units. */
+            amount: string;
+            currency: string;
+            /** @enum {string} */
+            reason: "fraudulent" | "product_not_received" | "product_unacceptable" | "duplicate" | "subscription_canceled" | "credit_not_processed" | "unrecognized" | "general";
+            /** @enum {string} */
+            status: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost";
+            /** @description The answer so far: a draft until submitted. */
+            evidence: {
+                product_description: string | null;
+                customer_name: string | null;
+                customer_email: string | null;
+                customer_communication: string | null;
+                receipt: string | null;
+                shipping_tracking_number: string | null;
+                refund_policy: string | null;
+                uncategorized_text: string | null;
+            };
+            /** @description The deadline, UTC: past it without a submission the dispute is lost. */
+            evidence_due_by: string;
+            /**
+             * @description A disputed payment cannot be refunded.
+             * @constant
+             */
+            is_refundable: false;
+            /** @description UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
+            created_at: string;
+            closed_at: string | null;
+        };
+        DisputeEvidence: {
+            product_description?: string | null;
+            customer_name?: string | null;
+            customer_email?: string | null;
+            customer_communication?: string | null;
+            receipt?: string | null;
+            shipping_tracking_number?: string | null;
+            refund_policy?: string | null;
+            uncategorized_text?: string | null;
+            /** @description true: submit it (final: the bank decides); left out or false: a draft. */
+            submit?: boolean;
+        };
+        DecideDispute: {
+            /** @enum {string} */
+            outcome: "won" | "lost";
+        };
+        OpenDispute: {
+            /** @enum {string} */
+            reason?: "fraudulent" | "product_not_received" | "product_unacceptable" | "duplicate" | "subscription_canceled" | "credit_not_processed" | "unrecognized" | "general";
+            inquiry?: boolean;
         };
     };
     responses: never;

@@ -1,4 +1,5 @@
 import type { components } from "./api-types.js";
+import { PaymentsApiError } from "./errors.js";
 import { createTransport, type Transport, type TransportOptions } from "./transport.js";
 import { WebhookVerifier } from "./webhooks.js";
 
@@ -18,6 +19,12 @@ export type PaymentLink = Schemas["PaymentLink"];
 export type Customer = Schemas["Customer"];
 export type Balance = Schemas["Balance"];
 export type BalanceTransaction = Schemas["BalanceTransaction"];
+export type Payout = Schemas["Payout"];
+export type CreatePayoutInput = Schemas["CreatePayout"];
+export type PayoutAccount = Schemas["PayoutAccount"];
+export type PayoutAccountInput = Schemas["PayoutAccountInput"];
+export type Dispute = Schemas["Dispute"];
+export type DisputeEvidenceInput = Schemas["DisputeEvidence"];
 /** The balance transactions list's filters, in the SDK's camel case. */
 export type BalanceTransactionFilters = {
   type?: BalanceTransaction["type"];
@@ -212,6 +219,70 @@ export class Payments {
       ),
   };
 
+  /** Where payouts go: the IBAN is sent once and shown as its last 4 after. */
+  readonly payoutAccount = {
+    /** Null until one is set. */
+    retrieve: async (): Promise<PayoutAccount | null> =>
+      this.api.GET("/api/payout-account").then(
+        (result) => dataOf<PayoutAccount>(result),
+        (error: unknown) => {
+          // The API's 404 before one is set.
+          if (error instanceof PaymentsApiError && error.status === 404) return null;
+          throw error;
+        },
+      ),
+    update: async (input: PayoutAccountInput): Promise<PayoutAccount> =>
+      dataOf<PayoutAccount>(await this.api.PUT("/api/payout-account", { body: input })),
+  };
+
+  /** Money sent from the available balance to the payout account, newest first. */
+  readonly payouts = {
+    /** All that is available in `currency`, or `amount` of it. */
+    create: async (input: CreatePayoutInput): Promise<Payout> =>
+      dataOf<Payout>(await this.api.POST("/api/payouts", { body: input })),
+    list: (options: { perPage?: number; page?: number } = {}): AsyncGenerator<Payout> =>
+      everyPage(
+        (page) => this.api.GET("/api/payouts", { params: { query: { page, perPage: options.perPage } } }),
+        options.page,
+      ),
+    retrieve: async (id: number): Promise<Payout> =>
+      dataOf<Payout>(await this.api.GET("/api/payouts/{id}", { params: { path: { id } } })),
+    /** Only while pending: the money is available again. */
+    cancel: async (id: number): Promise<Payout> =>
+      dataOf<Payout>(await this.api.POST("/api/payouts/{id}/cancel", { params: { path: { id } } })),
+  };
+
+  /** Payments the payer's bank took back, and the merchant's answers; newest first. */
+  readonly disputes = {
+    list: (
+      options: { status?: Dispute["status"]; paymentId?: number; perPage?: number; page?: number } = {},
+    ): AsyncGenerator<Dispute> =>
+      everyPage(
+        (page) =>
+          this.api.GET("/api/disputes", {
+            params: {
+              query: {
+                page,
+                perPage: options.perPage,
+                status: options.status,
+                payment_id: options.paymentId,
+              },
+            },
+          }),
+        options.page,
+      ),
+    retrieve: async (id: number): Promise<Dispute> =>
+      dataOf<Dispute>(await this.api.GET("/api/disputes/{id}", { params: { path: { id } } })),
+    /** Saves the texts given over the draft; with `submit: true` sends them to the bank (final). */
+    saveEvidence: async (id: number, input: DisputeEvidenceInput): Promise<Dispute> =>
+      dataOf<Dispute>(
+        await this.api.POST("/api/disputes/{id}/evidence", { params: { path: { id } }, body: input }),
+      ),
+    /** Accepts the dispute: it is lost (an inquiry closes). */
+    close: async (id: number): Promise<Dispute> =>
+      dataOf<Dispute>(await this.api.POST("/api/disputes/{id}/close", { params: { path: { id } } })),
+  };
+
   readonly events = {
     list: (
       options: { type?: Event["event"]; paymentId?: number; perPage?: number } = {},
@@ -300,5 +371,32 @@ export class Payments {
     /** Makes every pending balance transaction available now; resolves to the balance after. */
     releaseBalance: async (): Promise<Balance> =>
       dataOf<Balance>(await this.api.POST("/api/test-helpers/balance/release")),
+    /** The payer's bank disputes a completed payment now, as the dispute test cards do. */
+    openDispute: async (
+      paymentId: number,
+      input: { reason?: Dispute["reason"]; inquiry?: boolean } = {},
+    ): Promise<Dispute> =>
+      dataOf<Dispute>(
+        await this.api.POST("/api/test-helpers/payments/{id}/dispute", {
+          params: { path: { id: paymentId } },
+          body: input,
+        }),
+      ),
+    /** The bank decides a dispute now. */
+    closeDispute: async (id: number, outcome: "won" | "lost"): Promise<Dispute> =>
+      dataOf<Dispute>(
+        await this.api.POST("/api/test-helpers/disputes/{id}/close", {
+          params: { path: { id } },
+          body: { outcome },
+        }),
+      ),
+    /** Moves a payout to its end now: without `outcome`, as the simulated bank would. */
+    settlePayout: async (id: number, outcome?: "paid" | "failed"): Promise<Payout> =>
+      dataOf<Payout>(
+        await this.api.POST("/api/test-helpers/payouts/{id}/settle", {
+          params: { path: { id } },
+          body: outcome ? { outcome } : {},
+        }),
+      ),
   };
 }

@@ -1,7 +1,9 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import { niceTicks, YAxisTicks } from "@/components/chart-ticks";
 import { formatMoney } from "@/components/format";
+import { useElementWidth } from "@/components/use-element-width";
 import type { ChartPoint } from "@/lib/payments/stats";
 
 const HEIGHT = 224; // h-56
@@ -10,17 +12,6 @@ const BOTTOM = 24;
 const TOP = 8;
 
 type Metric = "volume" | "count";
-
-/** Round tick values for a y-axis from 0 to at least `max`: 1, 2 or 5 times a power of ten apart. */
-function niceTicks(max: number, count = 4): number[] {
-  if (max <= 0) return [0, 1];
-  const rough = max / count;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough)!;
-  const ticks = [];
-  for (let value = 0; value < max + step; value += step) ticks.push(Math.round(value * 100) / 100);
-  return ticks;
-}
 
 const bucketLabel = (day: string, bucket: "day" | "month") =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString(
@@ -50,18 +41,7 @@ export function DailyChart({
 }) {
   const [metric, setMetric] = useState<Metric>("volume");
   const [hovered, setHovered] = useState<number | null>(null);
-  // The drawing is as wide as its card, in CSS pixels, so labels keep their size at any width.
-  const frame = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(720);
-  useEffect(() => {
-    const element = frame.current;
-    if (!element) return;
-    const observer = new ResizeObserver(([entry]) =>
-      setWidth(Math.max(280, Math.round(entry!.contentRect.width))),
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  const [frame, width] = useElementWidth<HTMLDivElement>();
   const daily = series;
   // Numbers only to place marks on the drawing; every figure shown is the decimal string.
   const values = daily.map((day) => (metric === "count" ? day.count : Number(day.volume)));
@@ -109,25 +89,7 @@ export function DailyChart({
       </div>
       <div ref={frame} className="relative">
         <svg viewBox={`0 0 ${width} ${HEIGHT}`} aria-hidden="true" className="h-56 w-full">
-          {ticks.map((tick) => (
-            <g key={tick}>
-              <line
-                x1={LEFT}
-                x2={width}
-                y1={y(tick)}
-                y2={y(tick)}
-                className="stroke-zinc-200 dark:stroke-zinc-800"
-              />
-              <text
-                x={LEFT - 8}
-                y={y(tick) + 4}
-                textAnchor="end"
-                className="fill-zinc-500 text-[11px] tabular-nums"
-              >
-                {compact(tick)}
-              </text>
-            </g>
-          ))}
+          <YAxisTicks ticks={ticks} left={LEFT} width={width} y={y} label={compact} />
           {daily.map((day, index) => {
             const value = values[index]!;
             const x = LEFT + index * slot;

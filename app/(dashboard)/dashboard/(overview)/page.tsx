@@ -6,11 +6,13 @@ import { ActionForm } from "@/components/action-form";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusBadge } from "@/components/status-badges";
+import { SwitchLinks } from "@/components/switch-links";
 import { getDb } from "@/db/client";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import { readFor } from "@/db/replicas";
 import { getMerchantProfile, getOnboardingProgress } from "@/lib/accounts/merchants";
 import { can } from "@/lib/accounts/permissions";
+import { getBalance } from "@/lib/ledger/balance";
 import {
   OVERVIEW_RANGES,
   overviewRangeLabel,
@@ -19,38 +21,16 @@ import {
 } from "@/lib/payments/filters";
 import { listPayments } from "@/lib/payments/queries";
 import { getPaymentStats, overviewCurrency, usedCurrencies } from "@/lib/payments/stats";
+import { payoutOutlook } from "@/lib/payouts/queries";
 import { getEnv } from "@/lib/platform/env";
 import { rateLimitNotice } from "@/lib/tokens/rate-limited";
 import { dismissRateLimit } from "./actions";
 import { DailyChart } from "./daily-chart";
 import { GetStarted } from "./get-started";
+import { OverviewBalance } from "./overview-balance";
 
 export const metadata: Metadata = { title: "Overview" };
 
-/** One of the Overview's switches (currency, range): links that keep the other's choice, the current marked. */
-function SwitchLinks({
-  label,
-  options,
-}: {
-  label: string;
-  options: Array<{ key: string; text: string; href: string; current: boolean }>;
-}) {
-  return (
-    <nav aria-label={label} className="flex gap-1">
-      {options.map((option) => (
-        <Link
-          key={option.key}
-          href={option.href}
-          aria-current={option.current ? "true" : undefined}
-          scroll={false}
-          className="rounded-md px-2 py-1 text-sm font-medium hover:bg-zinc-100 aria-[current=true]:bg-zinc-200 dark:hover:bg-zinc-800 dark:aria-[current=true]:bg-zinc-800"
-        >
-          {option.text}
-        </Link>
-      ))}
-    </nav>
-  );
-}
 const card = "rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
 
 export default async function OverviewPage({
@@ -64,12 +44,14 @@ export default async function OverviewPage({
   const db = getDb();
   // The Overview's aggregates and recent list tolerate lag: a read replica serves them when one has this
   // merchant's writes.
-  const [merchant, [used, recent], progress, limited] = await Promise.all([
+  const [merchant, [used, recent, balance, outlook], progress, limited] = await Promise.all([
     getMerchantProfile(db, session.merchantId),
     readFor(session.merchantId, (replica) =>
       Promise.all([
         usedCurrencies(replica, session.merchantId),
         listPayments(replica, session.merchantId, 1, 5),
+        getBalance(replica, session.merchantId),
+        payoutOutlook(replica, session.merchantId),
       ]),
     ),
     getOnboardingProgress(db, session.merchantId),
@@ -122,6 +104,7 @@ export default async function OverviewPage({
           />
         </div>
       </div>
+      <OverviewBalance balance={balance} outlook={outlook} />
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         {range === "all"
           ? `Every payment and refund so far, in ${currency}.`

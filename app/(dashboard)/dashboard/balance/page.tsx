@@ -1,49 +1,50 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
-import { RelativeTime } from "@/components/relative-time";
-import { Card, CardList } from "@/components/ui/card-list";
-import { SimpleTable } from "@/components/ui/simple-table";
+import { SwitchLinks } from "@/components/switch-links";
 import { readFor } from "@/db/replicas";
-import { getBalance } from "@/lib/ledger/balance";
+import { getBalance, balanceHistory } from "@/lib/ledger/balance";
 import { listBalanceTransactions } from "@/lib/ledger/balance-transactions";
-import { listPayouts } from "@/lib/payouts/queries";
+import { payoutOutlook } from "@/lib/payouts/queries";
+import { BalanceChart } from "./balance-chart";
+import { BalanceTransactionsTable } from "./balance-transactions-table";
+import { NextPayout } from "./next-payout";
 
 export const metadata: Metadata = { title: "Balance" };
 
 const RECENT = 25;
-const TYPE_LABELS: Record<string, string> = {
-  payment: "Payment",
-  refund: "Refund",
-  refund_failure: "Refund failed",
-  dispute: "Dispute",
-  dispute_won: "Dispute won",
-  payout: "Payout",
-  payout_failure: "Payout returned",
-  adjustment: "Adjustment",
-};
+const card = "rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
+const muted = "text-sm text-zinc-600 dark:text-zinc-400";
 
 /**
- * What the merchant has (available and pending, per currency), what moved it lately, and its payouts: the
- * ledger as docs/money.md describes it.
+ * What the merchant has (available and pending, per currency), what comes next, how it moved, and what moved
+ * it lately: the ledger as docs/money.md describes it. The chart shows one currency; a switch picks another.
  */
-export default async function BalancePage() {
+export default async function BalancePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { merchantId } = await requireMerchantSession();
-  const [balance, { items: moves }, { items: payouts }] = await readFor(merchantId, (db) =>
+  const requested = (await searchParams).currency;
+  const [balance, { items: moves }, outlook] = await readFor(merchantId, (db) =>
     Promise.all([
       getBalance(db, merchantId),
       listBalanceTransactions(db, merchantId, { page: 1, perPage: RECENT }),
-      listPayouts(db, merchantId, 1, 10),
+      payoutOutlook(db, merchantId),
     ]),
   );
   const currencies = balance.available.map((entry) => entry.currency);
+  const charted = currencies.find((code) => code === requested) ?? currencies[0];
+  const history = charted ? await readFor(merchantId, (db) => balanceHistory(db, merchantId, charted)) : [];
   const amountIn = (list: typeof balance.available, currency: string) =>
     list.find((entry) => entry.currency === currency)?.amount ?? "0";
   return (
     <div className="max-w-6xl space-y-8">
       <div>
         <h1 className="text-2xl font-semibold">Balance</h1>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        <p className={`mt-1 ${muted}`}>
           Completed payments less fees are pending, then available to pay out; refunds take from what is
           available.
         </p>
@@ -55,10 +56,7 @@ export default async function BalancePage() {
       ) : (
         <dl aria-label="Balance" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {currencies.map((currency) => (
-            <div
-              key={currency}
-              className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
-            >
+            <div key={currency} className={card}>
               <dt className="text-sm font-medium text-zinc-600 dark:text-zinc-400">{currency}</dt>
               <dd className="mt-2 space-y-1">
                 <p className="text-2xl font-semibold tabular-nums">
@@ -73,95 +71,45 @@ export default async function BalancePage() {
           ))}
         </dl>
       )}
-      <section className="space-y-3">
-        <h2 className="text-lg font-semibold">Recent balance transactions</h2>
-        <SimpleTable
-          className="hidden sm:block"
-          caption="Recent balance transactions"
-          headings={[
-            "Type",
-            { label: "Amount", align: "right" },
-            { label: "Fee", align: "right" },
-            { label: "Net", align: "right" },
-            "Status",
-            "Available on",
-            "Created",
-          ]}
-          empty="Nothing has moved your balance yet."
-        >
-          {moves.map((move) => (
-            <tr key={move.id}>
-              <td className="px-4 py-3">{TYPE_LABELS[move.type] ?? move.type}</td>
-              <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.amount, move.currency)}</td>
-              <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.fee, move.currency)}</td>
-              <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.net, move.currency)}</td>
-              <td className="px-4 py-3">{move.status === "available" ? "Available" : "Pending"}</td>
-              <td className="whitespace-nowrap px-4 py-3">
-                <RelativeTime value={move.available_on} />
-              </td>
-              <td className="whitespace-nowrap px-4 py-3">
-                <RelativeTime value={move.created_at} />
-              </td>
-            </tr>
-          ))}
-        </SimpleTable>
-        <CardList label="Recent balance transactions" empty="Nothing has moved your balance yet.">
-          {moves.map((move) => (
-            <Card key={move.id}>
-              <p className="flex justify-between gap-2">
-                <span>{TYPE_LABELS[move.type] ?? move.type}</span>
-                <span className="tabular-nums">{formatMoney(move.net, move.currency)}</span>
-              </p>
-              <p className="text-xs text-zinc-600 dark:text-zinc-400">
-                {move.status === "available" ? "Available" : "Pending"} ·{" "}
-                <RelativeTime value={move.created_at} />
-              </p>
-            </Card>
-          ))}
-        </CardList>
+      <section aria-labelledby="next-payout-heading" className={`${card} space-y-2`}>
+        <div className="flex items-baseline justify-between gap-3">
+          <h2 id="next-payout-heading" className="text-base font-semibold">
+            Next payout
+          </h2>
+          <Link
+            href="/dashboard/payouts"
+            className="text-sm text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            All payouts →
+          </Link>
+        </div>
+        <NextPayout outlook={outlook} />
       </section>
-      <section className="space-y-3">
-        <h2 className="text-lg font-semibold">Payouts</h2>
-        <SimpleTable
-          className="hidden sm:block"
-          caption="Payouts"
-          headings={[{ label: "Amount", align: "right" }, "Status", "To", "Arrival", "Created"]}
-          empty="No payouts yet: set a payout account with PUT /api/payout-account."
-        >
-          {payouts.map((payout) => (
-            <tr key={payout.id}>
-              <td className="px-4 py-3 text-right tabular-nums">
-                {formatMoney(payout.amount, payout.currency)}
-              </td>
-              <td className="px-4 py-3">
-                {payout.status.replace("_", " ")}
-                {payout.failure_reason ? (
-                  <span className="block text-xs text-zinc-600 dark:text-zinc-400">
-                    {payout.failure_reason}
-                  </span>
-                ) : null}
-              </td>
-              <td className="px-4 py-3 font-mono">•••• {payout.destination_last4}</td>
-              <td className="px-4 py-3">{payout.arrival_date}</td>
-              <td className="whitespace-nowrap px-4 py-3">
-                <RelativeTime value={payout.created_at} />
-              </td>
-            </tr>
-          ))}
-        </SimpleTable>
-        <CardList label="Payouts" empty="No payouts yet: set a payout account with PUT /api/payout-account.">
-          {payouts.map((payout) => (
-            <Card key={payout.id}>
-              <p className="flex justify-between gap-2">
-                <span className="tabular-nums">{formatMoney(payout.amount, payout.currency)}</span>
-                <span>{payout.status.replace("_", " ")}</span>
-              </p>
-              <p className="text-xs text-zinc-600 dark:text-zinc-400">
-                To •••• {payout.destination_last4} · arrival {payout.arrival_date}
-              </p>
-            </Card>
-          ))}
-        </CardList>
+      {charted ? (
+        <section className={`${card} space-y-3`} aria-label="Balance over time">
+          {currencies.length > 1 ? (
+            <SwitchLinks
+              label="Chart currency"
+              options={currencies.map((code) => ({
+                key: code,
+                text: code,
+                href: `/dashboard/balance?currency=${code}`,
+                current: code === charted,
+              }))}
+            />
+          ) : null}
+          <BalanceChart points={history} currency={charted} />
+        </section>
+      ) : null}
+      <section className="space-y-3" aria-labelledby="recent-moves-heading">
+        <h2 id="recent-moves-heading" className="text-lg font-semibold">
+          Recent balance transactions
+        </h2>
+        <BalanceTransactionsTable
+          moves={moves}
+          caption="Recent balance transactions"
+          empty="Nothing has moved your balance yet."
+        />
       </section>
     </div>
   );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { z } from "zod";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { FilterPills } from "@/components/filter-pills";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { REFUND_STATUSES } from "@/db/enums";
 import { readFor } from "@/db/replicas";
@@ -38,22 +38,15 @@ export default async function RefundsPage({
           Every refund of every payment, newest first. A refund is made from its payment&apos;s page.
         </p>
       </div>
-      <nav aria-label="Refund status" className="flex flex-wrap gap-2 text-sm">
-        {[undefined, ...REFUND_STATUSES].map((each) => (
-          <Link
-            key={each ?? "all"}
-            href={at(1, each)}
-            aria-current={each === status ? "page" : undefined}
-            className={`rounded-full px-3 py-1 ring-1 ring-inset ${
-              each === status
-                ? "bg-indigo-600 text-white ring-indigo-600"
-                : "text-zinc-700 ring-zinc-300 hover:bg-zinc-100 dark:text-zinc-300 dark:ring-zinc-700 dark:hover:bg-zinc-800"
-            }`}
-          >
-            {each ? each.charAt(0).toUpperCase() + each.slice(1) : "All"}
-          </Link>
-        ))}
-      </nav>
+      <FilterPills
+        label="Refund status"
+        options={[undefined, ...REFUND_STATUSES].map((each) => ({
+          key: each ?? "all",
+          text: each ? each.charAt(0).toUpperCase() + each.slice(1) : "All",
+          href: at(1, each),
+          current: each === status,
+        }))}
+      />
       <RefundList
         refunds={items}
         caption="Refunds"

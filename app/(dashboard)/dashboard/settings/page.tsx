@@ -34,6 +34,13 @@ export default async function SettingsPage() {
             className="text-indigo-600 hover:underline dark:text-indigo-400"
           >
             Security: two-factor sign-in and password
+          </Link>{" "}
+          ·{" "}
+          <Link
+            href="/dashboard/settings/payouts"
+            className="text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            Payouts: bank account and schedule
           </Link>
         </p>
       </div>

@@ -8,10 +8,12 @@ import { Alert } from "@/components/ui/alert";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FieldGrid } from "@/components/ui/field-grid";
 import { BackLink } from "@/components/ui/simple-table";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { checkoutRefusals } from "@/lib/checkout/card-testing";
 import { cardLabel } from "@/lib/checkout/test-cards";
+import { disputeOfPayment } from "@/lib/disputes/queries";
 import { liveVersion } from "@/lib/events/live-version";
 import { getPaymentTimeline } from "@/lib/events/payment-timeline";
 import { metadataEntries } from "@/lib/payments/metadata";
@@ -54,12 +56,15 @@ export default async function PaymentPage({ params }: Props) {
   // The version first, then everything it versions (the payment again too: the layout read it earlier), so a
   // change in between makes the page render once more instead of going unseen.
   const version = await liveVersion(db, merchantId, { kind: "payment", id: loaded.id });
-  const [payment, timeline, refundPage, refusals] = await Promise.all([
+  const [payment, timeline, refundPage, refusals, dispute] = await Promise.all([
     getMerchantPayment(db, merchantId, loaded.id).then((fresh) => fresh ?? loaded),
     getPaymentTimeline(db, merchantId, loaded.id),
     listPaymentRefunds(db, loaded.id, 1, REFUNDS_SHOWN),
     checkoutRefusals(db, merchantId, loaded.id),
+    disputeOfPayment(db, merchantId, loaded.id),
   ]);
+  // Open or lost, a dispute refuses refunds (the API's 422 on payment); won or a closed inquiry does not.
+  const disputed = dispute !== undefined && dispute.status !== "won" && dispute.status !== "warning_closed";
   // Every amount on the page is in the payment's currency: its refunds' too.
   const currency = payment.currency;
   const refunds = refundPage?.merchantId === merchantId ? refundPage.items : [];
@@ -153,7 +158,7 @@ export default async function PaymentPage({ params }: Props) {
       : []),
     ["Source", payment.source],
   ];
-  const refundable = completed && payment.amountRefundable !== "0.00";
+  const refundable = completed && payment.amountRefundable !== "0.00" && !disputed;
   // Nothing to do with a settled payment that has nothing left to refund: no empty row of buttons.
   const hasActions = canWrite && (payment.status === "pending" || refundable);
   return (
@@ -174,6 +179,16 @@ export default async function PaymentPage({ params }: Props) {
               }}
             />
           </span>
+          {dispute ? (
+            <Link
+              href={`/dashboard/disputes/${dispute.id}`}
+              aria-label={`Dispute ${dispute.id}: ${dispute.status}`}
+            >
+              <StatusBadge tone={disputed ? "red" : "gray"}>
+                {dispute.status.startsWith("warning_") ? "Inquiry" : "Disputed"}
+              </StatusBadge>
+            </Link>
+          ) : null}
         </div>
       </div>
       {refusals?.locked && payment.status === "pending" ? (

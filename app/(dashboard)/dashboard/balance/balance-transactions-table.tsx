@@ -1,0 +1,99 @@
+import Link from "next/link";
+import { formatMoney } from "@/components/format";
+import { RelativeTime } from "@/components/relative-time";
+import { Card, CardList } from "@/components/ui/card-list";
+import { SimpleTable } from "@/components/ui/simple-table";
+import type { BalanceTransaction } from "@/lib/ledger/balance-transactions";
+
+const TYPE_LABELS: Record<BalanceTransaction["type"], string> = {
+  payment: "Payment",
+  refund: "Refund",
+  refund_failure: "Refund failed",
+  dispute: "Dispute",
+  dispute_won: "Dispute won",
+  payout: "Payout",
+  payout_failure: "Payout returned",
+  adjustment: "Adjustment",
+};
+
+/** What moved the money, linked where the dashboard has a page for it. */
+function Source({ move }: { move: BalanceTransaction }) {
+  const href =
+    move.type === "payment"
+      ? `/dashboard/payments/${move.source_id}`
+      : move.type === "payout" || move.type === "payout_failure"
+        ? `/dashboard/payouts/${move.source_id}`
+        : move.type === "dispute" || move.type === "dispute_won"
+          ? `/dashboard/disputes/${move.source_id}`
+          : undefined;
+  const label = `${TYPE_LABELS[move.type]} ${move.source_id}`;
+  return href ? (
+    <Link href={href} className="text-indigo-700 hover:underline dark:text-indigo-300">
+      {label}
+    </Link>
+  ) : (
+    <span>{label}</span>
+  );
+}
+
+/** Balance transactions as a table from 640 px, as cards on a phone (the Balance page, a payout's page). */
+export function BalanceTransactionsTable({
+  moves,
+  caption,
+  empty,
+}: {
+  moves: BalanceTransaction[];
+  caption: string;
+  empty: string;
+}) {
+  const status = (move: BalanceTransaction) => (move.status === "available" ? "Available" : "Pending");
+  return (
+    <>
+      <SimpleTable
+        className="hidden sm:block"
+        caption={caption}
+        headings={[
+          "Source",
+          { label: "Amount", align: "right" },
+          { label: "Fee", align: "right" },
+          { label: "Net", align: "right" },
+          "Status",
+          "Available on",
+          "Created",
+        ]}
+        empty={empty}
+      >
+        {moves.map((move) => (
+          <tr key={move.id}>
+            <td className="px-4 py-3">
+              <Source move={move} />
+            </td>
+            <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.amount, move.currency)}</td>
+            <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.fee, move.currency)}</td>
+            <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.net, move.currency)}</td>
+            <td className="px-4 py-3">{status(move)}</td>
+            <td className="whitespace-nowrap px-4 py-3">
+              <RelativeTime value={move.available_on} />
+            </td>
+            <td className="whitespace-nowrap px-4 py-3">
+              <RelativeTime value={move.created_at} />
+            </td>
+          </tr>
+        ))}
+      </SimpleTable>
+      <CardList label={caption} empty={empty}>
+        {moves.map((move) => (
+          <Card key={move.id}>
+            <p className="flex justify-between gap-2">
+              <Source move={move} />
+              <span className="tabular-nums">{formatMoney(move.net, move.currency)}</span>
+            </p>
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              {status(move)} · <RelativeTime value={move.created_at} />
+            </p>
+          </Card>
+        ))}
+      </CardList>
+    </>
+  );
+}

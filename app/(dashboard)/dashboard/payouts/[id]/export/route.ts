@@ -1,0 +1,49 @@
+import { memberForRoute } from "@/app/_lib/session";
+import { readDbFor } from "@/db/replicas";
+import { exportPayoutTransactions } from "@/lib/ledger/balance-transactions";
+import { findPayout } from "@/lib/payouts/queries";
+import { csvResponse } from "@/lib/platform/csv";
+import { idParam } from "@/lib/platform/validation";
+
+const HEADER = [
+  "id",
+  "type",
+  "source_id",
+  "currency",
+  "amount",
+  "fee",
+  "net",
+  "status",
+  "available_on",
+  "payout_id",
+  "created_at",
+] as const;
+
+/** A payout's reconciliation: the balance transactions it carried, whose net adds up to its amount. */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const member = await memberForRoute();
+  if (!member) return new Response("Log in to export a payout.", { status: 401 });
+  const payoutId = idParam.safeParse((await params).id);
+  // Another merchant's payout is not found, as an unknown one is.
+  const db = await readDbFor(member.merchantId);
+  const payout = payoutId.success ? await findPayout(db, member.merchantId, payoutId.data) : undefined;
+  if (!payout) return new Response("Not Found", { status: 404 });
+  return csvResponse({
+    header: HEADER,
+    batches: exportPayoutTransactions(db, member.merchantId, payout.id),
+    toFields: (move) => [
+      move.id,
+      move.type,
+      move.source_id,
+      move.currency,
+      move.amount,
+      move.fee,
+      move.net,
+      move.status,
+      move.available_on,
+      move.payout_id,
+      move.created_at,
+    ],
+    filename: `payout-${payout.id}.csv`,
+  });
+}

@@ -1,0 +1,6 @@
+import "server-only";
+import { recordLoader } from "@/app/_lib/route-params";
+import { getDb } from "@/db/client";
+import { findPayout } from "@/lib/payouts/queries";
+
+export const loadPayout = recordLoader((merchantId, id) => findPayout(getDb(), merchantId, id));

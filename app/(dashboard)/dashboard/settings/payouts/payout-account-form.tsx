@@ -1,0 +1,37 @@
+"use client";
+
+import { fieldState } from "@/components/form-state";
+import { useToastingActionState } from "@/components/toaster";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/text-field";
+import { savePayoutAccount } from "./actions";
+
+/** The payout account's form: a new IBAN replaces the old one; the saved one is never filled in. */
+export function PayoutAccountForm({ accountHolder }: { accountHolder?: string }) {
+  const [state, formAction, pending] = useToastingActionState(savePayoutAccount, {});
+  return (
+    <form action={formAction} className="space-y-3" noValidate>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          label="Account holder"
+          autoComplete="name"
+          {...fieldState(state, "account_holder")}
+          defaultValue={state.values?.account_holder ?? accountHolder}
+        />
+        <TextField
+          label="IBAN"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="DE89 3704 0044 0532 0130 00"
+          {...fieldState(state, "iban")}
+          defaultValue=""
+        />
+      </div>
+      <Button type="submit" variant="primary" disabled={pending}>
+        {pending ? "Saving…" : accountHolder ? "Replace account" : "Save account"}
+      </Button>
+      {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
+    </form>
+  );
+}

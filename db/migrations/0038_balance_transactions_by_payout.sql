@@ -1,0 +1,1 @@
+CREATE INDEX "balance_transactions_merchant_payout_idx" ON "balance_transactions" USING btree ("merchant_id","payout_id","id") WHERE "balance_transactions"."payout_id" is not null;

@@ -1,0 +1,88 @@
+import { expect, fillCard, logInAs, newPayment, test } from "./fixtures";
+import { CARDS } from "../tests/support/checkout-client";
+
+// QA's dispute rehearsal in Chromium (DESIGN.md, "Disputes"): a payer pays with the dispute test card, the
+// dispute appears in the dashboard with the money withdrawn (amount and fee), evidence is drafted, then
+// submitted with the magic words, and the win reinstates the amount. The seeded `priced` merchant's disputes
+// are this file's alone.
+
+test("4000 0000 0000 0259: a dispute appears, -40.00 and a 15.00 fee; winning evidence wins it and reinstates 40.00", async ({
+  page,
+  seedData,
+}) => {
+  const headers = { Authorization: `Bearer ${seedData.tokens.priced}` };
+  const { id: paymentId, checkoutUrl } = await newPayment(page, seedData.tokens.priced, {
+    amount: "40.00",
+    currency: "EUR",
+  });
+  await page.goto(checkoutUrl);
+  await fillCard(page, CARDS.disputed);
+  await page.getByRole("button", { name: "Pay €40.00" }).click();
+  await expect
+    .poll(async () => {
+      const payment = await page.request.get(`/api/payments/${paymentId}`, { headers });
+      return ((await payment.json()) as { data: { status: string } }).data.status;
+    })
+    .toBe("completed");
+
+  // The dispute opens a few seconds later; the navigation counts it.
+  await logInAs(page, seedData.priced);
+  const row = page.getByRole("row").filter({ hasText: String(paymentId) });
+  await expect(async () => {
+    await page.goto("/dashboard/disputes");
+    await expect(row).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(row).toContainText("€40.00");
+  await expect(row).toContainText("needs response");
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /Disputes/ }),
+  ).toContainText("1 need a response");
+  await row.getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/dashboard\/disputes\/\d+$/);
+  const disputePath = new URL(page.url()).pathname;
+  const disputeId = disputePath.split("/").at(-1)!;
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Dispute ${disputeId}`);
+  await expect(page.getByText("Fraudulent: the payer says they did not make this payment")).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: /^in (6|7) days$/ })).toBeVisible();
+
+  // The money: withdrawn with the fee, on the Balance page; the payment says so and offers no refund.
+  await page.goto("/dashboard/balance");
+  const withdrawn = page.getByRole("row").filter({ hasText: `Dispute ${disputeId}` });
+  await expect(withdrawn).toContainText("-€40.00");
+  await expect(withdrawn).toContainText("€15.00");
+  await expect(withdrawn).toContainText("-€55.00");
+  await page.goto(`/dashboard/payments/${paymentId}`);
+  await expect(page.getByText("Disputed", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
+  await expect(page.getByText("dispute.funds_withdrawn").first()).toBeVisible();
+
+  // A draft, kept; then the answer, confirmed.
+  await page.goto(disputePath);
+  await page.getByLabel("Product description").fill("A blue teapot, sent on 2026-11-02.");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("status", { name: "Notifications" })).toContainText("Draft saved.");
+  await page.reload();
+  await expect(page.getByLabel("Product description")).toHaveValue("A blue teapot, sent on 2026-11-02.");
+  await page.getByLabel("Other evidence").fill("winning_evidence");
+  await page.getByRole("button", { name: "Submit evidence" }).click();
+  const dialog = page.getByRole("dialog", { name: "Submit this evidence?" });
+  await expect(dialog).toContainText("Submitting is final");
+  await dialog.getByRole("button", { name: "Submit evidence" }).click();
+  await expect(page.getByRole("status", { name: "Notifications" })).toContainText("Evidence submitted");
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText("won", { exact: true })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  // Sent evidence is shown as sent, and there is nothing left to accept.
+  await expect(page.getByText("A blue teapot, sent on 2026-11-02.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Accept dispute" })).toHaveCount(0);
+  await page.goto("/dashboard/balance");
+  await expect(page.getByRole("row").filter({ hasText: "Dispute won" }).first()).toContainText("€40.00");
+  await page.goto("/dashboard/disputes?status=won");
+  await expect(page.getByRole("row").filter({ hasText: String(paymentId) })).toContainText("won");
+  // Another merchant: no such dispute.
+  const foreign = await page.request.get(`/api/disputes/${disputeId}`, {
+    headers: { Authorization: `Bearer ${seedData.tokens.other}` },
+  });
+  expect(foreign.status()).toBe(404);
+});

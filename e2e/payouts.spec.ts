@@ -1,0 +1,130 @@
+import { expect, logInAs, test } from "./fixtures";
+
+// The money path in the dashboard (DESIGN.md, "Balances, fees and payouts"): a balance, a bank account, a payout
+// made by hand whose transactions add up to it (page and CSV), canceled, made again and paid. The seeded
+// `ledger` merchant pays out on the manual schedule and no other browser test moves its balance.
+
+test("balance, payout account, a payout and its reconciliation; cancel, pay out again; another merchant sees none of it", async ({
+  page,
+  browser,
+  seedData,
+}) => {
+  const headers = { Authorization: `Bearer ${seedData.tokens.ledger}` };
+  const api = (method: "get" | "post" | "put", path: string, data?: unknown) =>
+    page.request[method](path, { headers, ...(data === undefined ? {} : { data }) });
+  // A 10.00 EUR payment, completed: 0.59 fee, 9.41 pending, then available.
+  const created = await api("post", "/api/payments", { amount: "10.00", currency: "EUR" });
+  expect(created.status()).toBe(201);
+  const paymentId = Number(created.headers().location!.split("/").at(-1));
+  expect(
+    (await api("post", `/api/test-helpers/payments/${paymentId}/settle`, { outcome: "completed" })).status(),
+  ).toBe(200);
+  await logInAs(page, seedData.ledger);
+  await page.goto("/dashboard/balance");
+  const eur = page.getByRole("definition").filter({ hasText: "available" }).filter({ hasText: "€" }).first();
+  await expect(eur).toContainText("pending");
+  expect((await api("post", "/api/test-helpers/balance/release")).status()).toBe(200);
+
+  // The Overview opens with it.
+  await page.goto("/dashboard");
+  const overviewBalance = page.getByRole("region", { name: "Balance" });
+  await expect(overviewBalance).toContainText(/€[\d,.]+\s*available/);
+  await expect(overviewBalance).toContainText("Payouts are manual");
+
+  // No bank account yet: the Payouts page says where to add one.
+  await page.goto("/dashboard/payouts");
+  await expect(page.getByRole("region", { name: "Pay out now" })).toContainText(
+    "Add a bank account in Settings → Payouts first.",
+  );
+  await page.getByRole("link", { name: "Settings → Payouts" }).first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payouts");
+  const account = page.getByRole("region", { name: "Bank account" });
+  await account.getByLabel("Account holder").fill("Ledger GmbH");
+  await account.getByLabel("IBAN").fill("DE00 1234 5678");
+  await account.getByRole("button", { name: "Save account" }).click();
+  await expect(account.getByText("The iban field must be a valid IBAN.")).toBeVisible();
+  await account.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 00");
+  await account.getByRole("button", { name: "Save account" }).click();
+  await expect(page.getByText("Payouts now go to the account ending 3000.")).toBeVisible();
+  await expect(page.getByTestId("payout-account")).toContainText("Ledger GmbH, IBAN ending 3000");
+  // The IBAN is never shown again, not even in the form.
+  await expect(account.getByLabel("IBAN")).toHaveValue("");
+  await expect(page.locator("body")).not.toContainText("3704 0044");
+  const schedule = page.getByRole("region", { name: "Schedule" });
+  await expect(schedule.getByLabel("Payout schedule")).toHaveValue("manual");
+  await schedule.getByLabel("Payout schedule").selectOption("weekly");
+  await schedule.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.getByText("Payout schedule: weekly.")).toBeVisible();
+  await schedule.getByLabel("Payout schedule").selectOption("manual");
+  await schedule.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.getByText("Payout schedule: manual.")).toBeVisible();
+
+  // Pay out: more than is available is refused beside the amount; left empty, all of it.
+  await page.goto("/dashboard/payouts");
+  const payOut = page.getByRole("region", { name: "Pay out now" });
+  await payOut.getByLabel("Currency").selectOption("EUR");
+  await payOut.getByLabel("Amount (optional)").fill("1000000.00");
+  await payOut.getByRole("button", { name: "Pay out" }).click();
+  await expect(payOut.getByText(/The amount field must not be greater than [\d.]+\./)).toBeVisible();
+  await payOut.getByLabel("Amount (optional)").fill("");
+  await payOut.getByRole("button", { name: "Pay out" }).click();
+  await expect(page.getByText(/Payout of €[\d,.]+ created: it arrives by \d{4}-\d{2}-\d{2}\./)).toBeVisible();
+  const row = page.getByRole("row").nth(1);
+  await expect(row).toContainText("pending");
+  await expect(row).toContainText("•••• 3000");
+  await row.getByRole("link").click();
+  await expect(page).toHaveURL(/\/dashboard\/payouts\/\d+$/);
+  const payoutPath = new URL(page.url()).pathname;
+  const payoutId = Number(payoutPath.split("/").at(-1));
+  const payout = (await (await api("get", `/api/payouts/${payoutId}`)).json()) as {
+    data: { amount: string };
+  };
+
+  // Its transactions add up to it, on the page and in the CSV.
+  await expect(page.getByTestId("reconciliation")).toContainText("exactly this payout’s amount");
+  await expect(page.getByRole("table", { name: "Transactions in this payout" })).toContainText(
+    `Payment ${paymentId}`,
+  );
+  const csv = await page.request.get(`${payoutPath}/export`);
+  expect(csv.status()).toBe(200);
+  expect(csv.headers()["content-type"]).toContain("text/csv");
+  const lines = (await csv.text()).trim().split("\n");
+  expect(lines[0]).toBe("id,type,source_id,currency,amount,fee,net,status,available_on,payout_id,created_at");
+  const nets = lines.slice(1).map((line) => line.split(",")[6]!);
+  expect(lines.slice(1).some((line) => line.includes(`,payment,${paymentId},EUR,10.00,0.59,9.41,`))).toBe(
+    true,
+  );
+  // Summed in minor units (cents), never through a float.
+  const cents = (text: string) => BigInt(text.replace(".", ""));
+  expect(nets.reduce((sum, net) => sum + cents(net), 0n)).toBe(cents(payout.data.amount));
+
+  // Canceled while pending: the money is available again; paid out anew, then paid.
+  await page.getByRole("button", { name: "Cancel payout" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel payout" }).click();
+  await expect(page.getByText(/Payout canceled: €[\d,.]+ is available again\./)).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: "canceled" })).toBeVisible();
+  await page.goto("/dashboard/payouts");
+  await payOut.getByLabel("Currency").selectOption("EUR");
+  await payOut.getByRole("button", { name: "Pay out" }).click();
+  await expect(page.getByText(/Payout of €[\d,.]+ created/)).toBeVisible();
+  const again = (await (await api("get", "/api/payouts")).json()) as { data: Array<{ id: number }> };
+  const settled = await api("post", `/api/test-helpers/payouts/${again.data[0]!.id}/settle`, {});
+  expect(((await settled.json()) as { data: { status: string } }).data.status).toBe("paid");
+  await page.goto("/dashboard/balance");
+  await expect(
+    page.getByRole("definition").filter({ hasText: "available" }).filter({ hasText: "€0.00" }),
+  ).toBeVisible();
+  await expect(page.getByRole("region", { name: "Next payout" })).toContainText("Payouts are manual");
+
+  // Another merchant: no such payout, no CSV.
+  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.252" } });
+  const other = await context.newPage();
+  await logInAs(other, seedData.priced);
+  const foreign = await other.goto(payoutPath);
+  expect(foreign?.status()).toBe(404);
+  expect((await other.request.get(`${payoutPath}/export`)).status()).toBe(404);
+  await other.goto("/dashboard/payouts");
+  await expect(other.getByRole("heading", { level: 1 })).toHaveText("Payouts");
+  await expect(other.locator("body")).not.toContainText("•••• 3000");
+  await context.close();
+});
