@@ -1,7 +1,8 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useState } from "react";
 import type { FormState } from "./form-state";
+import { useToastingActionState } from "./toaster";
 import { Alert } from "./ui/alert";
 import { Button, type ButtonVariant } from "./ui/button";
 import { Dialog } from "./ui/dialog";
@@ -25,7 +26,8 @@ export function ConfirmActionButton({
   variant?: ButtonVariant;
 }) {
   const [open, setOpen] = useState(false);
-  const [state, formAction, pending] = useActionState(action, {});
+  // A success is a toast: the button usually goes with what it changed (a canceled payout has no Cancel).
+  const [state, formAction, pending] = useToastingActionState(action, {});
   return (
     <>
       <Button variant={variant} onClick={() => setOpen(true)}>
@@ -37,7 +39,7 @@ export function ConfirmActionButton({
             <input key={name} type="hidden" name={name} value={value} />
           ))}
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
-          {state.message ? <Alert>{state.message}</Alert> : null}
+          {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel

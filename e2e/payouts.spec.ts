@@ -29,7 +29,9 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   await page.goto("/dashboard");
   const overviewBalance = page.getByRole("region", { name: "Balance" });
   await expect(overviewBalance).toContainText(/€[\d,.]+\s*available/);
-  await expect(overviewBalance).toContainText("Payouts are manual");
+  await expect(overviewBalance).toContainText(
+    "No payouts until you add a bank account in Settings → Payouts.",
+  );
 
   // No bank account yet: the Payouts page says where to add one.
   await page.goto("/dashboard/payouts");

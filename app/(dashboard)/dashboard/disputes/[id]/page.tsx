@@ -10,7 +10,8 @@ import { DISPUTE_CLOSED, type DisputeEvidenceField } from "@/db/enums";
 import { can } from "@/lib/accounts/permissions";
 import { disputeFee } from "@/lib/disputes/disputes";
 import { acceptDisputeAction } from "../actions";
-import { EVIDENCE_LABELS, EvidenceForm } from "./evidence-form";
+import { EvidenceForm } from "./evidence-form";
+import { EVIDENCE_LABELS } from "./evidence-labels";
 import { loadDispute } from "./load-dispute";
 
 type Props = { params: Promise<{ id: string }> };

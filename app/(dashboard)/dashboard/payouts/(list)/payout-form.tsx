@@ -6,7 +6,7 @@ import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
-import { payOut } from "./actions";
+import { payOut } from "../actions";
 
 /** "Pay out now": a currency with an available balance, and an amount (empty: all of it). */
 export function PayoutForm({ currencies }: { currencies: string[] }) {
