@@ -2,7 +2,8 @@ import Link from "next/link";
 import { formatMoney } from "@/components/format";
 import type { PayoutOutlook } from "@/lib/payouts/queries";
 
-const linkClass = "text-indigo-700 hover:underline dark:text-indigo-300";
+// Links inside sentences: underlined, so they do not rely on colour alone.
+const linkClass = "text-indigo-700 underline dark:text-indigo-300";
 
 /** The next scheduled run's UTC date: tomorrow (daily), or the next Monday (weekly). */
 function nextRunDate(schedule: "daily" | "weekly", now = new Date()): string {

@@ -101,10 +101,9 @@ export default async function BalancePage({
           <BalanceChart points={history} currency={charted} />
         </section>
       ) : null}
-      <section className="space-y-3" aria-labelledby="recent-moves-heading">
-        <h2 id="recent-moves-heading" className="text-lg font-semibold">
-          Recent balance transactions
-        </h2>
+      {/* No label of its own: the table is the region named "Recent balance transactions". */}
+      <section className="space-y-3">
+        <h2 className="text-lg font-semibold">Recent balance transactions</h2>
         <BalanceTransactionsTable
           moves={moves}
           caption="Recent balance transactions"

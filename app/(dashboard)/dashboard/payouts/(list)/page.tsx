@@ -20,6 +20,8 @@ export const metadata: Metadata = { title: "Payouts" };
 const PER_PAGE = 25;
 const querySchema = z.object({ page: z.coerce.number().int().min(1).catch(1).default(1) });
 const linkClass = "text-indigo-700 hover:underline dark:text-indigo-300";
+/** A link inside a sentence: underlined, so it does not rely on its colour alone. */
+const inTextLink = "text-indigo-700 underline dark:text-indigo-300";
 
 function PayoutLink({ payout }: { payout: Payout }) {
   return (
@@ -57,7 +59,7 @@ export default async function PayoutsPage({
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
           Money sent from your available balance to your bank account, newest first. Schedule:{" "}
           <strong className="font-medium">{outlook.schedule}</strong> ·{" "}
-          <Link href="/dashboard/settings/payouts" className={linkClass}>
+          <Link href="/dashboard/settings/payouts" className={inTextLink}>
             Settings → Payouts
           </Link>
         </p>
@@ -73,7 +75,7 @@ export default async function PayoutsPage({
           {!outlook.hasAccount ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
               Add a bank account in{" "}
-              <Link href="/dashboard/settings/payouts" className={linkClass}>
+              <Link href="/dashboard/settings/payouts" className={inTextLink}>
                 Settings → Payouts
               </Link>{" "}
               first.
@@ -81,7 +83,7 @@ export default async function PayoutsPage({
           ) : payable.length === 0 ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
               Nothing is available to pay out yet: completed payments become available{" "}
-              <Link href="/dashboard/balance" className={linkClass}>
+              <Link href="/dashboard/balance" className={inTextLink}>
                 after a while
               </Link>
               .

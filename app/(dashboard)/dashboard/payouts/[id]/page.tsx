@@ -72,11 +72,10 @@ export default async function PayoutPage({ params, searchParams }: Props) {
         </div>
       </div>
       <FieldGrid fields={fields} columns={3} />
-      <section aria-labelledby="carried-heading" className="space-y-3">
+      {/* No label of its own: the table is the region named "Transactions in this payout". */}
+      <section className="space-y-3">
         <div className="flex items-baseline justify-between gap-3">
-          <h2 id="carried-heading" className="text-base font-semibold">
-            Transactions in this payout
-          </h2>
+          <h2 className="text-base font-semibold">Transactions in this payout</h2>
           {carried.total > 0 ? (
             <a
               href={`/dashboard/payouts/${payout.id}/export`}

@@ -38,7 +38,7 @@ export default async function PayoutSettingsPage() {
         <h1 className="mt-2 text-2xl font-semibold">Payouts</h1>
         <p className={`mt-1 ${muted}`}>
           Where your available balance is sent, and when.{" "}
-          <Link href="/dashboard/payouts" className="text-indigo-700 hover:underline dark:text-indigo-300">
+          <Link href="/dashboard/payouts" className="text-indigo-700 underline dark:text-indigo-300">
             Your payouts
           </Link>
         </p>
