@@ -98,8 +98,6 @@ export const DISPUTE_STATUSES = [
   "lost",
 ] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
-/** Where the merchant has yet to answer (the navigation's count, the deadline's service). */
-export const DISPUTE_NEEDS_RESPONSE: readonly DisputeStatus[] = ["warning_needs_response", "needs_response"];
 /** Decided: nothing more can be submitted or accepted (409). */
 export const DISPUTE_CLOSED: readonly DisputeStatus[] = ["warning_closed", "won", "lost"];
 

@@ -37,6 +37,12 @@ export async function saveEvidence(
         "conflict",
         `Dispute ${disputeId}'s evidence has been submitted: the bank is reviewing it.`,
       );
+    // Past its deadline it is lost, whether or not the simulator has closed it yet.
+    if (new Date(row.evidence_due_by).getTime() <= Date.now())
+      throw new DomainError(
+        "conflict",
+        `Dispute ${disputeId} is past its deadline: it can no longer be answered.`,
+      );
     const given = DISPUTE_EVIDENCE_FIELDS.filter((field) => texts[field] !== undefined);
     const set = Object.fromEntries(
       given.filter((field) => texts[field] !== null).map((field) => [field, texts[field]]),

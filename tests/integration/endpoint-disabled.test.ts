@@ -62,7 +62,11 @@ describe("webhook_endpoint.disabled", () => {
     ]);
     receiver.script("/gone", [410, 410, 410]);
 
-    const created = await api("/api/payments", { json: { amount: 4 } });
+    // Waiting for its payer (return_url), the payment sends one event only: under load the simulator's
+    // payment.completed could otherwise be claimed beside payment.pending, before the 410 disables the endpoint.
+    const created = await api("/api/payments", {
+      json: { amount: 4, return_url: "https://example.com/return" },
+    });
     expect(created.status).toBe(201);
     const told = await receiver.waitFor("/operations", (hooks) =>
       hooks.some((hook) => hook.payload.event === "webhook_endpoint.disabled"),
