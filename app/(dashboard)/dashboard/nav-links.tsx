@@ -47,7 +47,7 @@ export function NavLinks({ needsResponse = 0 }: { needsResponse?: number }) {
             key={link.href}
             href={link.href}
             aria-current={active ? "page" : undefined}
-            className={`whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
+            className={`relative whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
               active
                 ? "bg-zinc-200 text-zinc-900 dark:bg-zinc-800 dark:text-white"
                 : "text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-white"
@@ -55,7 +55,8 @@ export function NavLinks({ needsResponse = 0 }: { needsResponse?: number }) {
           >
             {link.label}
             {link.href === "/dashboard/disputes" && needsResponse > 0 ? (
-              // The space keeps the accessible name readable: "Disputes 2 need a response".
+              // The space keeps the accessible name readable: "Disputes 2 need a response". The link is
+              // `relative`: its sr-only words stay inside the phone's scrolling row, not past the page's edge.
               <span className="ml-2 rounded-full bg-red-600 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums">
                 <span className="sr-only"> </span>
                 {needsResponse}
