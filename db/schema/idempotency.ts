@@ -1,8 +1,9 @@
-// Idempotency keys: a replayed create returns what the first one made (payments and refunds).
-import { bigint, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+// Idempotency keys: a replayed create returns what the first one made (payments, refunds and payouts).
+import { bigint, foreignKey, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { merchantIdColumn } from "./accounts";
 import { createdAt, id } from "./columns";
 import { payments } from "./payments";
+import { payouts } from "./payouts";
 import { refunds } from "./refunds";
 
 export const idempotencyKeys = pgTable(
@@ -16,9 +17,16 @@ export const idempotencyKeys = pgTable(
     paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
     /** Set instead of payment_id when the key was claimed by a refund creation. */
     refundId: bigint("refund_id", { mode: "number" }).references(() => refunds.id),
+    /** Set when the key was claimed by a payout creation. */
+    payoutId: bigint("payout_id", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [
+    foreignKey({
+      name: "idempotency_keys_payout_fk",
+      columns: [t.merchantId, t.payoutId],
+      foreignColumns: [payouts.merchantId, payouts.id],
+    }),
     uniqueIndex("idempotency_keys_merchant_key_idx").on(t.merchantId, t.key),
     // The pruner deletes expired keys oldest first.
     index("idempotency_keys_created_idx").on(t.createdAt),

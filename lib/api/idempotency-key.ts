@@ -16,3 +16,14 @@ export function readIdempotencyKey(request: ApiRequest): string | undefined {
   }
   return key;
 }
+
+/** The OpenAPI header parameter of a create that takes an Idempotency-Key. */
+export function idempotencyKeyParameter(description: string) {
+  return {
+    name: "Idempotency-Key",
+    in: "header" as const,
+    required: false,
+    description,
+    schema: { type: "string" as const, maxLength: 255 },
+  };
+}

@@ -5,7 +5,7 @@ import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
 import { idParam } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
-import { readIdempotencyKey } from "./idempotency-key";
+import { idempotencyKeyParameter, readIdempotencyKey } from "./idempotency-key";
 import {
   createdResponse,
   dataResponse,
@@ -117,14 +117,9 @@ export const createPaymentRoute = defineRoute({
   scope: "write",
   summary: "Create a payment (status pending; emits payment.pending)",
   parameters: [
-    {
-      name: "Idempotency-Key",
-      in: "header",
-      required: false,
-      description:
-        "Same key and body within 24 h replays the first response without a new payment; another body gives 409.",
-      schema: { type: "string", maxLength: 255 },
-    },
+    idempotencyKeyParameter(
+      "Same key and body within 24 h replays the first response without a new payment; another body gives 409.",
+    ),
     {
       name: "Prefer",
       in: "header",

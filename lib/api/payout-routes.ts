@@ -1,8 +1,9 @@
 import { getPayoutAccount, setPayoutAccount } from "@/lib/payouts/account";
-import { cancelPayout, createPayout, settlePayout } from "@/lib/payouts/payouts";
-import { findPayout, listPayouts } from "@/lib/payouts/queries";
+import { cancelPayout, createPayout, findPayout, settlePayout } from "@/lib/payouts/payouts";
+import { listPayouts } from "@/lib/payouts/queries";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
+import { idempotencyKeyParameter, readIdempotencyKey } from "./idempotency-key";
 import {
   createdResponse,
   dataResponse,
@@ -68,6 +69,11 @@ export const createPayoutRoute = defineRoute({
   path: "/api/payouts",
   scope: "write",
   summary: "Pay out the available balance of a currency (or part of it) to the payout account",
+  parameters: [
+    idempotencyKeyParameter(
+      "As on payment creation: same key and body within 24 h returns the first payout (Idempotent-Replayed: true) without paying out again; another body, 409.",
+    ),
+  ],
   body: jsonBody("CreatePayout"),
   responses: {
     201: createdResponse(
@@ -76,18 +82,20 @@ export const createPayoutRoute = defineRoute({
       "Payout created successfully",
       ref("Payout"),
     ),
+    409: errorResponse("idempotencyKeyReused"),
     422: validationErrorResponse(
       "A bad currency or amount, more than is available (errors.amount names it), or no payout account (errors.payout_account).",
     ),
   },
-  handler: async ({ db, env, merchantId, body }) => {
-    const payout = await asApiAnswer(
-      createPayout(db, merchantId, body, { autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS }),
+  handler: async ({ db, env, merchantId, body, request }) => {
+    const idempotencyKey = readIdempotencyKey(request);
+    const { payout, replayed } = await asApiAnswer(
+      createPayout(db, merchantId, body, { autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS, idempotencyKey }),
     );
     return jsonResponse(
       201,
       { message: "Payout created successfully", data: payout },
-      { Location: `/api/payouts/${payout.id}` },
+      { Location: `/api/payouts/${payout.id}`, ...(replayed ? { "Idempotent-Replayed": "true" } : {}) },
     );
   },
 });

@@ -6,7 +6,7 @@ import { findRefund, listMerchantRefunds, listPaymentRefunds } from "@/lib/refun
 import { listRefundsQuerySchema } from "@/lib/refunds/schemas";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
-import { readIdempotencyKey } from "./idempotency-key";
+import { idempotencyKeyParameter, readIdempotencyKey } from "./idempotency-key";
 import {
   createdResponse,
   dataResponse,
@@ -73,14 +73,9 @@ export const createRefundRoute = defineRoute({
   summary: "Refund part or all of a completed payment (emits refund.created)",
   params: idOf("payment"),
   parameters: [
-    {
-      name: "Idempotency-Key",
-      in: "header",
-      required: false,
-      description:
-        "As on payment creation: same key and body within 24 h replays the refund; another body, 409.",
-      schema: { type: "string", maxLength: 255 },
-    },
+    idempotencyKeyParameter(
+      "As on payment creation: same key and body within 24 h replays the refund; another body, 409.",
+    ),
   ],
   body: jsonBody("CreateRefund", { required: false }),
   responses: {

@@ -8,8 +8,9 @@ import { DomainError } from "@/lib/platform/errors";
 /** The 409 for an Idempotency-Key sent again with another body. */
 export const IDEMPOTENCY_KEY_REUSED = "This Idempotency-Key was already used with a different request body.";
 
-/** What a key can create: a payment or a refund, remembered in its own column. */
-export type IdempotentTarget = "payment" | "refund";
+/** What a key can create: a payment, a refund or a payout, each remembered in its own column. */
+const TARGET_FIELDS = { payment: "paymentId", refund: "refundId", payout: "payoutId" } as const;
+export type IdempotentTarget = keyof typeof TARGET_FIELDS;
 
 /** The fingerprint a replay must match: what was asked (the validated input, and for a refund its payment). */
 export function requestHash(request: unknown): string {
@@ -29,14 +30,21 @@ export async function runOnceForKey(
   request: { target: IdempotentTarget; hash: string },
   create: (tx: Transaction) => Promise<number>,
 ): Promise<{ id: number; replayed: boolean }> {
-  const column = request.target === "payment" ? idempotencyKeys.paymentId : idempotencyKeys.refundId;
+  const field = TARGET_FIELDS[request.target];
+  const column = idempotencyKeys[field];
   return db.transaction(async (tx) => {
     const [claimed] = await tx
       .insert(idempotencyKeys)
       .values({ merchantId, key, requestHash: request.hash })
       .onConflictDoUpdate({
         target: [idempotencyKeys.merchantId, idempotencyKeys.key],
-        set: { requestHash: request.hash, paymentId: null, refundId: null, createdAt: sql`now()` },
+        set: {
+          requestHash: request.hash,
+          paymentId: null,
+          refundId: null,
+          payoutId: null,
+          createdAt: sql`now()`,
+        },
         // Keys are remembered for 24 hours; an older one is free to reuse.
         setWhere: sql`${idempotencyKeys.createdAt} < now() - interval '24 hours'`,
       })
@@ -54,7 +62,7 @@ export async function runOnceForKey(
     const id = await create(tx);
     await tx
       .update(idempotencyKeys)
-      .set(request.target === "payment" ? { paymentId: id } : { refundId: id })
+      .set({ [field]: id })
       .where(ofThisKey);
     return { id, replayed: false };
   });

@@ -4,6 +4,7 @@ import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PayoutStatus } from "@/db/enums";
 import { addToBalances } from "@/lib/ledger/postings";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
+import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
 import { recordEvent } from "@/lib/payments/outbox";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { DomainError, validationError } from "@/lib/platform/errors";
@@ -106,78 +107,111 @@ async function postPayoutMovement(
     select 1`);
 }
 
-export type CreatePayoutOptions = { autoSettleMs: number };
+/** One of the merchant's payouts; another merchant's is none (404), as for balance transactions. */
+export async function findPayout(
+  db: Executor,
+  merchantId: number,
+  payoutId: number,
+): Promise<Payout | undefined> {
+  const [row] = await selectRows<PayoutRow>(
+    db,
+    sql`select ${PAYOUT_COLUMNS} from payouts where merchant_id = ${merchantId} and id = ${payoutId}`,
+  );
+  return row && toPayout(row);
+}
+
+export type CreatePayoutOptions = { autoSettleMs: number; idempotencyKey?: string };
 
 /**
  * POST /api/payouts: all that is available in the currency (or `amount` of it) to the payout account. A payout
  * of all of it carries the balance transactions it pays out (they add up to it); one of part carries none.
+ * With an Idempotency-Key, a retry returns the first payout (`replayed`) instead of paying out twice.
  */
 export async function createPayout(
   db: Executor,
   merchantId: number,
   input: unknown,
-  { autoSettleMs }: CreatePayoutOptions,
-): Promise<Payout> {
+  { autoSettleMs, idempotencyKey }: CreatePayoutOptions,
+): Promise<{ payout: Payout; replayed: boolean }> {
   const { currency, amount } = parseInput(createPayoutSchema, input);
   // zod skips an absent key whose schema takes undefined (currencyField's does): required is checked here.
   if (currency === undefined) throw validationError({ currency: [messages.required("currency")] });
   const refusal = amount === undefined ? null : amountRefusal(amount, currency);
   if (refusal) throw validationError({ amount: [refusal] });
-  return db.transaction(async (tx) => {
-    const [account] = await selectRows<{ iban_ciphertext: string; iban_last4: string }>(
+  const create = (tx: Transaction) => insertPayout(tx, merchantId, currency, amount, autoSettleMs);
+  if (idempotencyKey === undefined) return { payout: await db.transaction(create), replayed: false };
+  let made: Payout | undefined;
+  const { id, replayed } = await runOnceForKey(
+    db,
+    merchantId,
+    idempotencyKey,
+    { target: "payout", hash: requestHash({ payout: { currency, amount: amount ?? null } }) },
+    async (tx) => (made = await create(tx)).id,
+  );
+  // A replay answers with the payout as it is now (it may have moved on since).
+  return { payout: made ?? (await findPayout(db, merchantId, id))!, replayed };
+}
+
+async function insertPayout(
+  tx: Transaction,
+  merchantId: number,
+  currency: string,
+  amount: string | undefined,
+  autoSettleMs: number,
+): Promise<Payout> {
+  const [account] = await selectRows<{ iban_ciphertext: string; iban_last4: string }>(
+    tx,
+    sql`select iban_ciphertext, iban_last4 from payout_accounts where merchant_id = ${merchantId}`,
+  );
+  if (!account)
+    throw validationError({ payout_account: ["Add a payout account (PUT /api/payout-account) first."] });
+  await lockBalance(tx, merchantId, currency);
+  const { available, positive, exceeded } = await availableBalance(tx, merchantId, currency, amount);
+  const availableText = inMinorUnits(available, currency);
+  if (exceeded) throw validationError({ amount: [messages.max("amount", availableText)] });
+  if (amount === undefined && !positive)
+    throw validationError({
+      amount: [`Nothing is available to pay out in ${currency} (${availableText}).`],
+    });
+  const whole = amount === undefined || inMinorUnits(amount, currency) === availableText;
+  const closed = decryptSecret(account.iban_ciphertext) === TEST_IBANS.closed;
+  const [row] = await selectRows<PayoutRow>(
+    tx,
+    sql`insert into payouts (merchant_id, currency, amount, arrival_date, destination_last4, destination_closed,
+                             reconciled, move_at)
+        values (${merchantId}, ${currency}, ${amount ?? available}::numeric, (now() at time zone 'UTC')::date + 1,
+                ${account.iban_last4}, ${closed}, ${whole},
+                case when ${autoSettleMs}::int > 0 then now() + ${autoSettleMs}::int * interval '1 millisecond' end)
+        returning ${PAYOUT_COLUMNS}`,
+  );
+  let made = row!;
+  if (whole) {
+    // What it pays out: every available transaction no payout has carried; together they are the balance.
+    // A release committed since the balance was read is carried too, so the amount is their sum.
+    const [carried] = await selectRows<PayoutRow & { positive: boolean }>(
       tx,
-      sql`select iban_ciphertext, iban_last4 from payout_accounts where merchant_id = ${merchantId}`,
+      sql`with carried as (
+            update balance_transactions set payout_id = ${row!.id}
+            where merchant_id = ${merchantId} and currency = ${currency} and status = 'available'
+              and payout_id is null
+            returning net),
+          total as (select coalesce(sum(net), 0) as carried_total from carried)
+          update payouts p set amount = total.carried_total from total
+          where p.merchant_id = ${merchantId} and p.id = ${row!.id}
+          returning ${PAYOUT_COLUMNS}, total.carried_total > 0 as positive`,
     );
-    if (!account)
-      throw validationError({ payout_account: ["Add a payout account (PUT /api/payout-account) first."] });
-    await lockBalance(tx, merchantId, currency);
-    const { available, positive, exceeded } = await availableBalance(tx, merchantId, currency, amount);
-    const availableText = inMinorUnits(available, currency);
-    if (exceeded) throw validationError({ amount: [messages.max("amount", availableText)] });
-    if (amount === undefined && !positive)
+    if (!carried!.positive)
       throw validationError({
         amount: [`Nothing is available to pay out in ${currency} (${availableText}).`],
       });
-    const whole = amount === undefined || inMinorUnits(amount, currency) === availableText;
-    const closed = decryptSecret(account.iban_ciphertext) === TEST_IBANS.closed;
-    const [row] = await selectRows<PayoutRow>(
-      tx,
-      sql`insert into payouts (merchant_id, currency, amount, arrival_date, destination_last4, destination_closed,
-                               reconciled, move_at)
-          values (${merchantId}, ${currency}, ${amount ?? available}::numeric, (now() at time zone 'UTC')::date + 1,
-                  ${account.iban_last4}, ${closed}, ${whole},
-                  case when ${autoSettleMs}::int > 0 then now() + ${autoSettleMs}::int * interval '1 millisecond' end)
-          returning ${PAYOUT_COLUMNS}`,
-    );
-    let made = row!;
-    if (whole) {
-      // What it pays out: every available transaction no payout has carried; together they are the balance.
-      // A release committed since the balance was read is carried too, so the amount is their sum.
-      const [carried] = await selectRows<PayoutRow & { positive: boolean }>(
-        tx,
-        sql`with carried as (
-              update balance_transactions set payout_id = ${row!.id}
-              where merchant_id = ${merchantId} and currency = ${currency} and status = 'available'
-                and payout_id is null
-              returning net),
-            total as (select coalesce(sum(net), 0) as carried_total from carried)
-            update payouts p set amount = total.carried_total from total
-            where p.merchant_id = ${merchantId} and p.id = ${row!.id}
-            returning ${PAYOUT_COLUMNS}, total.carried_total > 0 as positive`,
-      );
-      if (!carried!.positive)
-        throw validationError({
-          amount: [`Nothing is available to pay out in ${currency} (${availableText}).`],
-        });
-      made = carried!;
-    }
-    // A payout of all of it is reconciled: its own debit is marked too, so no later payout carries it. One of
-    // part of it leaves its debit to the next payout of all, whose transactions then add up to that one.
-    await postPayoutMovement(tx, made, "created", whole);
-    const payout = toPayout(made);
-    await recordPayoutEvent(tx, "payout.created", payout, merchantId);
-    return payout;
-  });
+    made = carried!;
+  }
+  // A payout of all of it is reconciled: its own debit is marked too, so no later payout carries it. One of
+  // part of it leaves its debit to the next payout of all, whose transactions then add up to that one.
+  await postPayoutMovement(tx, made, "created", whole);
+  const payout = toPayout(made);
+  await recordPayoutEvent(tx, "payout.created", payout, merchantId);
+  return payout;
 }
 
 const TERMINAL: Record<"paid" | "failed" | "canceled", (typeof PAYOUT_EVENT_TYPES)[number]> = {

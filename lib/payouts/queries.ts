@@ -26,19 +26,6 @@ export async function listPayouts(
   return { items: rows.map(toPayout), total: Number(count!.total) };
 }
 
-/** One of the merchant's payouts; another merchant's is none (404), as for balance transactions. */
-export async function findPayout(
-  db: Executor,
-  merchantId: number,
-  payoutId: number,
-): Promise<Payout | undefined> {
-  const [row] = await selectRows<PayoutRow>(
-    db,
-    sql`select ${PAYOUT_COLUMNS} from payouts where merchant_id = ${merchantId} and id = ${payoutId}`,
-  );
-  return row && toPayout(row);
-}
-
 export type PayoutOutlook = {
   /** The payouts on their way (pending or in transit), the soonest to arrive first. */
   moving: Payout[];

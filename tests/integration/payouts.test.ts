@@ -1,7 +1,7 @@
 // Payouts over real HTTP (DESIGN.md, "Balances, fees and payouts"): the payout account and its IBAN check, a
 // payout of all that is available and the transactions it carries, the closed-account IBAN's failure giving
 // the money back, part payouts and cancels, refusals, another merchant's payouts out of reach, a race of payouts
-// that cannot pay out more than there is; then the schedule and the simulated bank, as the worker runs them.
+// that cannot pay out more than there is, an Idempotency-Key's retry that pays out once; then the schedule and the simulated bank, as the worker runs them.
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -11,8 +11,7 @@ import { releaseMerchantBalance } from "@/lib/ledger/release";
 import { createPayment } from "@/lib/payments/create-payment";
 import { settlePayment } from "@/lib/payments/settlement";
 import { setPayoutAccount } from "@/lib/payouts/account";
-import { moveDuePayouts } from "@/lib/payouts/payouts";
-import { findPayout } from "@/lib/payouts/queries";
+import { findPayout, moveDuePayouts } from "@/lib/payouts/payouts";
 import { runScheduledPayouts } from "@/lib/payouts/schedule";
 import { callApi } from "../support/api-client";
 import { db } from "../support/direct-db";
@@ -53,6 +52,10 @@ async function earn(amount: string, currency: string): Promise<number> {
   ).toBe(200);
   expect((await merchant("/api/test-helpers/balance/release", { method: "POST" })).status).toBe(200);
   return id;
+}
+
+async function payoutCount(): Promise<number> {
+  return ((await merchant("/api/payouts")).body as { meta: { total: number } }).meta.total;
 }
 
 async function payout(json: Record<string, unknown>) {
@@ -219,6 +222,39 @@ describe("a payout", () => {
     });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, balance_mismatches: 0 });
+  });
+});
+
+describe("a payout's Idempotency-Key", () => {
+  it("pays out once for a key sent three times at once, replays it after, and refuses another body", async () => {
+    await earn("12.00", "CHF");
+    const before = await available("CHF");
+    const payoutsBefore = await payoutCount();
+    const afterOne = (Math.round(Number(before) * 100) - 500) / 100;
+    const key = `payout-${randomBytes(6).toString("hex")}`;
+    const send = (json: Record<string, unknown>) =>
+      merchant("/api/payouts", { json, headers: { "Idempotency-Key": key } });
+    const racing = await Promise.all([1, 2, 3].map(() => send({ currency: "CHF", amount: "5.00" })));
+    expect(racing.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    const ids = new Set(racing.map((answer) => (answer.body as { data: Payout }).data.id));
+    expect(ids.size).toBe(1);
+    expect(racing.filter((answer) => answer.headers.get("idempotent-replayed") === "true")).toHaveLength(2);
+    const [id] = [...ids];
+    expect(await payoutCount()).toBe(payoutsBefore + 1);
+
+    const again = await send({ currency: "CHF", amount: "5.00" });
+    expect(again.status).toBe(201);
+    expect((again.body as { data: Payout }).data.id).toBe(id);
+    expect(await available("CHF")).toBe(afterOne.toFixed(2));
+
+    const reused = await send({ currency: "CHF", amount: "6.00" });
+    expect(reused.status).toBe(409);
+    expect(await available("CHF")).toBe(afterOne.toFixed(2));
+    const bad = await merchant("/api/payouts", {
+      json: { currency: "CHF" },
+      headers: { "Idempotency-Key": "" },
+    });
+    expect(bad.status).toBe(422);
   });
 });
 

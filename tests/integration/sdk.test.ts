@@ -1,6 +1,6 @@
 // The SDK (packages/sdk, as built) against the running server: every method, the page iterators, typed
-// errors, a retried 429 with Retry-After, webhooks.verify on a real delivery, and its generated types
-// matching the document the server serves.
+// errors, a retried 429 with Retry-After, a payout repeated under its key after a 503 (an unkeyed POST is
+// not), webhooks.verify on a real delivery, and its generated types matching the document the server serves.
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -266,6 +266,27 @@ describe("the SDK", () => {
     expect(seen.map((request) => request.method)).toEqual(["POST", "POST"]);
     expect(seen[0]!.key).toMatch(/^sdk_/);
     expect(seen[1]!.key).toBe(seen[0]!.key);
+  });
+
+  it("repeats a payout after a 503 under one Idempotency-Key, and never repeats an unkeyed POST", async () => {
+    const seen: Array<{ path: string; key: string | undefined }> = [];
+    const url = await localServer((request, response) => {
+      seen.push({ path: request.url!, key: request.headers["idempotency-key"] as string | undefined });
+      if (seen.filter((one) => one.path === request.url).length === 1) {
+        response.writeHead(503, { "Content-Type": "application/json", "Retry-After": "0" });
+        return response.end(JSON.stringify({ message: "Service Unavailable" }));
+      }
+      response.writeHead(201, { "Content-Type": "application/json" });
+      response.end(JSON.stringify({ message: "Payout created successfully", data: { id: 9 } }));
+    });
+    const client = new Payments({ apiKey: "pay_x", baseUrl: url });
+    expect(await client.payouts.create({ currency: "USD" })).toEqual({ id: 9 });
+    expect(seen.map((one) => one.path)).toEqual(["/api/payouts", "/api/payouts"]);
+    expect(seen[0]!.key).toMatch(/^sdk_/);
+    expect(seen[1]!.key).toBe(seen[0]!.key);
+    // A cancel may have been done before the 503: it is reported, not sent again.
+    await expect(client.payouts.cancel(9)).rejects.toMatchObject({ status: 503 });
+    expect(seen.filter((one) => one.path === "/api/payouts/9/cancel")).toHaveLength(1);
   });
 
   it("manages webhook endpoints, and verifies a real delivery (a tampered one is refused)", async () => {

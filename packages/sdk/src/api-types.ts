@@ -5283,7 +5283,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description As on payment creation: same key and body within 24 h returns the first payout (Idempotent-Replayed: true) without paying out again; another body, 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5332,6 +5335,18 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Idempotency-Key reused with another body. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This Idempotency-Key was already used with a different request body. */
                             message: string;
                         };
                     };

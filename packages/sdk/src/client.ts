@@ -237,9 +237,14 @@ export class Payments {
 
   /** Money sent from the available balance to the payout account, newest first. */
   readonly payouts = {
-    /** All that is available in `currency`, or `amount` of it. */
-    create: async (input: CreatePayoutInput): Promise<Payout> =>
-      dataOf<Payout>(await this.api.POST("/api/payouts", { body: input })),
+    /** All that is available in `currency`, or `amount` of it; retried safely under one Idempotency-Key. */
+    create: async (input: CreatePayoutInput, options: CreateOptions = {}): Promise<Payout> =>
+      dataOf<Payout>(
+        await this.api.POST("/api/payouts", {
+          body: input,
+          headers: { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() },
+        }),
+      ),
     list: (options: { perPage?: number; page?: number } = {}): AsyncGenerator<Payout> =>
       everyPage(
         (page) => this.api.GET("/api/payouts", { params: { query: { page, perPage: options.perPage } } }),

@@ -13,6 +13,16 @@ export type TransportOptions = {
 };
 
 const RETRIED = new Set([429, 500, 502, 503, 504]);
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+
+/**
+ * Whether a request may be sent again after a 5xx or a lost connection: a read, a PUT or DELETE (the same
+ * twice is the same), or a create under an Idempotency-Key. Any other POST (a cancel, evidence) might have
+ * been done, so it is not repeated; a 429 was refused before anything was done, so it always is.
+ */
+function repeatable(request: Request, status: number | null): boolean {
+  return status === 429 || SAFE_METHODS.has(request.method) || request.headers.has("idempotency-key");
+}
 
 function retryDelayMs(response: Response | null, attempt: number): number {
   const retryAfter = Number(response?.headers.get("retry-after"));
@@ -22,8 +32,7 @@ function retryDelayMs(response: Response | null, attempt: number): number {
 
 /**
  * fetch with the bearer token and retries: a 429 or 5xx is tried again after its Retry-After (or 0.25 s,
- * 0.5 s, … with jitter), as is a failed connection. Requests the SDK retries are safe to repeat: reads, and
- * creates that carry an Idempotency-Key.
+ * 0.5 s, … with jitter), as is a failed connection, when the request is safe to repeat (`repeatable`).
  */
 function retryingFetch(options: TransportOptions): typeof fetch {
   const base = options.fetch ?? globalThis.fetch;
@@ -41,7 +50,7 @@ function retryingFetch(options: TransportOptions): typeof fetch {
         failure = error;
       }
       const delay = retryDelayMs(response, attempt);
-      if (attempt >= maxRetries || delay > maxDelay) {
+      if (attempt >= maxRetries || delay > maxDelay || !repeatable(request, response?.status ?? null)) {
         if (response) return response;
         throw new PaymentsConnectionError(`Could not reach ${new URL(request.url).origin}.`, {
           cause: failure,

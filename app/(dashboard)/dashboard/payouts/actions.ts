@@ -14,7 +14,7 @@ export async function payOut(_previous: FormState, formData: FormData): Promise<
   return authorized("payouts:write", async ({ merchantId }) => {
     const values = { currency: formText(formData, "currency"), amount: formText(formData, "amount").trim() };
     try {
-      const payout = await createPayout(
+      const { payout } = await createPayout(
         getDb(),
         merchantId,
         { currency: values.currency, ...(values.amount ? { amount: values.amount } : {}) },

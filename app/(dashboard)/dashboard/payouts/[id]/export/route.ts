@@ -1,7 +1,7 @@
 import { memberForRoute } from "@/app/_lib/session";
 import { readDbFor } from "@/db/replicas";
 import { exportPayoutTransactions } from "@/lib/ledger/balance-transactions";
-import { findPayout } from "@/lib/payouts/queries";
+import { findPayout } from "@/lib/payouts/payouts";
 import { csvResponse } from "@/lib/platform/csv";
 import { idParam } from "@/lib/platform/validation";
 

@@ -1,0 +1,2 @@
+ALTER TABLE "idempotency_keys" ADD COLUMN "payout_id" bigint;--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_payout_fk" FOREIGN KEY ("merchant_id","payout_id") REFERENCES "public"."payouts"("merchant_id","id") ON DELETE no action ON UPDATE no action;
