@@ -92,7 +92,7 @@ const server = http.createServer((request, response) => {
             autoSettleMs: 0,
             return_url: null,
             paymentLinkId: null,
-            checkout: newCheckoutToken(),
+            checkout: newCheckoutToken(merchantId),
           },
           publicId("evt"),
         ),

@@ -21,9 +21,11 @@ await closeDatabase();
 const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
 const seedStarted = performance.now();
 const [merchant] = await sql<{ id: string }[]>`
-  insert into merchants (name, rate_limit_per_minute, payments_count)
-  values ('Events bench', 100000000, ${eventCount / 2}) returning id`;
+  insert into merchants (name, rate_limit_per_minute)
+  values ('Events bench', 100000000) returning id`;
 const merchantId = Number(merchant!.id);
+await sql`insert into payment_sequences (merchant_id, payments_count, last_created_at)
+  values (${merchantId}, ${eventCount / 2}, now())`;
 const token = generateToken();
 await sql`insert into api_tokens (merchant_id, name, token_hash, display_hint, scope)
   values (${merchantId}, 'bench', ${hashToken(token)}, ${tokenDisplayHint(token)}, 'read')`;

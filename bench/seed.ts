@@ -32,8 +32,9 @@ export async function seedBenchmark(
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     const [merchant] = await sql<{ id: string }[]>`
-      insert into merchants (name, rate_limit_per_minute, payments_count) values ('Bench merchant', 100000000, ${paymentCount}) returning id`;
+      insert into merchants (name, rate_limit_per_minute) values ('Bench merchant', 100000000) returning id`;
     const merchantId = Number(merchant!.id);
+    await sql`insert into payment_sequences (merchant_id, payments_count, last_created_at) values (${merchantId}, ${paymentCount}, now())`;
     const email = `bench-${merchantId}@example.test`;
     await sql`insert into users (merchant_id, email, name, password_hash) values (${merchantId}, ${email}, 'Bench', ${await hashPassword(BENCH_PASSWORD)})`;
     const tokens = Array.from({ length: tokenCount }, () => generateToken());

@@ -4,6 +4,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runBackfills } from "./backfills";
+import { distributeForCitus } from "./citus";
 import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import type { Connection, Database, Executor } from "./database-types";
 import {
@@ -100,6 +101,7 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
         await lock.begin(async (tx) => {
           await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
           await migratePostgres(drizzlePostgres({ client: single }), { migrationsFolder });
+          await distributeForCitus(single);
         });
       } finally {
         await Promise.all([lock.end(), single.end()]);

@@ -124,7 +124,7 @@ test("Create test payment, 'Wait for a payer': the payment stays pending and the
   const open = dialog.getByRole("link", { name: "Open checkout" });
   await expect(open).toHaveAttribute("target", "_blank");
   const checkoutUrl = (await open.getAttribute("href"))!;
-  expect(checkoutUrl).toMatch(/\/pay\/[0-9A-Za-z]{43}$/);
+  expect(checkoutUrl).toMatch(/\/pay\/[0-9]+_[0-9A-Za-z]{43}$/);
   await dialog.getByRole("link", { name: "View payment" }).click();
   await expect(page.getByTestId("payment-status")).toContainText(/pending/i);
   await page.goto(checkoutUrl);

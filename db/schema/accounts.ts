@@ -20,11 +20,6 @@ export const merchants = pgTable("merchants", {
   name: text("name").notNull(),
   /** "Contact support" override of the API rate limit (requests per minute per token); null = default. */
   rateLimitPerMinute: integer("rate_limit_per_minute"),
-  /**
-   * How many payments the merchant has. Incremented under a row lock when a payment is created, so it is
-   * also the dense per-merchant sequence that makes any list page an index range, not an OFFSET scan.
-   */
-  paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
   /** The currency of a payment or payment link created without one (Settings, "Default currency"). */
   defaultCurrency: text("default_currency").notNull().default("USD"),
   /** Its price per completed payment: this percent of the amount, plus fee_fixed (`merchant:pricing`). */

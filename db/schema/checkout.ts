@@ -3,16 +3,18 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  foreignKey,
   index,
   integer,
   json,
   numeric,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { merchantIdColumn } from "./accounts";
-import { createdAt, id, updatedAt } from "./columns";
+import { createdAt, rowId, updatedAt } from "./columns";
 import { type PaymentMethod, payments } from "./payments";
 
 /**
@@ -22,9 +24,7 @@ import { type PaymentMethod, payments } from "./payments";
 export const checkouts = pgTable(
   "checkouts",
   {
-    paymentId: bigint("payment_id", { mode: "number" })
-      .primaryKey()
-      .references(() => payments.id, { onDelete: "cascade" }),
+    paymentId: bigint("payment_id", { mode: "number" }).notNull(),
     merchantId: merchantIdColumn(),
     /** SHA-256 (hex) of the page's token, which is how a payer's request finds it. */
     tokenHash: text("token_hash").notNull(),
@@ -32,7 +32,7 @@ export const checkouts = pgTable(
     tokenCiphertext: text("token_ciphertext").notNull(),
     /** Where the payer goes after paying (with `payment_id` and `status` added); null: the page says. */
     returnUrl: text("return_url"),
-    paymentLinkId: bigint("payment_link_id", { mode: "number" }).references(() => paymentLinks.id),
+    paymentLinkId: bigint("payment_link_id", { mode: "number" }),
     /** Card numbers refused for not being test cards (a card tester's probes; test-card declines are not counted); 5 lock the page. */
     declinedAttempts: integer("declined_attempts").notNull().default(0),
     /** The card waiting at the authentication step, without its number; null when none is. */
@@ -40,7 +40,21 @@ export const checkouts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("checkouts_token_hash_idx").on(t.tokenHash),
+    primaryKey({ columns: [t.merchantId, t.paymentId] }),
+    foreignKey({
+      name: "checkouts_payment_fk",
+      columns: [t.merchantId, t.paymentId],
+      foreignColumns: [payments.merchantId, payments.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "checkouts_payment_link_fk",
+      columns: [t.merchantId, t.paymentLinkId],
+      foreignColumns: [paymentLinks.merchantId, paymentLinks.id],
+    }),
+    // A payer's request finds its page by the token's hash: unique with the merchant (a sharded table's unique
+    // keys start with it), and found by itself through this index.
+    uniqueIndex("checkouts_merchant_token_hash_idx").on(t.merchantId, t.tokenHash),
+    index("checkouts_token_hash_idx").on(t.tokenHash),
     index("checkouts_payment_link_idx")
       .on(t.paymentLinkId)
       .where(sql`payment_link_id is not null`),
@@ -51,7 +65,7 @@ export const checkouts = pgTable(
 export const paymentLinks = pgTable(
   "payment_links",
   {
-    id: id(),
+    id: rowId(),
     merchantId: merchantIdColumn(),
     /** The link's public part: random, so links cannot be guessed. */
     slug: text("slug").notNull(),
@@ -64,7 +78,11 @@ export const paymentLinks = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("payment_links_slug_idx").on(t.slug),
+    primaryKey({ columns: [t.merchantId, t.id] }),
+    // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
+    index("payment_links_id_idx").on(t.id),
+    uniqueIndex("payment_links_merchant_slug_idx").on(t.merchantId, t.slug),
+    index("payment_links_slug_idx").on(t.slug),
     index("payment_links_merchant_idx").on(
       t.merchantId,
       t.createdAt.desc().nullsFirst(),

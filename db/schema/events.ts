@@ -1,7 +1,7 @@
 // Events (what happened to a payment, a refund or an endpoint), their hourly counts and the open event streams.
-import { bigint, index, json, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, foreignKey, index, json, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { merchantIdColumn } from "./accounts";
-import { at, createdAt, id } from "./columns";
+import { at, createdAt, rowId } from "./columns";
 import { payments } from "./payments";
 import { apiTokens } from "./tokens";
 
@@ -9,15 +9,23 @@ export const events = pgTable(
   "events",
   {
     /** `evt_…`; also the Standard Webhooks `webhook-id`, stable across retries. */
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     merchantId: merchantIdColumn(),
-    paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
+    paymentId: bigint("payment_id", { mode: "number" }),
     type: text("type").notNull(),
     /** The webhook body's `data`: the full payment as it was at the transition (json keeps its key order). */
     data: json("data").notNull(),
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.merchantId, t.id] }),
+    // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
+    index("events_id_idx").on(t.id),
+    foreignKey({
+      name: "events_payment_fk",
+      columns: [t.merchantId, t.paymentId],
+      foreignColumns: [payments.merchantId, payments.id],
+    }),
     index("events_payment_idx").on(t.paymentId, t.createdAt),
     // The events API's pages, with and without a type filter: ids straight from the index.
     index("events_merchant_created_id_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),
@@ -55,12 +63,16 @@ export const eventHourlyCounts = pgTable(
 export const eventStreamLeases = pgTable(
   "event_stream_leases",
   {
-    id: id(),
+    id: rowId(),
     tokenId: bigint("token_id", { mode: "number" })
       .notNull()
       .references(() => apiTokens.id, { onDelete: "cascade" }),
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("event_stream_leases_token_idx").on(t.tokenId, t.expiresAt)],
+  // A token's, not a merchant's: keyed (and on Citus sharded) by token, as its every statement names it.
+  (t) => [
+    primaryKey({ columns: [t.tokenId, t.id] }),
+    index("event_stream_leases_token_idx").on(t.tokenId, t.expiresAt),
+  ],
 );

@@ -1,7 +1,7 @@
 // Idempotency keys: a replayed create returns what the first one made (payments, refunds and payouts).
-import { bigint, foreignKey, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, foreignKey, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { merchantIdColumn } from "./accounts";
-import { createdAt, id } from "./columns";
+import { createdAt, rowId } from "./columns";
 import { payments } from "./payments";
 import { payouts } from "./payouts";
 import { refunds } from "./refunds";
@@ -9,19 +9,30 @@ import { refunds } from "./refunds";
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
-    id: id(),
+    id: rowId(),
     merchantId: merchantIdColumn(),
     key: text("key").notNull(),
     /** SHA-256 of the request body, to tell a replay from a reuse of the key with another body (409). */
     requestHash: text("request_hash").notNull(),
-    paymentId: bigint("payment_id", { mode: "number" }).references(() => payments.id),
+    paymentId: bigint("payment_id", { mode: "number" }),
     /** Set instead of payment_id when the key was claimed by a refund creation. */
-    refundId: bigint("refund_id", { mode: "number" }).references(() => refunds.id),
+    refundId: bigint("refund_id", { mode: "number" }),
     /** Set when the key was claimed by a payout creation. */
     payoutId: bigint("payout_id", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.merchantId, t.id] }),
+    foreignKey({
+      name: "idempotency_keys_payment_fk",
+      columns: [t.merchantId, t.paymentId],
+      foreignColumns: [payments.merchantId, payments.id],
+    }),
+    foreignKey({
+      name: "idempotency_keys_refund_fk",
+      columns: [t.merchantId, t.refundId],
+      foreignColumns: [refunds.merchantId, refunds.id],
+    }),
     foreignKey({
       name: "idempotency_keys_payout_fk",
       columns: [t.merchantId, t.payoutId],

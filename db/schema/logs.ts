@@ -1,6 +1,6 @@
 // The API request log the merchant's Logs page reads.
 import { bigint, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { createdAt, partitionedId } from "./columns";
+import { createdAt, rowId } from "./columns";
 
 /**
  * Every API request a token made, for the merchant's Logs page: written off the request path in batches,
@@ -10,7 +10,7 @@ import { createdAt, partitionedId } from "./columns";
 export const apiRequestLogs = pgTable(
   "api_request_logs",
   {
-    id: partitionedId(),
+    id: rowId(),
     // No foreign key: checking one locks the merchant's row once per logged request, and the worker's
     // retention prune removes a deleted merchant's entries like everyone else's.
     merchantId: bigint("merchant_id", { mode: "number" }).notNull(),
@@ -27,7 +27,7 @@ export const apiRequestLogs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.id, t.createdAt] }),
+    primaryKey({ columns: [t.merchantId, t.id, t.createdAt] }),
     // Also how a request id is found: by the time it carries (lib/logs/queries.ts), with no index of its own.
     // Plain DESC (nulls first) so the Logs page's `order by created_at desc, id desc` reads it in order, newest
     // partition first, and stops at the page (with NULLS LAST every entry of the merchant was sorted).

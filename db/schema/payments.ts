@@ -19,14 +19,14 @@ import {
   REFUND_STATES,
 } from "../enums";
 import { merchantIdColumn } from "./accounts";
-import { at, createdAt, id, updatedAt } from "./columns";
+import { at, createdAt, rowId, updatedAt } from "./columns";
 
 export const payments = pgTable(
   "payments",
   {
-    id: id(),
+    id: rowId(),
     merchantId: merchantIdColumn(),
-    /** Dense 1..n per merchant in creation order (see merchants.payments_count). */
+    /** Dense 1..n per merchant in creation order (see payment_sequences). */
     merchantSeq: bigint("merchant_seq", { mode: "number" }).notNull(),
     externalId: text("external_id"),
     customerId: text("customer_id"),
@@ -73,6 +73,9 @@ export const payments = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.merchantId, t.id] }),
+    // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
+    index("payments_id_idx").on(t.id),
     uniqueIndex("payments_merchant_seq_idx").on(t.merchantId, t.merchantSeq),
     // Plain DESC (nulls first, PostgreSQL's default for DESC) so `order by created_at desc, id desc` uses them.
     index("payments_merchant_created_idx").on(
@@ -121,6 +124,20 @@ export type PaymentMethod = {
  * Count and volume of a merchant's payments per creation day (UTC) and status, kept in the same statements
  * that create and settle payments, so the Overview reads a few hundred rows instead of every payment.
  */
+/**
+ * How many payments each merchant has, beside its payments (merchants is a global table, copied to every node
+ * on Citus; this is sharded with them). Incremented under its row lock when a payment is created, so it is
+ * also the dense per-merchant sequence that makes any list page an index range, not an OFFSET scan; and the
+ * last payment's created_at, so the next is never earlier, even when the clock is read before the lock.
+ */
+export const paymentSequences = pgTable("payment_sequences", {
+  merchantId: merchantIdColumn().primaryKey(),
+  paymentsCount: bigint("payments_count", { mode: "number" }).notNull().default(0),
+  lastCreatedAt: at("last_created_at")
+    .notNull()
+    .default(sql`'-infinity'`),
+});
+
 export const paymentDailyTotals = pgTable(
   "payment_daily_totals",
   {

@@ -1,15 +1,25 @@
 // Webhook endpoints (and inboxes), the deliveries of events to them and each delivery's attempts.
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, json, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  json,
+  pgTable,
+  primaryKey,
+  text,
+} from "drizzle-orm/pg-core";
 import { DELIVERY_STATUSES, ENDPOINT_KINDS } from "../enums";
 import { merchantIdColumn } from "./accounts";
-import { at, createdAt, id, partitionedId, updatedAt } from "./columns";
+import { at, createdAt, rowId, updatedAt } from "./columns";
 import { events } from "./events";
 
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
-    id: id(),
+    id: rowId(),
     merchantId: merchantIdColumn(),
     kind: text("kind", { enum: ENDPOINT_KINDS }).notNull().default("url"),
     /** For an inbox, `inbox://<random>`: it names the inbox and is never dialled. */
@@ -38,18 +48,21 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("webhook_endpoints_merchant_idx").on(t.merchantId)],
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.id] }),
+    // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
+    index("webhook_endpoints_id_idx").on(t.id),
+    index("webhook_endpoints_merchant_idx").on(t.merchantId),
+  ],
 );
 
 /** What an inbox endpoint received: one row per delivery attempt, kept 7 days. */
 export const webhookInboxCaptures = pgTable(
   "webhook_inbox_captures",
   {
-    id: id(),
+    id: rowId(),
     merchantId: merchantIdColumn(),
-    endpointId: bigint("endpoint_id", { mode: "number" })
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    endpointId: bigint("endpoint_id", { mode: "number" }).notNull(),
     eventId: text("event_id").notNull(),
     attempt: integer("attempt").notNull(),
     /** Lower-case header names to values, as sent. */
@@ -65,6 +78,12 @@ export const webhookInboxCaptures = pgTable(
     receivedAt: at("received_at").notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ columns: [t.merchantId, t.id] }),
+    foreignKey({
+      name: "webhook_inbox_captures_endpoint_fk",
+      columns: [t.merchantId, t.endpointId],
+      foreignColumns: [webhookEndpoints.merchantId, webhookEndpoints.id],
+    }).onDelete("cascade"),
     index("webhook_inbox_captures_endpoint_idx").on(t.merchantId, t.endpointId, t.id.desc()),
     // The pruner's 7-day cut.
     index("webhook_inbox_captures_received_idx").on(t.receivedAt),
@@ -74,14 +93,10 @@ export const webhookInboxCaptures = pgTable(
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: id(),
+    id: rowId(),
     merchantId: merchantIdColumn(),
-    eventId: text("event_id")
-      .notNull()
-      .references(() => events.id),
-    endpointId: bigint("endpoint_id", { mode: "number" })
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    endpointId: bigint("endpoint_id", { mode: "number" }).notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
     attemptCount: integer("attempt_count").notNull().default(0),
     /** When a worker may next try it; also the lease: a claim pushes it forward past the send timeout. */
@@ -91,6 +106,19 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.merchantId, t.id] }),
+    // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
+    index("webhook_deliveries_id_idx").on(t.id),
+    foreignKey({
+      name: "webhook_deliveries_event_fk",
+      columns: [t.merchantId, t.eventId],
+      foreignColumns: [events.merchantId, events.id],
+    }),
+    foreignKey({
+      name: "webhook_deliveries_endpoint_fk",
+      columns: [t.merchantId, t.endpointId],
+      foreignColumns: [webhookEndpoints.merchantId, webhookEndpoints.id],
+    }).onDelete("cascade"),
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
@@ -106,11 +134,9 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
-    id: partitionedId(),
+    id: rowId(),
     merchantId: merchantIdColumn(),
-    deliveryId: bigint("delivery_id", { mode: "number" })
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: bigint("delivery_id", { mode: "number" }).notNull(),
     attemptedAt: at("attempted_at").notNull().defaultNow(),
     responseStatus: integer("response_status"),
     latencyMs: integer("latency_ms").notNull(),
@@ -119,7 +145,12 @@ export const webhookAttempts = pgTable(
     responseExcerpt: text("response_excerpt"),
   },
   (t) => [
-    primaryKey({ columns: [t.id, t.attemptedAt] }),
+    primaryKey({ columns: [t.merchantId, t.id, t.attemptedAt] }),
+    foreignKey({
+      name: "webhook_attempts_delivery_fk",
+      columns: [t.merchantId, t.deliveryId],
+      foreignColumns: [webhookDeliveries.merchantId, webhookDeliveries.id],
+    }).onDelete("cascade"),
     index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt),
     // The Webhooks page's 24-hour health per endpoint.
     index("webhook_attempts_merchant_attempted_idx").on(t.merchantId, t.attemptedAt),

@@ -12,7 +12,6 @@ export async function getMerchantProfile(db: Executor, merchantId: number) {
     .select({
       id: merchants.id,
       name: merchants.name,
-      paymentsCount: merchants.paymentsCount,
       defaultCurrency: merchants.defaultCurrency,
       /** The support override of API_RATE_LIMIT_PER_MINUTE (per token), if any. */
       rateLimitPerMinute: merchants.rateLimitPerMinute,

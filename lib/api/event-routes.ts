@@ -1,4 +1,5 @@
-import { findEvent, listEvents, listEventsQuerySchema } from "@/lib/events/queries";
+import type { Executor } from "@/db/client";
+import { EVENT_ID, findEvent, listEvents, listEventsQuerySchema } from "@/lib/events/queries";
 import { resendEvent } from "@/lib/webhooks/delivery-log";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
@@ -12,11 +13,18 @@ import {
   validationErrorResponse,
 } from "./openapi-parts";
 import { eventType } from "./openapi-webhook-schemas";
+import { refuseUnowned } from "./owned";
 import { paginationEnvelope } from "./pagination";
 import { jsonResponse } from "./responses";
 
 const eventId = { id: { schema: { type: "string" } } };
 const forbidden = errorResponse("unauthorized", "The event belongs to another merchant.");
+
+/** Another merchant's event is a 403, and a malformed id no one's (404) without a query. */
+function refuseUnknownEvent(db: Executor, eventId: string): Promise<never> {
+  if (!EVENT_ID.test(eventId)) throw HttpError.of("notFound");
+  return refuseUnowned(db, "events", eventId);
+}
 
 /** GET /api/events: newest first, Laravel's envelope and 422s, filtered by `type` and `payment_id`. */
 export const listEventsRoute = defineRoute({
@@ -61,10 +69,9 @@ export const showEventRoute = defineRoute({
     404: errorResponse("notFound", "No such event."),
   },
   handler: async ({ db, merchantId, params }) => {
-    const found = await findEvent(db, params.id);
-    if (!found) throw HttpError.of("notFound");
-    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
-    return jsonResponse(200, { data: found.event });
+    const found = await findEvent(db, merchantId, params.id);
+    if (!found) return refuseUnknownEvent(db, params.id);
+    return jsonResponse(200, { data: found });
   },
 });
 
@@ -105,9 +112,7 @@ export const resendEventRoute = defineRoute({
     },
   },
   handler: async ({ db, merchantId, params }) => {
-    const found = await findEvent(db, params.id);
-    if (!found) throw HttpError.of("notFound");
-    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+    if (!(await findEvent(db, merchantId, params.id))) return refuseUnknownEvent(db, params.id);
     const queued = await resendEvent(db, merchantId, params.id);
     return jsonResponse(202, {
       message: `Event queued again for ${queued} ${queued === 1 ? "endpoint" : "endpoints"}.`,

@@ -2,11 +2,8 @@ import {
   createPaymentLink,
   getPaymentLink,
   listPaymentLinks,
-  paymentLinkOwner,
   setPaymentLinkActive,
 } from "@/lib/checkout/payment-links";
-import { idParam } from "@/lib/platform/validation";
-import { HttpError } from "./api-errors";
 import type { ApiContext } from "./api-route";
 import { defineRoute } from "./define-route";
 import {
@@ -17,19 +14,15 @@ import {
   ref,
   validationErrorResponse,
 } from "./openapi-parts";
+import { ownedId } from "./owned";
 import { pagedListRoute } from "./paged-list-route";
 import { asApiAnswer, jsonResponse } from "./responses";
 
 /** Payment links (DESIGN.md, "Checkout"): a fixed amount at `{APP_URL}/l/{slug}`, a payment per payer. */
 
 /** The link in the path, checked against its owner: 404 for none (or a malformed id), 403 for another's. */
-async function ownedLinkId({ db, params, merchantId }: ApiContext<{ id: string }, unknown>): Promise<number> {
-  const id = idParam.safeParse(params.id);
-  const owner = id.success ? await paymentLinkOwner(db, id.data) : undefined;
-  if (owner === undefined) throw HttpError.of("notFound");
-  if (owner !== merchantId) throw HttpError.of("unauthorized");
-  return id.data!;
-}
+const ownedLinkId = ({ db, params, merchantId }: ApiContext<{ id: string }, unknown>): Promise<number> =>
+  ownedId(db, "payment_links", params.id, merchantId);
 
 const linkId = { id: { description: "The payment link's id.", schema: { type: "integer" } } };
 const notYours = {

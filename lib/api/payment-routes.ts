@@ -16,6 +16,7 @@ import {
   ref,
   validationErrorResponse,
 } from "./openapi-parts";
+import { refuseUnowned } from "./owned";
 import { paginationEnvelope, queryValue } from "./pagination";
 import { jsonResponse } from "./responses";
 
@@ -158,7 +159,7 @@ export const createPaymentRoute = defineRoute({
     // RFC 7240: the payment in the answer, one request instead of two; without it, the seed's body exactly.
     if (!prefersRepresentation(request.headers.get("prefer")))
       return jsonResponse(201, { message: "Payment created successfully" }, headers);
-    const created = (await findPayment(db, paymentId))!;
+    const created = (await findPayment(db, merchantId, paymentId))!;
     return jsonResponse(
       201,
       { message: "Payment created successfully", data: created.payment },
@@ -191,9 +192,9 @@ export const showPaymentRoute = defineRoute({
   },
   handler: async ({ db, merchantId, params }) => {
     const id = idParam.safeParse(params.id);
-    const found = id.success ? await findPayment(db, id.data) : undefined;
-    if (!found) throw HttpError.of("notFound");
-    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+    if (!id.success) throw HttpError.of("notFound");
+    const found = await findPayment(db, merchantId, id.data);
+    if (!found) return refuseUnowned(db, "payments", id.data);
     return jsonResponse(200, { data: found.payment });
   },
 });

@@ -17,6 +17,7 @@ import {
   ref,
   validationErrorResponse,
 } from "./openapi-parts";
+import { refuseUnowned } from "./owned";
 import { paginationEnvelope } from "./pagination";
 import { asApiAnswer, jsonResponse } from "./responses";
 
@@ -57,9 +58,9 @@ export const listRefundsRoute = defineRoute({
     422: validationErrorResponse("Bad page or perPage."),
   },
   handler: async ({ db, merchantId, params, url, query: { page, perPage } }) => {
-    const found = await listPaymentRefunds(db, pathId(params.id), page, perPage);
-    if (!found) throw HttpError.of("notFound");
-    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+    const paymentId = pathId(params.id);
+    const found = await listPaymentRefunds(db, merchantId, paymentId, page, perPage);
+    if (!found) return refuseUnowned(db, "payments", paymentId);
     const { items, total } = found;
     return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
   },
@@ -102,7 +103,7 @@ export const createRefundRoute = defineRoute({
       }),
     );
     // A replay answers with the refund as it is now (it may have settled since).
-    const data = refund ?? (await findRefund(db, refundId))!.refund;
+    const data = refund ?? (await findRefund(db, merchantId, refundId))!;
     return jsonResponse(
       201,
       { message: "Refund created successfully", data },
@@ -120,10 +121,10 @@ export const showRefundRoute = defineRoute({
   params: idOf("refund"),
   responses: { 200: dataResponse("The refund.", ref("Refund")), ...notYours("refund") },
   handler: async ({ db, merchantId, params }) => {
-    const found = await findRefund(db, pathId(params.id));
-    if (!found) throw HttpError.of("notFound");
-    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
-    return jsonResponse(200, { data: found.refund });
+    const refundId = pathId(params.id);
+    const found = await findRefund(db, merchantId, refundId);
+    if (!found) return refuseUnowned(db, "refunds", refundId);
+    return jsonResponse(200, { data: found });
   },
 });
 

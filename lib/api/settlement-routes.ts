@@ -1,9 +1,10 @@
 import { findPayment } from "@/lib/payments/queries";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { settleRefund } from "@/lib/refunds/settlement";
-import { API_ERRORS, HttpError } from "./api-errors";
+import { API_ERRORS } from "./api-errors";
 import { defineRoute } from "./define-route";
 import { dataResponse, jsonBody, ref, validationErrorResponse } from "./openapi-parts";
+import { refuseUnowned } from "./owned";
 import { idOf, notYours, pathId } from "./refund-routes";
 import { asApiAnswer, jsonResponse } from "./responses";
 
@@ -61,11 +62,9 @@ export const settlePaymentHelperRoute = defineRoute({
   },
   handler: async ({ db, merchantId, params, body }) => {
     const paymentId = pathId(params.id);
-    const found = await findPayment(db, paymentId);
-    if (!found) throw HttpError.of("notFound");
-    if (found.merchantId !== merchantId) throw HttpError.of("unauthorized");
+    if (!(await findPayment(db, merchantId, paymentId))) return refuseUnowned(db, "payments", paymentId);
     await settlePayment(db, paymentId, body, merchantId, "test_helper");
-    return jsonResponse(200, { data: (await findPayment(db, paymentId))!.payment });
+    return jsonResponse(200, { data: (await findPayment(db, merchantId, paymentId))!.payment });
   },
 });
 

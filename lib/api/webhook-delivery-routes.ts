@@ -12,9 +12,10 @@ import {
   ref,
   validationErrorResponse,
 } from "./openapi-parts";
+import { ownedId } from "./owned";
 import { paginationEnvelope } from "./pagination";
 import { asApiAnswer, jsonResponse } from "./responses";
-import { endpointIdOf, endpointRefusals, forbidden, idOf, ownedId } from "./webhook-endpoint-routes";
+import { endpointIdOf, endpointRefusals, forbidden, idOf } from "./webhook-endpoint-routes";
 
 // What went to an endpoint: its deliveries, an inbox's captures, a resend, and the signature debugger.
 

@@ -1,6 +1,4 @@
-import type { Executor } from "@/db/client";
-import { idParam } from "@/lib/platform/validation";
-import { endpointResource, ownerOf, readEndpointBody, withApiFieldNames } from "@/lib/webhooks/endpoint-api";
+import { endpointResource, readEndpointBody, withApiFieldNames } from "@/lib/webhooks/endpoint-api";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -10,10 +8,10 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";
-import { HttpError } from "./api-errors";
 import type { ApiContext } from "./api-route";
 import { defineRoute } from "./define-route";
 import { bodyRefusals, dataResponse, errorResponse, ref, validationErrorResponse } from "./openapi-parts";
+import { ownedId } from "./owned";
 import { jsonResponse } from "./responses";
 
 /**
@@ -22,20 +20,6 @@ import { jsonResponse } from "./responses";
  * The API allows a second endpoint on a URL the merchant already has (the dashboard asks first).
  */
 const API_WRITE = { allowDuplicateUrl: true };
-
-/** The id in the path, checked against its owner: 404 for none (or a malformed id), 403 for another's. */
-export async function ownedId(
-  db: Executor,
-  table: "webhook_endpoints" | "webhook_deliveries",
-  raw: string,
-  merchantId: number,
-): Promise<number> {
-  const id = idParam.safeParse(raw);
-  const owner = id.success ? await ownerOf(db, table, id.data) : undefined;
-  if (owner === undefined) throw HttpError.of("notFound");
-  if (owner !== merchantId) throw HttpError.of("unauthorized");
-  return id.data!;
-}
 
 export const endpointIdOf = ({ db, params, merchantId }: ApiContext<{ id: string }, unknown>) =>
   ownedId(db, "webhook_endpoints", params.id, merchantId);

@@ -6,7 +6,7 @@ import { onceMoreOnConflict } from "@/db/errors";
 import type { PaymentMethod } from "@/db/schema";
 import { scheduleDispute } from "@/lib/disputes/simulator";
 import { inMinorUnits } from "@/lib/money/amount";
-import { hashCheckoutToken, isCheckoutToken } from "@/lib/payments/checkout-token";
+import { checkoutTokenMerchant, hashCheckoutToken, isCheckoutToken } from "@/lib/payments/checkout-token";
 import { COMPLETED } from "@/lib/payments/processor";
 import { settleByPayer } from "@/lib/payments/settlement";
 import type { FieldErrors } from "@/lib/platform/errors";
@@ -76,9 +76,22 @@ function toCheckoutPage(row: CheckoutRow): CheckoutPage {
   };
 }
 
+async function checkoutMerchant(db: Executor, tokenHash: string): Promise<number | undefined> {
+  const [row] = await selectRows<{ merchant_id: number | string }>(
+    db,
+    sql`select merchant_id from checkouts where token_hash = ${tokenHash}`,
+  );
+  return row ? Number(row.merchant_id) : undefined;
+}
+
 /** The checkout a token names, its payment and merchant; `lock` holds its row to the end of the transaction. */
 async function readCheckout(db: Executor, token: string, lock = false): Promise<CheckoutPage | undefined> {
   if (!isCheckoutToken(token)) return undefined;
+  const hash = hashCheckoutToken(token);
+  // A token made before tokens named their merchant is looked up without a lock first (on Citus every shard
+  // is asked), so that the lock below is taken on one merchant's shard.
+  const merchant = checkoutTokenMerchant(token) ?? (lock ? await checkoutMerchant(db, hash) : undefined);
+  if (lock && merchant === undefined) return undefined;
   const [row] = await selectRows<CheckoutRow>(
     db,
     sql`select c.payment_id, c.merchant_id, m.name as merchant_name, p.amount::text as amount, p.currency,
@@ -88,7 +101,7 @@ async function readCheckout(db: Executor, token: string, lock = false): Promise<
         join payments p on p.id = c.payment_id and p.merchant_id = c.merchant_id
         join merchants m on m.id = c.merchant_id
         left join payment_links l on l.id = c.payment_link_id and l.merchant_id = c.merchant_id
-        where c.token_hash = ${hashCheckoutToken(token)}
+        where c.token_hash = ${hash} ${merchant === undefined ? sql`` : sql`and c.merchant_id = ${merchant}`}
         ${lock ? sql`for update of c` : sql``}`,
   );
   return row ? toCheckoutPage(row) : undefined;

@@ -3,10 +3,12 @@ import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { inMinorUnits } from "@/lib/money/amount";
 import { createPayment } from "@/lib/payments/create-payment";
+import { merchantHandle } from "@/lib/platform/ids";
 import { consumeRateLimit } from "@/lib/platform/rate-limit";
 import { fieldErrorsFrom } from "@/lib/platform/validation";
 import { addressRetryAt } from "./card-testing";
 import { payAtCheckout, type CheckoutAnswer } from "./checkouts";
+import { SLUG_LENGTH } from "./payment-links";
 import { cardInputSchema } from "./test-cards";
 
 /**
@@ -31,7 +33,8 @@ export async function findPaymentLinkBySlug(
   db: Executor,
   slug: string,
 ): Promise<PublicPaymentLink | undefined> {
-  if (!/^[0-9A-Za-z]{16}$/.test(slug)) return undefined;
+  const handle = merchantHandle.parse(slug, SLUG_LENGTH);
+  if (!handle) return undefined;
   const [link] = await selectRows<{
     id: number | string;
     merchant_id: number | string;
@@ -45,7 +48,8 @@ export async function findPaymentLinkBySlug(
     db,
     sql`select l.id, l.merchant_id, l.amount::text as amount, l.currency, l.active, l.name, l.description,
                m.name as merchant_name
-        from payment_links l join merchants m on m.id = l.merchant_id where l.slug = ${slug}`,
+        from payment_links l join merchants m on m.id = l.merchant_id
+        where l.slug = ${slug} ${handle.merchantId === undefined ? sql`` : sql`and l.merchant_id = ${handle.merchantId}`}`,
   );
   return link
     ? {

@@ -9,7 +9,7 @@ import { toPaymentListItem } from "@/lib/payments/resource";
 import type { DashboardPayment } from "@/lib/payments/search";
 import { appOrigin } from "@/lib/platform/env";
 import { DomainError } from "@/lib/platform/errors";
-import { randomChars } from "@/lib/platform/ids";
+import { merchantHandle } from "@/lib/platform/ids";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput, stringField } from "@/lib/platform/validation";
 
@@ -76,6 +76,9 @@ function toResource(row: LinkRow): PaymentLinkResource {
 }
 
 /** A link's columns and its paid payments, counted through the index on checkouts' link. */
+/** A link's slug: `{merchant id}_` and 16 base62 characters (merchantHandle). */
+export const SLUG_LENGTH = 16;
+
 const LINK_COLUMNS = sql`l.id, l.slug, l.name, l.amount::text as amount, l.currency, l.description, l.active, l.created_at,
   (select count(*) from checkouts c join payments p on p.id = c.payment_id and p.merchant_id = c.merchant_id
    where c.payment_link_id = l.id and c.merchant_id = l.merchant_id and p.status = 'completed') as paid_count`;
@@ -93,7 +96,7 @@ export async function createPaymentLink(
   const [row] = await selectRows<LinkRow>(
     db,
     sql`insert into payment_links (merchant_id, slug, name, amount, currency, description)
-        values (${merchantId}, ${randomChars(16)}, ${link.name}, ${amount}::numeric, ${currency}, ${link.description})
+        values (${merchantId}, ${merchantHandle.make(merchantId, SLUG_LENGTH)}, ${link.name}, ${amount}::numeric, ${currency}, ${link.description})
         returning id, slug, name, amount::text as amount, currency, description, active, created_at, 0 as paid_count`,
   );
   return toResource(row!);
@@ -147,15 +150,6 @@ export async function setPaymentLinkActive(
   );
   if (!updated) throw new DomainError("not_found", `Payment link ${linkId} was not found.`);
   return (await getPaymentLink(db, merchantId, linkId))!;
-}
-
-/** The merchant that owns a link, for the API's 403-or-404; undefined for none. */
-export async function paymentLinkOwner(db: Executor, linkId: number): Promise<number | undefined> {
-  const [row] = await selectRows<{ merchant_id: number | string }>(
-    db,
-    sql`select merchant_id from payment_links where id = ${linkId}`,
-  );
-  return row ? Number(row.merchant_id) : undefined;
 }
 
 /** A link's newest payments (made by payers who submitted its form) for its dashboard page, and how many. */

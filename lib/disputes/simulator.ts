@@ -4,6 +4,7 @@ import { getDb, selectRows, type Executor } from "@/db/client";
 import type { DisputeReason } from "@/db/enums";
 import type { BackgroundService } from "@/lib/platform/background-service";
 import { DomainError } from "@/lib/platform/errors";
+import { forEachDueMerchant, type MerchantScope } from "@/lib/platform/merchant-claims";
 import { periodicService } from "@/lib/platform/periodic-service";
 import { parseInput } from "@/lib/platform/validation";
 import {
@@ -39,6 +40,13 @@ export async function scheduleDispute(
 
 /** Opens the disputes scheduled and due, each in its own transaction; how many it opened. */
 export async function openDueDisputes(db: Executor, limit = 20): Promise<number> {
+  const isDue = sql`open_at <= now()`;
+  return forEachDueMerchant(db, { table: "scheduled_disputes", where: isDue }, (merchant) =>
+    openClaimed(db, sql`${isDue} ${merchant.and()}`, limit),
+  );
+}
+
+async function openClaimed(db: Executor, isDue: SQL, limit: number): Promise<number> {
   let opened = 0;
   for (; opened < limit; opened++) {
     const done = await db.transaction(async (tx) => {
@@ -50,7 +58,7 @@ export async function openDueDisputes(db: Executor, limit = 20): Promise<number>
       }>(
         tx,
         sql`delete from scheduled_disputes where (merchant_id, payment_id) = (
-              select merchant_id, payment_id from scheduled_disputes where open_at <= now()
+              select merchant_id, payment_id from scheduled_disputes where ${isDue}
               order by open_at limit 1 for update skip locked)
             returning merchant_id, payment_id, reason, inquiry`,
       );
@@ -71,6 +79,15 @@ export async function openDueDisputes(db: Executor, limit = 20): Promise<number>
 
 /** Decides what is due: submitted magic evidence (its verdict), and disputes past their deadline (lost). */
 export async function decideDueDisputes(db: Executor, limit = 20): Promise<number> {
+  const isDue = sql`(decide_at <= now() or (${pastDeadline}))`;
+  return forEachDueMerchant(db, { table: "disputes", where: isDue }, (merchant) =>
+    decideClaimed(db, merchant, limit),
+  );
+}
+
+const pastDeadline = sql`status in ('needs_response', 'warning_needs_response') and evidence_due_by <= now()`;
+
+async function decideClaimed(db: Executor, merchant: MerchantScope, limit: number): Promise<number> {
   let decided = 0;
   for (; decided < limit; decided++) {
     const done = await db.transaction(async (tx) => {
@@ -78,16 +95,11 @@ export async function decideDueDisputes(db: Executor, limit = 20): Promise<numbe
       const pick = (condition: SQL, order: SQL) =>
         selectRows<DisputeRow>(
           tx,
-          sql`select ${DISPUTE_COLUMNS} from disputes where ${condition}
+          sql`select ${DISPUTE_COLUMNS} from disputes where ${condition} ${merchant.and()}
               order by ${order} limit 1 for update skip locked`,
         );
       const [due] = await pick(sql`decide_at <= now()`, sql`decide_at`).then(async (verdicts) =>
-        verdicts.length > 0
-          ? verdicts
-          : pick(
-              sql`status in ('needs_response', 'warning_needs_response') and evidence_due_by <= now()`,
-              sql`evidence_due_by`,
-            ),
+        verdicts.length > 0 ? verdicts : pick(pastDeadline, sql`evidence_due_by`),
       );
       if (!due) return false;
       await decideLocked(tx, due, due.decision ?? "lost");

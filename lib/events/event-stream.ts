@@ -89,7 +89,7 @@ export async function openEventStream(
       tx,
       sql`insert into event_stream_leases (token_id, expires_at)
           values (${options.tokenId}, now() + ${LEASE_SECONDS}::int * interval '1 second')
-          returning id, now() as opened_at`,
+          returning id, created_at as opened_at`,
     );
     return {
       kind: "open" as const,
@@ -105,12 +105,12 @@ export async function openEventStream(
  * Renews a stream's lease while its token still authenticates; false when the token was revoked, expired or
  * deleted (with its merchant) since: the stream ends, within one heartbeat even when no event comes.
  */
-async function renewLease(db: Executor, leaseId: number): Promise<boolean> {
+async function renewLease(db: Executor, tokenId: number, leaseId: number): Promise<boolean> {
   const renewed = await selectRows(
     db,
     sql`update event_stream_leases l
         set expires_at = now() + ${LEASE_SECONDS}::int * interval '1 second'
-        where l.id = ${leaseId}
+        where l.token_id = ${tokenId} and l.id = ${leaseId}
           and exists (select 1 from api_tokens t where t.id = l.token_id and ${tokenIsLive(sql`t`)})
         returning l.id`,
   );
@@ -180,7 +180,7 @@ export function runEventStream(
     sink.write(": heartbeat\n\n");
     const cutoff = Date.now() - SENT_MEMORY_MS;
     for (const [id, at] of sent) if (at < cutoff) sent.delete(id);
-    renewLease(db, stream.leaseId)
+    renewLease(db, stream.tokenId, stream.leaseId)
       .then((renewed) => {
         if (!renewed) close();
       })
@@ -194,9 +194,10 @@ export function runEventStream(
     clearInterval(heartbeat);
     unsubscribe();
     // Released before the response ends, so a client that reconnects at once finds its slot free.
-    void selectRows(db, sql`delete from event_stream_leases where id = ${stream.leaseId}`).catch(
-      (error: unknown) => logger.warn({ err: error }, "Event stream lease release failed"),
-    );
+    void selectRows(
+      db,
+      sql`delete from event_stream_leases where token_id = ${stream.tokenId} and id = ${stream.leaseId}`,
+    ).catch((error: unknown) => logger.warn({ err: error }, "Event stream lease release failed"));
     sink.end();
   }
   openStreams.add(close);

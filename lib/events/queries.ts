@@ -118,15 +118,19 @@ export async function listEvents(
   };
 }
 
-/** An event with its deliveries, and the merchant that owns it (the caller answers 403 for another's). */
+/** The well-formed event ids: anything else names no event, with no query. */
+export const EVENT_ID = /^evt_[\w-]{1,64}$/;
+
+/** One of the merchant's events with its deliveries; undefined when it has none with the id. */
 export async function findEvent(
   db: Executor,
+  merchantId: number,
   eventId: string,
-): Promise<{ merchantId: number; event: EventResource & { deliveries: EventDelivery[] } } | undefined> {
-  if (!/^evt_[\w-]{1,64}$/.test(eventId)) return undefined;
+): Promise<(EventResource & { deliveries: EventDelivery[] }) | undefined> {
+  if (!EVENT_ID.test(eventId)) return undefined;
   const [row] = await selectRows<EventRow & { merchant_id: number | string }>(
     db,
-    sql`select id, merchant_id, type, data, created_at from events where id = ${eventId}`,
+    sql`select id, merchant_id, type, data, created_at from events where merchant_id = ${merchantId} and id = ${eventId}`,
   );
   if (!row) return undefined;
   const deliveries = await selectRows<{
@@ -142,17 +146,14 @@ export async function findEvent(
         order by endpoint_id`,
   );
   return {
-    merchantId: Number(row.merchant_id),
-    event: {
-      ...toResource(row),
-      deliveries: deliveries.map((delivery) => ({
-        endpoint_id: Number(delivery.endpoint_id),
-        status: delivery.status,
-        attempts: delivery.attempt_count,
-        last_attempt_at: isoTimestampOrNull(delivery.last_attempt_at),
-        // Only a delivery still to be tried has a next attempt.
-        next_attempt_at: delivery.status === "pending" ? isoTimestampOrNull(delivery.next_attempt_at) : null,
-      })),
-    },
+    ...toResource(row),
+    deliveries: deliveries.map((delivery) => ({
+      endpoint_id: Number(delivery.endpoint_id),
+      status: delivery.status,
+      attempts: delivery.attempt_count,
+      last_attempt_at: isoTimestampOrNull(delivery.last_attempt_at),
+      // Only a delivery still to be tried has a next attempt.
+      next_attempt_at: delivery.status === "pending" ? isoTimestampOrNull(delivery.next_attempt_at) : null,
+    })),
   };
 }

@@ -1,6 +1,6 @@
 import "server-only";
-import { sql } from "drizzle-orm";
-import { getDb, selectRows } from "@/db/client";
+import { sql, type SQL } from "drizzle-orm";
+import { getDb, selectRows, type Executor } from "@/db/client";
 import { logger } from "@/lib/platform/logger";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { liveTokenIds } from "@/lib/tokens/authenticate";
@@ -106,14 +106,7 @@ class EventStreamHub {
           ? sql`now() - ${lookBackMs}::int * interval '1 millisecond'`
           : sql`${new Date(this.newestMs - lookBackMs).toISOString()}::timestamptz`;
       const seenIds = [...this.seen.keys()];
-      const rows = await selectRows<StreamEventRow>(
-        getDb(),
-        sql`select id, merchant_id, type, data, created_at from events
-            where created_at > ${since}
-              and merchant_id = any(string_to_array(${merchants.join(",")}, ',')::bigint[])
-              and not (id = any(string_to_array(${seenIds.join(",")}, ',')))
-            order by created_at, id limit ${BATCH}`,
-      );
+      const rows = await readStreamEvents(getDb(), merchants, since, seenIds);
       // Checked after the events were read: an event written after a revocation committed is never sent.
       const live = rows.length > 0 ? await this.dropRevoked() : this.subscribers;
       for (const row of rows) {
@@ -137,3 +130,23 @@ class EventStreamHub {
 }
 
 export const eventStreamHub = new EventStreamHub();
+
+/**
+ * The hub's one read per poll: these merchants' events since `since` not seen yet, oldest first. On Citus it
+ * reaches the shards of those merchants only (one, for one merchant's streams).
+ */
+export function readStreamEvents(
+  db: Executor,
+  merchants: number[],
+  since: SQL,
+  seenIds: string[],
+): Promise<StreamEventRow[]> {
+  return selectRows<StreamEventRow>(
+    db,
+    sql`select id, merchant_id, type, data, created_at from events
+        where created_at > ${since}
+          and merchant_id = any(string_to_array(${merchants.join(",")}, ',')::bigint[])
+          and not (id = any(string_to_array(${seenIds.join(",")}, ',')))
+        order by created_at, id limit ${BATCH}`,
+  );
+}

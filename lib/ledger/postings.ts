@@ -38,9 +38,11 @@ export type Posting = {
 /** `currency`'s ISO minor units as SQL: the fee is rounded to them in the statement that completes a payment. */
 export function minorUnitsSql(currency: SQL): SQL {
   const other = CURRENCY_CODES.filter((code) => minorUnits(code) !== 2);
-  return sql`(case ${currency} ${sql.raw(
-    other.map((code) => `when '${code}' then ${minorUnits(code)}`).join(" "),
-  )} else 2 end)`;
+  // A searched CASE: Citus deparses a simple `case x when 'BHD'` in an UPDATE it routes as `when NULL::boolean`.
+  const byCode = other.map(
+    (code) => sql`when ${currency} = ${sql.raw(`'${code}'`)} then ${sql.raw(String(minorUnits(code)))}`,
+  );
+  return sql`(case ${sql.join(byCode, sql` `)} else 2 end)`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { addToBalances } from "./postings";
 
 /**
@@ -13,10 +14,20 @@ export async function releaseBalance(
   db: Executor,
   { merchantId, limit = 500 }: { merchantId?: number; limit?: number } = {},
 ): Promise<number> {
-  const which =
-    merchantId === undefined
-      ? sql`available_on <= now() order by available_on limit ${limit} for update skip locked`
-      : sql`merchant_id = ${merchantId} order by available_on limit ${limit} for update`;
+  if (merchantId === undefined)
+    return forEachDueMerchant(
+      db,
+      { table: "balance_transactions", where: sql`status = 'pending' and available_on <= now()` },
+      (merchant) =>
+        releaseSome(
+          db,
+          sql`available_on <= now() ${merchant.and()} order by available_on limit ${limit} for update skip locked`,
+        ),
+    );
+  return releaseSome(db, sql`merchant_id = ${merchantId} order by available_on limit ${limit} for update`);
+}
+
+async function releaseSome(db: Executor, which: SQL): Promise<number> {
   const [row] = await selectRows<{ released: number }>(
     db,
     sql`with due as (

@@ -2,19 +2,23 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { appOrigin } from "@/lib/platform/env";
-import { randomChars } from "@/lib/platform/ids";
+import { merchantHandle } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
 
-/** 43 base62 characters: 32 random bytes' worth (62^43 > 2^256). */
+/** `{merchant id}_` and 43 base62 characters: 32 random bytes' worth (62^43 > 2^256); see merchantHandle. */
 const TOKEN_LENGTH = 43;
-const TOKEN_PATTERN = /^[0-9A-Za-z]{43}$/;
 
 /** A new checkout page's token, as it is stored: found by its hash, read back (for checkout_url) decrypted. */
 export type NewCheckoutToken = { token: string; hash: string; ciphertext: string };
 
-export function newCheckoutToken(): NewCheckoutToken {
-  const token = randomChars(TOKEN_LENGTH);
+export function newCheckoutToken(merchantId: number): NewCheckoutToken {
+  const token = merchantHandle.make(merchantId, TOKEN_LENGTH);
   return { token, hash: hashCheckoutToken(token), ciphertext: encryptSecret(token) };
+}
+
+/** The merchant a token names; undefined for a token made before tokens named it. */
+export function checkoutTokenMerchant(token: string): number | undefined {
+  return merchantHandle.parse(token, TOKEN_LENGTH)?.merchantId;
 }
 
 export function hashCheckoutToken(token: string): string {
@@ -23,7 +27,7 @@ export function hashCheckoutToken(token: string): string {
 
 /** Whether a path segment can be a token at all: anything else names no checkout, with no query. */
 export function isCheckoutToken(value: string): boolean {
-  return TOKEN_PATTERN.test(value);
+  return merchantHandle.parse(value, TOKEN_LENGTH) !== undefined;
 }
 
 /** `{APP_URL}/pay/{token}`: the page a payer pays on. */

@@ -48,10 +48,12 @@ export type NewPayment = {
  * The whole creation in one statement, so one round trip and, without an Idempotency-Key, no transaction
  * around it (a statement commits as a whole): the next sequence number from the merchant's counter, the
  * payment, its checkout page, its customer's row, its count in its day's pending totals (the merchant's and
- * its customer's: the Overview's and the lists' rollup), and its `payment.pending` event with deliveries. The merchant row lock orders creations, so the count is the payment's dense sequence
- * number, and clock_timestamp() read under the lock keeps created_at in the same order; nothing waits on the
- * application while the lock is held. No row when the merchant does not exist. Exported so the benchmark's
- * bare baseline runs the same SQL.
+ * its customer's: the Overview's and the lists' rollup), and its `payment.pending` event with deliveries. The
+ * merchant's payment_sequences row lock orders creations, so the count is the payment's dense sequence
+ * number, and created_at is the clock or the previous payment's, whichever is later, so it keeps the same
+ * order (ties go by id, also taken under the lock) even where the clock is read before the lock (Citus
+ * evaluates it on the coordinator); nothing
+ * waits on the application while the lock is held. Exported so the benchmark's bare baseline runs the same SQL.
  */
 export function createPaymentStatement(merchantId: number, payment: NewPayment, eventId: string): SQL {
   return eventStatement({
@@ -73,8 +75,12 @@ export function createPaymentStatement(merchantId: number, payment: NewPayment, 
     after: {
       ctes: sql`
       sequence as (
-        update merchants set payments_count = payments_count + 1 where id = ${merchantId}
-        returning payments_count as seq, clock_timestamp() as at
+        insert into payment_sequences as s (merchant_id, payments_count, last_created_at)
+        values (${merchantId}::bigint, 1, clock_timestamp())
+        on conflict (merchant_id) do update
+          set payments_count = s.payments_count + 1,
+              last_created_at = greatest(excluded.last_created_at, s.last_created_at)
+        returning payments_count as seq, last_created_at as at
       ), inserted as (
         insert into payments (merchant_id, merchant_seq, external_id, customer_id, amount, currency, metadata, source, settle_at, created_at, updated_at)
         select ${merchantId}::bigint, seq, ${payment.external_id}::text, ${payment.customer_id}::text, ${payment.amount}::numeric,
@@ -146,7 +152,7 @@ export async function createPayment(
   const paymentLinkId = options.paymentLinkId ?? null;
   // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.
   const awaitsPayer = data.return_url !== null || paymentLinkId !== null || options.waitForPayer === true;
-  const checkout = newCheckoutToken();
+  const checkout = newCheckoutToken(merchantId);
   const created = (executor: Executor) =>
     selectRows<{ id: number | string }>(
       executor,

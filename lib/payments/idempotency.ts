@@ -8,6 +8,9 @@ import { DomainError } from "@/lib/platform/errors";
 /** The 409 for an Idempotency-Key sent again with another body. */
 export const IDEMPOTENCY_KEY_REUSED = "This Idempotency-Key was already used with a different request body.";
 
+/** How long a key is remembered (the contract's 24 hours). */
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
 /** What a key can create: a payment, a refund or a payout, each remembered in its own column. */
 const TARGET_FIELDS = { payment: "paymentId", refund: "refundId", payout: "payoutId" } as const;
 export type IdempotentTarget = keyof typeof TARGET_FIELDS;
@@ -43,10 +46,11 @@ export async function runOnceForKey(
           paymentId: null,
           refundId: null,
           payoutId: null,
-          createdAt: sql`now()`,
+          createdAt: sql`excluded.created_at`,
         },
-        // Keys are remembered for 24 hours; an older one is free to reuse.
-        setWhere: sql`${idempotencyKeys.createdAt} < now() - interval '24 hours'`,
+        // Keys are remembered for 24 hours; an older one is free to reuse. The cut-off is a value, not now():
+        // Citus takes only immutable functions in an upsert's DO UPDATE.
+        setWhere: sql`${idempotencyKeys.createdAt} < ${new Date(Date.now() - KEY_LIFETIME_MS).toISOString()}::timestamptz`,
       })
       .returning({ id: idempotencyKeys.id });
     const ofThisKey = and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key));

@@ -1,5 +1,6 @@
 import "server-only";
 import { is, SQL, sql } from "drizzle-orm";
+import { onCitus } from "@/db/citus";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import { publicId } from "@/lib/platform/ids";
 import type { PaymentEventType, PaymentResource } from "./schemas";
@@ -49,6 +50,10 @@ export function eventStatement(event: {
       : sql`endpoint.id = ${event.onlyEndpointId}`;
   const data = is(event.data, SQL) ? event.data : sql`${JSON.stringify(event.data)}::json`;
   const { after } = event;
+  // On Citus the statement runs on the merchant's worker, where no webhook worker listens: they poll there.
+  const wakeUp = onCitus()
+    ? sql`null`
+    : sql`(select pg_notify(${DELIVERIES_CHANNEL}, '') from created limit 1)`;
   return sql`
     with ${after ? sql`${after.ctes},` : sql``}
     event as (
@@ -69,7 +74,7 @@ export function eventStatement(event: {
       where endpoint.merchant_id = ${event.merchantId} and ${recipients}
       returning 1
     )
-    select ${after ? sql`${after.returning},` : sql``} (select pg_notify(${DELIVERIES_CHANNEL}, '') from created limit 1)
+    select ${after ? sql`${after.returning},` : sql``} ${wakeUp}
     ${after ? sql`from ${after.from}` : sql``}`;
 }
 

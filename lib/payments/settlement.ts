@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PaymentFailureCode } from "@/db/enums";
@@ -7,6 +7,8 @@ import { onceMoreOnConflict } from "@/db/errors";
 import { payments, type PaymentMethod } from "@/db/schema";
 import { feeSql, paymentPosting, post } from "@/lib/ledger/postings";
 import { DomainError } from "@/lib/platform/errors";
+import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
+import { rowExists } from "@/lib/platform/ownership";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { parseInput, requiredChoice } from "@/lib/platform/validation";
 import { CANCELED_REASON } from "./canceled";
@@ -126,8 +128,8 @@ async function transition(
     tx,
     sql`update payments p set status = ${outcome}, failure_reason = ${failureReason}, failure_code = ${failureCode},
                settled_at = now(), updated_at = now(), payment_method = coalesce(${card}::json, p.payment_method),
-               fee = case when ${outcome} = 'completed' then ${fee} end,
-               net = case when ${outcome} = 'completed' then p.amount - ${fee} end
+               fee = case when ${outcome}::text = 'completed' then ${fee} end,
+               net = case when ${outcome}::text = 'completed' then p.amount - ${fee} end
         from merchants m
         where p.id = ${paymentId} and p.status = 'pending' and m.id = p.merchant_id
               ${merchantId === undefined ? sql`` : sql`and p.merchant_id = ${merchantId}`}
@@ -184,7 +186,7 @@ export async function settlePayment(
     .where(
       merchantId === undefined
         ? eq(payments.id, paymentId)
-        : and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)),
+        : and(eq(payments.merchantId, merchantId), eq(payments.id, paymentId)),
     );
   if (!existing) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
   throw new DomainError(
@@ -199,10 +201,17 @@ export async function settleDuePayments(
   limit = 100,
   processor: PaymentProcessor = simulatedProcessor,
 ): Promise<number> {
+  const isDue = sql`status = 'pending' and settle_at <= now()`;
+  return forEachDueMerchant(db, { table: "payments", where: isDue }, (merchant) =>
+    settleClaimed(db, sql`${isDue} ${merchant.and()}`, limit, processor),
+  );
+}
+
+async function settleClaimed(db: Executor, isDue: SQL, limit: number, processor: PaymentProcessor) {
   return db.transaction(async (tx) => {
     const due = await selectRows<{ id: number | string; merchant_id: number | string; amount: string }>(
       tx,
-      sql`select id, merchant_id, amount from payments where status = 'pending' and settle_at <= now()
+      sql`select id, merchant_id, amount from payments where ${isDue}
           order by settle_at limit ${limit} for update skip locked`,
     );
     // Each event adds to its merchant's count for its type (event_hourly_counts), locking that row until
@@ -247,11 +256,15 @@ export async function cancelPayment(db: Executor, paymentId: number, merchantId:
   const [existing] = await db
     .select({ merchantId: payments.merchantId })
     .from(payments)
-    .where(eq(payments.id, paymentId));
-  if (!existing) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
-  if (merchantId !== null && existing.merchantId !== merchantId)
-    throw new DomainError("forbidden", "Not your payment.");
-  throw new DomainError("conflict", NOT_CANCELABLE);
+    .where(
+      merchantId === null
+        ? eq(payments.id, paymentId)
+        : and(eq(payments.merchantId, merchantId), eq(payments.id, paymentId)),
+    );
+  if (existing) throw new DomainError("conflict", NOT_CANCELABLE);
+  throw merchantId !== null && (await rowExists(db, "payments", paymentId))
+    ? new DomainError("forbidden", "Not your payment.")
+    : new DomainError("not_found", `Payment ${paymentId} was not found.`);
 }
 
 /**
@@ -259,11 +272,17 @@ export async function cancelPayment(db: Executor, paymentId: number, merchantId:
  * each with `payment.failed` and a reason that says why. Returns how many were looked at.
  */
 export async function expireStalePayments(db: Executor, expireAfterMs: number, limit = 100): Promise<number> {
+  const isStale = sql`status = 'pending' and created_at < now() - ${expireAfterMs}::int * interval '1 millisecond'`;
+  return forEachDueMerchant(db, { table: "payments", where: isStale }, (merchant) =>
+    expireClaimed(db, sql`${isStale} ${merchant.and()}`, expireAfterMs, limit),
+  );
+}
+
+async function expireClaimed(db: Executor, isStale: SQL, expireAfterMs: number, limit: number) {
   return db.transaction(async (tx) => {
     const stale = await selectRows<{ id: number | string; merchant_id: number | string }>(
       tx,
-      sql`select id, merchant_id from payments
-          where status = 'pending' and created_at < now() - ${expireAfterMs}::int * interval '1 millisecond'
+      sql`select id, merchant_id from payments where ${isStale}
           order by merchant_id, created_at limit ${limit} for update skip locked`,
     );
     const failureReason = `Expired: still pending ${describeDuration(expireAfterMs)} after it was created.`;

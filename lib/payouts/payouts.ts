@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PayoutStatus } from "@/db/enums";
 import { addToBalances } from "@/lib/ledger/postings";
@@ -8,6 +8,7 @@ import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
 import { recordEvent } from "@/lib/payments/outbox";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { DomainError, validationError } from "@/lib/platform/errors";
+import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { CLOSED_ACCOUNT, TEST_IBANS } from "./iban";
@@ -236,7 +237,7 @@ async function movePayout(
   const [row] = await selectRows<PayoutRow>(
     tx,
     sql`update payouts set status = ${to}, failure_reason = ${reason}, updated_at = now(),
-               move_at = case when ${to} = 'in_transit' and ${nextMoveMs}::int > 0
+               move_at = case when ${to}::text = 'in_transit' and ${nextMoveMs}::int > 0
                               then now() + ${nextMoveMs}::int * interval '1 millisecond' end
         where merchant_id = ${merchantId} and id = ${payoutId}
           and status in (${sql.join(
@@ -296,6 +297,13 @@ export async function settlePayout(db: Executor, merchantId: number, payoutId: n
  * batch per transaction. Returns how many it looked at.
  */
 export async function moveDuePayouts(db: Executor, stepMs: number, limit = 50): Promise<number> {
+  const isDue = sql`status in ('pending', 'in_transit') and move_at <= now()`;
+  return forEachDueMerchant(db, { table: "payouts", where: isDue }, (merchant) =>
+    moveClaimedPayouts(db, sql`${isDue} ${merchant.and()}`, stepMs, limit),
+  );
+}
+
+async function moveClaimedPayouts(db: Executor, isDue: SQL, stepMs: number, limit: number) {
   return db.transaction(async (tx) => {
     const due = await selectRows<{
       merchant_id: string;
@@ -304,8 +312,7 @@ export async function moveDuePayouts(db: Executor, stepMs: number, limit = 50): 
       destination_closed: boolean;
     }>(
       tx,
-      sql`select merchant_id, id, status, destination_closed from payouts
-          where status in ('pending', 'in_transit') and move_at <= now()
+      sql`select merchant_id, id, status, destination_closed from payouts where ${isDue}
           order by move_at limit ${limit} for update skip locked`,
     );
     for (const payout of due) {

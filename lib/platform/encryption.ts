@@ -18,14 +18,20 @@ type Key = { id: string; key: Buffer };
  * The columns that hold encrypted secrets: moved by reencrypt (by their table's key, `id` unless named), and
  * checked at boot unless the table grows with payments (a scan of it at every boot would cost seconds).
  */
-const ENCRYPTED_COLUMNS: Array<{ table: string; column: string; key?: string; checkedAtBoot?: false }> = [
-  { table: "webhook_endpoints", column: "secret_ciphertext" },
-  { table: "webhook_endpoints", column: "previous_secret_ciphertext" },
-  { table: "users", column: "totp_secret_ciphertext" },
-  { table: "users", column: "totp_pending_ciphertext" },
+/** Each encrypted column, with its table's primary key (re-encryption pages through it in key order). */
+const ENCRYPTED_COLUMNS: Array<{ table: string; column: string; key: string[]; checkedAtBoot?: false }> = [
+  { table: "webhook_endpoints", column: "secret_ciphertext", key: ["merchant_id", "id"] },
+  { table: "webhook_endpoints", column: "previous_secret_ciphertext", key: ["merchant_id", "id"] },
+  { table: "users", column: "totp_secret_ciphertext", key: ["id"] },
+  { table: "users", column: "totp_pending_ciphertext", key: ["id"] },
   // A checkout page's token: under a dropped key, its payment's checkout_url reads as null (and is logged).
-  { table: "checkouts", column: "token_ciphertext", key: "payment_id", checkedAtBoot: false },
-  { table: "payout_accounts", column: "iban_ciphertext", key: "merchant_id" },
+  {
+    table: "checkouts",
+    column: "token_ciphertext",
+    key: ["merchant_id", "payment_id"],
+    checkedAtBoot: false,
+  },
+  { table: "payout_accounts", column: "iban_ciphertext", key: ["merchant_id"] },
 ];
 
 export const keyId = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 8);
@@ -124,27 +130,36 @@ export async function checkStoredSecrets(db: Executor): Promise<void> {
 export async function reencryptStoredSecrets(db: Executor, batchSize = 100): Promise<number> {
   const current = encryptSecret("").split(".")[1]!;
   let moved = 0;
-  for (const { table, column, key = "id" } of ENCRYPTED_COLUMNS) {
-    let afterId = 0;
+  for (const { table, column, key } of ENCRYPTED_COLUMNS) {
+    const keyColumns = sql.join(
+      key.map((name) => sql.identifier(name)),
+      sql`, `,
+    );
+    const keyOf = (values: Array<number | string>) =>
+      sql.join(
+        values.map((value) => sql`${value}::bigint`),
+        sql`, `,
+      );
+    let after: Array<number | string> = key.map(() => 0);
     for (;;) {
-      const rows = await selectRows<{ id: number | string; stored: string }>(
+      const rows = await selectRows<{ key: Array<number | string>; stored: string }>(
         db,
-        sql`select ${sql.identifier(key)} as id, ${sql.identifier(column)} as stored from ${sql.identifier(table)}
-            where ${sql.identifier(key)} > ${afterId} and ${sql.identifier(column)} is not null
+        sql`select array[${keyColumns}] as key, ${sql.identifier(column)} as stored from ${sql.identifier(table)}
+            where (${keyColumns}) > (${keyOf(after)}) and ${sql.identifier(column)} is not null
               and ${sql.identifier(column)} not like ${`v2.${current}.%`}
-            order by ${sql.identifier(key)} limit ${batchSize}`,
+            order by ${keyColumns} limit ${batchSize}`,
       );
       for (const row of rows) {
         // Only if unchanged since read: a secret rotated meanwhile is already under the current key.
         const updated = await selectRows(
           db,
           sql`update ${sql.identifier(table)} set ${sql.identifier(column)} = ${encryptSecret(decryptSecret(row.stored))}
-              where ${sql.identifier(key)} = ${row.id} and ${sql.identifier(column)} = ${row.stored} returning 1`,
+              where (${keyColumns}) = (${keyOf(row.key)}) and ${sql.identifier(column)} = ${row.stored} returning 1`,
         );
         moved += updated.length;
       }
       if (rows.length < batchSize) break;
-      afterId = Number(rows.at(-1)!.id);
+      after = rows.at(-1)!.key;
     }
   }
   return moved;

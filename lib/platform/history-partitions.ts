@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, selectRows, type Executor } from "@/db/client";
+import { onCitus } from "@/db/citus";
+import { getDb, selectRows, type Executor, type Transaction } from "@/db/client";
 import { isLockNotAvailable, isMissingPartition } from "@/db/errors";
 import { getEnv } from "./env";
 import { logger } from "./logger";
@@ -44,10 +45,19 @@ const PARTITION_LOCK_ID = 72_201_518;
  */
 const LOCK_TIMEOUT = "5s";
 
+/**
+ * On Citus a partition is a distributed table of its own, with foreign keys to reference tables: its shards
+ * are made over one connection per worker (Citus refuses the parallel way in such a transaction).
+ */
+async function sequentialOnCitus(tx: Transaction): Promise<void> {
+  if (onCitus()) await tx.execute(sql`set local citus.multi_shard_modify_mode to 'sequential'`);
+}
+
 /** Creates the partitions of `table` missing from the one holding `from` to the one holding `to`. */
 export async function createPartitions(db: Executor, table: HistoryTable, from: Date, to: Date) {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, true)`);
+    await sequentialOnCitus(tx);
     const [row] = await selectRows<{ created: number }>(
       tx,
       sql`select create_history_partitions(${table}, ${HISTORY_TABLES[table].width},
@@ -115,6 +125,7 @@ function dropPartition(db: Executor, name: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, true)`);
     await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID})`);
+    await sequentialOnCitus(tx);
     const [row] = await selectRows<{ present: boolean }>(
       tx,
       sql`select to_regclass(quote_ident(${name})) is not null as present`,

@@ -27,6 +27,21 @@ export function randomChars(length: number): string {
   return chars;
 }
 
+/**
+ * A public handle a payer's request carries (a checkout token, a payment link's slug): `{merchant id}_{random}`,
+ * so the request's statements name the merchant's shard from the start (docs/scaling.md). The prefix is not
+ * trusted: the handle is matched whole. Handles made before it are the random part alone.
+ */
+export const merchantHandle = {
+  make: (merchantId: number, length: number): string => `${merchantId}_${randomChars(length)}`,
+  /** Whether `value` can be a handle at all, and the merchant it names (undefined for an older handle). */
+  parse(value: string, length: number): { merchantId: number | undefined } | undefined {
+    const match = new RegExp(`^(?:([1-9][0-9]{0,17})_)?[0-9A-Za-z]{${length}}$`).exec(value);
+    if (!match) return undefined;
+    return { merchantId: match[1] === undefined ? undefined : Number(match[1]) };
+  },
+};
+
 /** A random, URL-safe public id such as `evt_…`: 22 base62 characters carry ~131 bits. */
 export function publicId(prefix: string, length = 22): string {
   return `${prefix}_${randomChars(length)}`;

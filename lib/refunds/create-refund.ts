@@ -8,6 +8,7 @@ import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
 import { eventStatement } from "@/lib/payments/outbox";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
+import { rowExists } from "@/lib/platform/ownership";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { refundResourceJson, toRefundResource, type RefundRow } from "./resource";
 import { createRefundSchema, type CreateRefundInput, type RefundResource } from "./schemas";
@@ -100,10 +101,12 @@ async function explainRefusal(db: Executor, merchantId: number, paymentId: numbe
     db,
     sql`select merchant_id, status, currency, (amount - amount_refunded - amount_refund_pending)::text as refundable,
                coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed
-        from payments where id = ${paymentId}`,
+        from payments where merchant_id = ${merchantId} and id = ${paymentId}`,
   );
-  if (!payment) return new DomainError("not_found", `Payment ${paymentId} was not found.`);
-  if (Number(payment.merchant_id) !== merchantId) return new DomainError("forbidden", "Not your payment.");
+  if (!payment)
+    return (await rowExists(db, "payments", paymentId))
+      ? new DomainError("forbidden", "Not your payment.")
+      : new DomainError("not_found", `Payment ${paymentId} was not found.`);
   if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
   if (payment.disputed) return validationError({ payment: ["A disputed payment cannot be refunded."] });
   const refusal = amount === undefined ? null : amountRefusal(amount, payment.currency);

@@ -6,44 +6,44 @@ import { allOf, readPageByDays } from "@/lib/platform/day-count-pages";
 import { REFUND_COLUMNS, toRefundResource, type RefundRow } from "./resource";
 import type { RefundResource } from "./schemas";
 
-/** Finds a refund by id whoever owns it, so the caller can tell "not yours" (403) from "no such" (404). */
+/** One of the merchant's refunds by id; undefined when it has none with the id (see refuseUnowned). */
 export async function findRefund(
   db: Executor,
+  merchantId: number,
   refundId: number,
-): Promise<{ refund: RefundResource; merchantId: number } | undefined> {
-  const [row] = await selectRows<RefundRow & { merchant_id: number | string }>(
+): Promise<RefundResource | undefined> {
+  const [row] = await selectRows<RefundRow>(
     db,
-    sql`select ${REFUND_COLUMNS}, merchant_id from refunds where id = ${refundId}`,
+    sql`select ${REFUND_COLUMNS} from refunds where merchant_id = ${merchantId} and id = ${refundId}`,
   );
-  return row ? { refund: toRefundResource(row), merchantId: Number(row.merchant_id) } : undefined;
+  return row && toRefundResource(row);
 }
 
 /**
- * One page of a payment's refunds, newest first, with the total; undefined when the payment does not
- * exist, and the owner's id so the caller can refuse another merchant's. A payment has few refunds (each
- * takes part of its amount), so an offset is cheap here.
+ * One page of a payment of the merchant's refunds, newest first, with the total; undefined when the merchant
+ * has no such payment. A payment has few refunds (each takes part of its amount), so an offset is cheap here.
  */
 export async function listPaymentRefunds(
   db: Executor,
+  merchantId: number,
   paymentId: number,
   page: number,
   perPage: number,
-): Promise<{ merchantId: number; items: RefundResource[]; total: number } | undefined> {
-  const rows = await selectRows<Partial<RefundRow> & { owner: number | string; total: number | string }>(
+): Promise<{ items: RefundResource[]; total: number } | undefined> {
+  const rows = await selectRows<Partial<RefundRow> & { total: number | string }>(
     db,
-    sql`select r.*, p.merchant_id as owner,
+    sql`select r.*,
           (select count(*) from refunds where merchant_id = p.merchant_id and payment_id = p.id) as total
         from payments p
         left join lateral (
           select ${REFUND_COLUMNS} from refunds where merchant_id = p.merchant_id and payment_id = p.id
           order by id desc offset ${(page - 1) * perPage} limit ${perPage}
         ) r on true
-        where p.id = ${paymentId}`,
+        where p.merchant_id = ${merchantId} and p.id = ${paymentId}`,
   );
   const [first] = rows;
   if (!first) return undefined;
   return {
-    merchantId: Number(first.owner),
     total: Number(first.total),
     items: rows.filter((row) => row.id != null).map((row) => toRefundResource(row as RefundRow)),
   };

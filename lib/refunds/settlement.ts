@@ -7,6 +7,8 @@ import { eventStatement } from "@/lib/payments/outbox";
 import { MANUAL_FAILURE_REASONS, type SettledBy } from "@/lib/payments/settlement";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
+import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
+import { rowExists } from "@/lib/platform/ownership";
 import { parseInput } from "@/lib/platform/validation";
 import { REFUND_COLUMNS, refundResourceJson, toRefundResource, type RefundRow } from "./resource";
 import { settleRefundSchema, type RefundResource } from "./schemas";
@@ -153,13 +155,16 @@ export async function settleRefund(
   by: SettledBy = "hand",
 ): Promise<RefundResource> {
   const { outcome } = parseInput(settleRefundSchema, input);
+  // The operator's CLI names no merchant: the refund's own, found by id.
   const [existing] = await selectRows<{ merchant_id: number | string }>(
     db,
-    sql`select merchant_id from refunds where id = ${refundId}`,
+    sql`select merchant_id from refunds where id = ${refundId} ${merchantId === null ? sql`` : sql`and merchant_id = ${merchantId}`}`,
   );
-  if (!existing) throw new DomainError("not_found", `Refund ${refundId} was not found.`);
+  if (!existing)
+    throw merchantId !== null && (await rowExists(db, "refunds", refundId))
+      ? new DomainError("forbidden", "Not your refund.")
+      : new DomainError("not_found", `Refund ${refundId} was not found.`);
   const owner = Number(existing.merchant_id);
-  if (merchantId !== null && owner !== merchantId) throw new DomainError("forbidden", "Not your refund.");
   const settlement = { outcome, failureReason: outcome === "failed" ? MANUAL_FAILURE_REASONS[by] : null };
   const settled = await onceMoreOnConflict(() =>
     db.transaction((tx) => transitionRefund(tx, refundId, settlement, owner)),
@@ -177,10 +182,17 @@ export async function settleRefund(
 
 /** The simulator's automatic settlement: refunds whose settle_at has passed, a batch at a time. */
 export async function settleDueRefunds(db: Executor, limit = 100): Promise<number> {
+  const isDue = sql`status = 'pending' and settle_at <= now()`;
+  return forEachDueMerchant(db, { table: "refunds", where: isDue }, (merchant) =>
+    settleClaimedRefunds(db, sql`${isDue} ${merchant.and()}`, limit),
+  );
+}
+
+async function settleClaimedRefunds(db: Executor, isDue: SQL, limit: number): Promise<number> {
   return db.transaction(async (tx) => {
     const due = await selectRows<{ id: number | string; merchant_id: number | string; amount: string }>(
       tx,
-      sql`select id, merchant_id, amount from refunds where status = 'pending' and settle_at <= now()
+      sql`select id, merchant_id, amount from refunds where ${isDue}
           order by settle_at limit ${limit} for update skip locked`,
     );
     // Each event adds to its merchant's hourly count for its type, locking that row until commit: every

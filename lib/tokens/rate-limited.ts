@@ -27,14 +27,16 @@ export function noteRateLimited(db: Executor, merchantId: number, tokenId: numbe
   noted.set(tokenId, now);
   selectRows(
     db,
+    // The clock is read once, in FROM: Citus allows no function but an immutable one in CASE or COALESCE.
     sql`update api_tokens set
-          first_limited_at = coalesce(first_limited_at, now()),
+          first_limited_at = coalesce(first_limited_at, clock.now),
           limited_since = case
-            when last_limited_at is null or last_limited_at < now() - ${NOTICE_LASTS}::interval
-              or limited_per_minute is distinct from ${perMinute} then now()
+            when last_limited_at is null or last_limited_at < clock.notice_from
+              or limited_per_minute is distinct from ${perMinute} then clock.now
             else limited_since end,
-          last_limited_at = now(),
+          last_limited_at = clock.now,
           limited_per_minute = ${perMinute}
+        from (select now() as now, now() - ${NOTICE_LASTS}::interval as notice_from) clock
         where id = ${tokenId} and merchant_id = ${merchantId}
           and (last_limited_at is null or last_limited_at < now() - interval '1 minute'
             or limited_per_minute is distinct from ${perMinute})`,

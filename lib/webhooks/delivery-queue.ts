@@ -1,9 +1,10 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { EndpointKind } from "@/db/enums";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { writeCreatingPartitions } from "@/lib/platform/history-partitions";
+import { eachMerchantOnCitus, forEachDueMerchant, type MerchantScope } from "@/lib/platform/merchant-claims";
 import { endpointResource } from "./endpoint-api";
 import { recordEndpointDisabledEvent } from "./endpoint-events";
 import type { WebhookEventType } from "./endpoint-schemas";
@@ -70,27 +71,13 @@ export async function claimDueDeliveries(
   limit: number,
   leaseSeconds: number,
 ): Promise<ClaimedDelivery[]> {
-  const rows = await selectRows<ClaimRow>(
-    db,
-    sql`
-      with due as (
-        select id from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= now()
-        order by next_attempt_at
-        limit ${limit}
-        for update skip locked
-      ), claimed as (
-        update webhook_deliveries d
-        set next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
-        from due where d.id = due.id
-        returning d.id, d.merchant_id, d.endpoint_id, d.event_id, d.attempt_count
-      )
-      select c.id, c.merchant_id, c.endpoint_id, c.event_id, c.attempt_count, e.type, e.data,
-             w.kind, w.url, w.enabled, w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at
-      from claimed c
-      join events e on e.id = c.event_id
-      join webhook_endpoints w on w.id = c.endpoint_id`,
-  );
+  const isDue = sql`status = 'pending' and next_attempt_at <= now()`;
+  const rows: ClaimRow[] = [];
+  await forEachDueMerchant(db, { table: "webhook_deliveries", where: isDue }, async (merchant) => {
+    const free = limit - rows.length;
+    if (free > 0) rows.push(...(await claimSome(db, sql`${isDue} ${merchant.and()}`, free, leaseSeconds)));
+    return 0;
+  });
   const now = Date.now();
   return rows.map((row) => {
     const { secrets, problem } = readSecrets(row, now);
@@ -110,6 +97,30 @@ export async function claimDueDeliveries(
   });
 }
 
+function claimSome(db: Executor, isDue: SQL, limit: number, leaseSeconds: number): Promise<ClaimRow[]> {
+  return selectRows<ClaimRow>(
+    db,
+    sql`
+      with due as (
+        select merchant_id, id from webhook_deliveries
+        where ${isDue}
+        order by next_attempt_at
+        limit ${limit}
+        for update skip locked
+      ), claimed as (
+        update webhook_deliveries d
+        set next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+        from due where d.merchant_id = due.merchant_id and d.id = due.id
+        returning d.id, d.merchant_id, d.endpoint_id, d.event_id, d.attempt_count
+      )
+      select c.id, c.merchant_id, c.endpoint_id, c.event_id, c.attempt_count, e.type, e.data,
+             w.kind, w.url, w.enabled, w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at
+      from claimed c
+      join events e on e.merchant_id = c.merchant_id and e.id = c.event_id
+      join webhook_endpoints w on w.merchant_id = c.merchant_id and w.id = c.endpoint_id`,
+  );
+}
+
 export type AttemptOutcome = {
   delivery: ClaimedDelivery;
   attemptedAt: Date;
@@ -125,9 +136,9 @@ export type AttemptOutcome = {
 };
 
 /**
- * Records a batch of attempts in one transaction: two statements whatever the batch size. An attempt whose
- * week has no partition yet (no worker ran the partition service lately) has it created, and the batch is
- * written again.
+ * Records a batch of attempts in one transaction: two statements whatever the batch size (on Citus, a
+ * transaction per merchant of the batch, so none spans shards). An attempt whose week has no partition yet
+ * (no worker ran the partition service lately) has it created, and the batch is written again.
  */
 export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
@@ -135,16 +146,26 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
     db,
     "webhook_attempts",
     () => outcomes.map((outcome) => outcome.attemptedAt),
-    () => writeAttempts(db, outcomes),
+    () =>
+      eachMerchantOnCitus(
+        outcomes,
+        (outcome) => outcome.delivery.merchantId,
+        (some, merchant) => writeAttempts(db, some, merchant),
+      ),
   );
 }
 
-async function writeAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
-  const byEndpoint = new Map<number, { ok: boolean; gone: boolean; at: Date }>();
+async function writeAttempts(
+  db: Executor,
+  outcomes: AttemptOutcome[],
+  merchant: MerchantScope,
+): Promise<void> {
+  const byEndpoint = new Map<number, { merchantId: number; ok: boolean; gone: boolean; at: Date }>();
   for (const outcome of outcomes) {
     const current = byEndpoint.get(outcome.delivery.endpointId);
     const ok = outcome.deliveryStatus === "succeeded";
     byEndpoint.set(outcome.delivery.endpointId, {
+      merchantId: outcome.delivery.merchantId,
       ok: (current?.ok ?? false) || ok,
       gone: (current?.gone ?? false) || outcome.gone,
       at: current && current.at < outcome.attemptedAt ? current.at : outcome.attemptedAt,
@@ -162,12 +183,12 @@ async function writeAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<
         from (values ${sql.join(
           outcomes.map(
             (o) =>
-              sql`(${o.delivery.id}::bigint, ${o.deliveryStatus}::text, ${o.nextAttemptAt.toISOString()}::timestamptz, ${o.attemptedAt.toISOString()}::timestamptz)`,
+              sql`(${o.delivery.merchantId}::bigint, ${o.delivery.id}::bigint, ${o.deliveryStatus}::text, ${o.nextAttemptAt.toISOString()}::timestamptz, ${o.attemptedAt.toISOString()}::timestamptz)`,
           ),
           sql`, `,
-        )}) as v(id, status, next_at, attempted_at)
-        where d.id = v.id
-        returning d.id
+        )}) as v(merchant_id, id, status, next_at, attempted_at)
+        where d.merchant_id = v.merchant_id and d.id = v.id ${merchant.and("d.merchant_id")}
+        returning d.merchant_id, d.id
       )
       insert into webhook_attempts (merchant_id, delivery_id, attempted_at, response_status, latency_ms, error, response_excerpt)
       select a.merchant_id, a.delivery_id, a.attempted_at, a.response_status, a.latency_ms, a.error, a.excerpt
@@ -178,7 +199,7 @@ async function writeAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<
         ),
         sql`, `,
       )}) as a(merchant_id, delivery_id, attempted_at, response_status, latency_ms, error, excerpt)
-      where a.delivery_id in (select id from updated)`);
+      where (a.merchant_id, a.delivery_id) in (select merchant_id, id from updated)`);
     // The sub-select locks each endpoint and reads whether it was enabled, so an endpoint this batch
     // disables is told to the merchant's other endpoints exactly once, even with many workers.
     const endpoints = await selectRows<EndpointRow>(
@@ -186,24 +207,27 @@ async function writeAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<
       sql`
       update webhook_endpoints w
       set failing_since = case when v.ok then null else coalesce(w.failing_since, v.at) end,
-          enabled = w.enabled and not v.gone and (v.ok or coalesce(w.failing_since, v.at) > now() - interval '5 days'),
+          enabled = w.enabled and not v.gone and (v.ok or coalesce(w.failing_since, v.at) > clock.give_up_before),
           disabled_reason = case
             when v.gone then 'The endpoint answered 410 Gone.'
-            when not v.ok and coalesce(w.failing_since, v.at) <= now() - interval '5 days' then 'Failing without a success for 5 days.'
+            when not v.ok and coalesce(w.failing_since, v.at) <= clock.give_up_before then 'Failing without a success for 5 days.'
             else w.disabled_reason end,
-          updated_at = now()
+          updated_at = clock.now
       from (values ${sql.join(
         [...byEndpoint].map(
           ([id, v]) =>
-            sql`(${id}::bigint, ${v.ok}::boolean, ${v.gone}::boolean, ${v.at.toISOString()}::timestamptz)`,
+            sql`(${v.merchantId}::bigint, ${id}::bigint, ${v.ok}::boolean, ${v.gone}::boolean, ${v.at.toISOString()}::timestamptz)`,
         ),
         sql`, `,
-      )}) as v(id, ok, gone, at),
-      (select id, enabled from webhook_endpoints where id in (${sql.join(
-        [...byEndpoint.keys()].map((id) => sql`${id}::bigint`),
+      )}) as v(merchant_id, id, ok, gone, at),
+      (select merchant_id, id, enabled from webhook_endpoints where (merchant_id, id) in (${sql.join(
+        [...byEndpoint].map(([id, v]) => sql`(${v.merchantId}::bigint, ${id}::bigint)`),
         sql`, `,
-      )}) for update) before
-      where w.id = v.id and before.id = w.id
+      )}) ${merchant.and()} for update) before,
+      -- The clock is read here, not in the CASEs: Citus allows only immutable functions there.
+      (select now() as now, now() - interval '5 days' as give_up_before) clock
+      where w.merchant_id = v.merchant_id and w.id = v.id and before.merchant_id = w.merchant_id
+        and before.id = w.id ${merchant.and("w.merchant_id")}
       returning w.id, w.merchant_id, w.kind, w.url, w.description, w.event_types, w.enabled, w.disabled_reason,
                 w.inbox_response_status, w.inbox_response_timeout, w.inbox_response_remaining,
                 w.created_at, before.enabled as was_enabled`,

@@ -44,19 +44,6 @@ function inboxResponseResource(endpoint: Partial<InboxAnswerColumns>) {
   };
 }
 
-/** The merchant that owns a webhook endpoint or delivery, or undefined when there is none. */
-export async function ownerOf(
-  db: Executor,
-  table: "webhook_endpoints" | "webhook_deliveries",
-  id: number,
-): Promise<number | undefined> {
-  const [row] = await selectRows<{ merchant_id: number | string }>(
-    db,
-    sql`select merchant_id from ${sql.identifier(table)} where id = ${id}`,
-  );
-  return row ? Number(row.merchant_id) : undefined;
-}
-
 /**
  * The API's body for create and update: `event_types` is the dashboard's `events`, and `enabled` must be a
  * boolean. Errors name the API's fields.

@@ -65,7 +65,9 @@ export async function captureInboxDelivery(
       with endpoint as (
         select id, inbox_response_status as status, inbox_response_timeout as timeout,
                inbox_response_remaining as remaining, inbox_window_count as window_count,
-               coalesce(inbox_window_started_at <= now() - interval '1 minute', true) as new_window
+               (inbox_window_started_at is null or inbox_window_started_at <= now() - interval '1 minute') as new_window,
+               -- Read here, not inside the CASE below: Citus allows only immutable functions there.
+               now() as now
         from webhook_endpoints
         where id = ${delivery.endpointId} and merchant_id = ${delivery.merchantId}
         for update
@@ -77,7 +79,7 @@ export async function captureInboxDelivery(
                                             when a.remaining = 1 then null else a.remaining - 1 end,
             inbox_response_status = case when not a.limited and a.remaining = 1 then null else a.status end,
             inbox_response_timeout = case when not a.limited and a.remaining = 1 then false else a.timeout end,
-            inbox_window_started_at = case when a.new_window then now() else w.inbox_window_started_at end,
+            inbox_window_started_at = case when a.new_window then a.now else w.inbox_window_started_at end,
             inbox_window_count = case when a.new_window then 1
                                       when a.limited then a.window_count else a.window_count + 1 end
         from answer a where w.id = a.id and w.merchant_id = ${delivery.merchantId}

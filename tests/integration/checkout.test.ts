@@ -44,7 +44,7 @@ describe("return_url and checkout_url on the API", () => {
 
   it("a pending payment carries its checkout_url; the page shows merchant, amount and reference, with its headers", async () => {
     const { id, checkoutUrl } = await paymentWithCheckout(baseUrl, tokens.api, { external_id: "order_881" });
-    expect(checkoutUrl).toMatch(new RegExp(`^${baseUrl}/pay/[0-9A-Za-z]{43}$`));
+    expect(checkoutUrl).toMatch(new RegExp(`^${baseUrl}/pay/[0-9]+_[0-9A-Za-z]{43}$`));
     expect(await retrieve(id)).toMatchObject({ status: "pending", payment_method: null });
     const page = await fetch(checkoutUrl);
     expect(page.status).toBe(200);

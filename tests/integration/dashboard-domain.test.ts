@@ -338,6 +338,6 @@ describe("a test payment that waits for a payer (the dashboard's 'Wait for a pay
       [returning.paymentId, "pending", null],
       [settled.paymentId, "completed", expect.anything()],
     ]);
-    expect(waiting.checkoutToken).toMatch(/^[0-9A-Za-z]{43}$/);
+    expect(waiting.checkoutToken).toMatch(/^[0-9]+_[0-9A-Za-z]{43}$/);
   });
 });

@@ -91,7 +91,7 @@ describe("migration 0022 on a database with history", () => {
        where conrelid = 'webhook_attempts'::regclass and contype = 'f' order by 1`,
     );
     expect(foreignKeys).toEqual([
-      { conname: "webhook_attempts_delivery_id_webhook_deliveries_id_fk", confdeltype: "c" },
+      { conname: "webhook_attempts_delivery_fk", confdeltype: "c" },
       { conname: "webhook_attempts_merchant_id_merchants_id_fk", confdeltype: "c" },
     ]);
     await db.query(`delete from webhook_deliveries where id = ${deliveries[1]!.id}`);

@@ -41,7 +41,7 @@ describe("POST/GET/PATCH /api/payment-links", () => {
         created_at: link.created_at,
       },
     });
-    expect(link.url).toMatch(new RegExp(`^${baseUrl}/l/[0-9A-Za-z]{16}$`));
+    expect(link.url).toMatch(new RegExp(`^${baseUrl}/l/[0-9]+_[0-9A-Za-z]{16}$`));
     expect(created.headers.get("location")).toBe(`/api/payment-links/${link.id}`);
     const listed = (await api("/api/payment-links?perPage=100")).body as {
       data: Link[];
@@ -158,7 +158,7 @@ describe("a payer at a link", () => {
     const paid = await payAtLink(link, card(CARDS.success));
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ status: "completed", redirect_url: null });
-    expect(paid.body.checkout_path).toMatch(/^\/pay\/[0-9A-Za-z]{43}$/);
+    expect(paid.body.checkout_path).toMatch(/^\/pay\/[0-9]+_[0-9A-Za-z]{43}$/);
     const declined = await payAtLink(link, card(CARDS.declined));
     expect(declined.body).toMatchObject({ status: "failed", failure_reason: "Your card was declined." });
     expect(declined.body.checkout_path).not.toBe(paid.body.checkout_path);
@@ -205,7 +205,7 @@ describe("a payer at a link", () => {
       { card_number: ["Use a test card number."] },
     ]);
     expect(refused.body.checkout_path).toMatch(
-      /^\/pay\/[0-9A-Za-z]{43}\?error=invalid&fields=card_number%3AnotTestCard$/,
+      /^\/pay\/[0-9]+_[0-9A-Za-z]{43}\?error=invalid&fields=card_number%3AnotTestCard$/,
     );
     const checkoutUrl = `${baseUrl}${refused.body.checkout_path!.split("?")[0]}`;
     for (let index = 0; index < 4; index++)
@@ -235,7 +235,7 @@ describe("a payer at a link", () => {
     expect(await paymentCount()).toBe(before);
     const paid = await post(card(CARDS.success));
     expect(paid.status).toBe(303);
-    expect(paid.headers.get("location")).toMatch(/^\/pay\/[0-9A-Za-z]{43}$/);
+    expect(paid.headers.get("location")).toMatch(/^\/pay\/[0-9]+_[0-9A-Za-z]{43}$/);
     expect(await paymentCount()).toBe(before + 1);
     // Another site cannot post it.
     const forged = await postCheckout(baseUrl, link.url, "attempts", card(CARDS.success), {

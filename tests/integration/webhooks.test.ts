@@ -67,7 +67,7 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
     });
     expect(Object.keys(mine[0]!.payload.data)).toEqual(PAYMENT_EVENT_FIELDS);
     const pendingCheckoutUrl = mine[0]!.payload.data.checkout_url;
-    expect(pendingCheckoutUrl).toMatch(/\/pay\/[0-9A-Za-z]{43}$/);
+    expect(pendingCheckoutUrl).toMatch(/\/pay\/[0-9]+_[0-9A-Za-z]{43}$/);
     expect(delivered.length).toBeGreaterThanOrEqual(2);
 
     const fetched = await callApi(baseUrl, `/api/payments/${id}`, { token: tokens.hooks });

@@ -16,44 +16,44 @@ export type CrossTenantStatement = {
   onCitus: string;
 };
 
-const PER_SHARD =
-  "One statement per shard: the service loops over the shards (citus_shards) and runs it there.";
+const PER_MERCHANT =
+  "This form runs off Citus only. On Citus the merchants with due rows are read first (a plain read of every shard), then each one's claimed with `and merchant_id = …` (lib/platform/merchant-claims.ts): one shard per lock.";
 
 export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "claimDueDeliveries, lib/webhooks/delivery-queue.ts",
     tables: ["webhook_deliveries", "events", "webhook_endpoints"],
-    sql: /^ ?with due as \( select id from webhook_deliveries where status = 'pending' .* for update skip locked/,
+    sql: /^ ?with due as \( select merchant_id, id from webhook_deliveries where status = 'pending' .* for update skip locked/,
     why: "The webhook worker claims whatever is due, whoever's it is.",
-    onCitus: `${PER_SHARD} Deliveries, events and endpoints are co-located, so the joins stay on the shard.`,
+    onCitus: `${PER_MERCHANT} Deliveries, events and endpoints are co-located and joined on merchant_id too.`,
   },
   {
     site: "recordAttempts, lib/webhooks/delivery-queue.ts",
     tables: ["webhook_deliveries", "webhook_endpoints"],
     sql: /^ ?(with updated as \( update webhook_deliveries d set status = v\.status|update webhook_endpoints w set failing_since)/,
     why: "The worker writes a batch of results for the deliveries it claimed, across merchants.",
-    onCitus: "Batched per shard, as the claims are (a claim's rows all come from one shard).",
+    onCitus: "A transaction per merchant of the batch (eachMerchantOnCitus), each statement naming it.",
   },
   {
     site: "settleDuePayments, expireStalePayments, settleDueRefunds (lib/payments, lib/refunds settlement.ts)",
     tables: ["payments", "refunds"],
     sql: /^select id, merchant_id(, amount)? from (payments|refunds) where status = 'pending' .* for update skip locked$/,
     why: "The simulated processor settles and expires whatever is due; each transition then names its merchant.",
-    onCitus: PER_SHARD,
+    onCitus: PER_MERCHANT,
   },
   {
     site: "openDueDisputes, decideDueDisputes (lib/disputes/simulator.ts)",
     tables: ["scheduled_disputes", "disputes"],
     sql: /^( ?delete from scheduled_disputes where \(merchant_id, payment_id\) = \( select merchant_id, payment_id from scheduled_disputes where open_at <= now\(\)|select merchant_id, id, payment_id, .* from disputes where (decide_at <= now\(\)|status in \('needs_response', 'warning_needs_response'\) and evidence_due_by <= now\(\)) order by \w+ limit 1 for update skip locked$)/,
     why: "The simulated bank opens the test cards' disputes, lands verdicts and loses what passed its deadline, whoever's; each step then names its merchant.",
-    onCitus: PER_SHARD,
+    onCitus: PER_MERCHANT,
   },
   {
     site: "releaseBalance (lib/ledger/release.ts), moveDuePayouts (lib/payouts/payouts.ts)",
     tables: ["balance_transactions", "payouts"],
     sql: /^( ?with due as \( select merchant_id, id from balance_transactions where status = 'pending' and available_on <= now\(\)|select merchant_id, id, status, destination_closed from payouts where status in \('pending', 'in_transit'\) and move_at <= now\(\))/,
     why: "The balance releaser and the simulated bank take whatever has come due; each move then names its merchant.",
-    onCitus: PER_SHARD,
+    onCitus: PER_MERCHANT,
   },
   {
     site: "verifyLedger (lib/ledger/verify.ts): `admin ledger:verify`",
@@ -68,7 +68,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     sql: /^update merchants m set last_scheduled_payout_on = \$1::date where m\.id in \( select id from merchants /,
     why: "The payout schedule claims the merchants due today (merchants is a reference table); it checks each has an account.",
     onCitus:
-      "merchants stays on the coordinator; the `exists` on payout_accounts is a multi-shard semi-join, once a minute.",
+      "merchants is a reference table; each claimed merchant's payout account is then read on its own shard.",
   },
   {
     site: "the ledger's backfill of existing payments and refunds (db/backfills.ts, migration 0036)",
@@ -89,9 +89,9 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
       "user_sessions",
       "webhook_inbox_captures",
     ],
-    sql: /^ ?with (deleted as \( delete from|doomed as \( select id from events where created_at <)/,
-    why: "Retention deletes old rows of every merchant, a batch at a time (by ctid).",
-    onCitus: `${PER_SHARD} Time-partitioned tables drop whole partitions instead (step 2).`,
+    sql: /^ ?with (deleted as \( delete from|doomed as \( select merchant_id, id from events where created_at <)/,
+    why: "Retention deletes old rows of every merchant, a batch at a time (by primary key).",
+    onCitus: `${PER_MERCHANT} Time-partitioned tables drop whole partitions instead.`,
   },
   {
     site: "webhook queue gauge, lib/platform/metrics.ts",
@@ -103,12 +103,12 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "checkStoredSecrets and reencryptStoredSecrets, lib/platform/encryption.ts",
     tables: ["webhook_endpoints", "users", "checkouts", "payout_accounts"],
-    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users|checkouts|payout_accounts)" where "(id|payment_id|merchant_id)" > |^update "(webhook_endpoints|users|checkouts|payout_accounts)" set "\w+" = \$1 where "(id|payment_id|merchant_id)" = \$2 and "\w+" = \$3)/,
+    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users|checkouts|payout_accounts)" where \(|^update "(webhook_endpoints|users|checkouts|payout_accounts)" set "\w+" = \$1 where \()/,
     why: "At boot, and in `admin secrets:reencrypt`: every stored secret is checked or re-encrypted.",
     onCitus: "Multi-shard reads and by-id updates, once per boot or operator command.",
   },
   {
-    site: "ownerOf (lib/webhooks/endpoint-api.ts), findRefund, findEvent, listPaymentRefunds, findPayment, settleRefund, verifyWebhook, paymentLinkOwner",
+    site: "rowExists (lib/platform/ownership.ts) after a scoped lookup missed; settleRefund and verifyWebhook",
     tables: [
       "payments",
       "refunds",
@@ -118,10 +118,10 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
       "checkouts",
       "payment_links",
     ],
-    sql: /^(select merchant_id from "?\w+"? where id = \$1|select "payments"\."id", "payments"\."merchant_id", .* from "payments" left join "checkouts" on \("checkouts"\."payment_id" = "payments"\."id" and "checkouts"\."merchant_id" = "payments"\."merchant_id"\) where "payments"\."id" = \$1 limit \$2|select "id" from "webhook_endpoints" where "webhook_endpoints"\."id" = \$1|select "merchant_id" from "payments" where "payments"\."id" = \$1|select id, payment_id, amount, currency, status, reason, external_id, failure_reason, created_at, settled_at, merchant_id from refunds where id = \$1|select id, merchant_id, type, data, created_at from events where id = \$1|select r\.\*, p\.merchant_id as owner, .* where p\.id = \$\d+|select "id", "merchant_id", "external_id", .* from "payments" where "payments"\."id" = \$1 limit \$2|select merchant_id, status, currency, \(amount - amount_refunded - amount_refund_pending\)::text as refundable, coalesce\(dispute_status not in \('won', 'warning_closed'\), false\) as disputed from payments where id = \$1)$/,
-    why: "The contract's 403 (another merchant's) versus 404 (none): the row is found by id whoever owns it.",
+    sql: /^(select 1 from "(payments|refunds|events|webhook_endpoints|webhook_deliveries|payment_links)" where id = \$1 limit 1|select merchant_id from "?\w+"? where id = \$1|select "payments"\."id", "payments"\."merchant_id", .* from "payments" left join "checkouts" on \("checkouts"\."payment_id" = "payments"\."id" and "checkouts"\."merchant_id" = "payments"\."merchant_id"\) where "payments"\."id" = \$1 limit \$2|select "id" from "webhook_endpoints" where "webhook_endpoints"\."id" = \$1|select "merchant_id" from "payments" where "payments"\."id" = \$1|select id, payment_id, amount, currency, status, reason, external_id, failure_reason, created_at, settled_at, merchant_id from refunds where id = \$1|select id, merchant_id, type, data, created_at from events where id = \$1|select r\.\*, p\.merchant_id as owner, .* where p\.id = \$\d+|select "id", "merchant_id", "external_id", .* from "payments" where "payments"\."id" = \$1 limit \$2|select merchant_id, status, currency, \(amount - amount_refunded - amount_refund_pending\)::text as refundable, coalesce\(dispute_status not in \('won', 'warning_closed'\), false\) as disputed from payments where id = \$1)$/,
+    why: "The contract's 403 (another merchant's) versus 404 (none), asked only after the lookup with the caller's merchant found nothing.",
     onCitus:
-      "Read with the caller's merchant_id first (one shard); only on a miss, a multi-shard `select merchant_id … where id` to choose 403 or 404.",
+      "The lookup names the caller's merchant (one shard); only on a miss, this multi-shard `select 1 … where id` (an index on id) chooses 403 or 404.",
   },
   {
     site: "admin CLI and test helpers by id (settlePayment, cancelPayment, the dashboard's webhook pages)",
@@ -133,10 +133,10 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "readCheckout, findPaymentLinkBySlug (lib/checkout)",
     tables: ["checkouts", "payments", "payment_links"],
-    sql: /^(select c\.payment_id, c\.merchant_id, .* from checkouts c join payments p on p\.id = c\.payment_id and p\.merchant_id = c\.merchant_id .* where c\.token_hash = \$1 ?( for update of c)?|select l\.id, l\.merchant_id, .* from payment_links l join merchants m on m\.id = l\.merchant_id where l\.slug = \$1)$/,
-    why: "A payer reaches a checkout by its token and a link by its slug: there is no merchant until the row is read.",
+    sql: /^(select c\.payment_id, c\.merchant_id, .* from checkouts c join payments p on p\.id = c\.payment_id and p\.merchant_id = c\.merchant_id .* where c\.token_hash = \$1 ?( for update of c)?|select merchant_id from checkouts where token_hash = \$1|select l\.id, l\.merchant_id, .* from payment_links l join merchants m on m\.id = l\.merchant_id where l\.slug = \$1) ?$/,
+    why: "A payer reaches a checkout by its token and a link by its slug. Those made before they named their merchant (`{merchant}_{random}`) are found by the hash or slug alone.",
     onCitus:
-      "A reference lookup table (token hash or slug → merchant_id), then one single-shard read; or tokens and slugs that carry their merchant's shard.",
+      "New tokens and slugs carry their merchant, so the read names it (one shard); an older one is a multi-shard read by its index, then the lock is taken on its merchant's shard.",
   },
   {
     site: "liveTokenIds (lib/tokens/authenticate.ts): an open stream re-checks its token",

@@ -32,14 +32,15 @@ async function make(db: Executor, merchantId: number, payments: Made[]) {
 
 /** Moves every row of the merchant's payments, refunds and their daily totals `days` back. */
 async function moveBack(db: Executor, merchantId: number, days: number) {
-  const by = sql`${days} * interval '1 day'`;
+  // In UTC, where a day is 24 hours: immutable arithmetic, which Citus lets an UPDATE apply to a column.
+  const back = (column: string) =>
+    sql`${sql.identifier(column)} = timezone('UTC', timezone('UTC', ${sql.identifier(column)}) - ${days} * interval '1 day')`;
   await db.execute(
-    sql`update payments set created_at = created_at - ${by}, settled_at = settled_at - ${by},
-               updated_at = updated_at - ${by} where merchant_id = ${merchantId}`,
+    sql`update payments set ${back("created_at")}, ${back("settled_at")}, ${back("updated_at")}
+        where merchant_id = ${merchantId}`,
   );
   await db.execute(
-    sql`update refunds set created_at = created_at - ${by}, settled_at = settled_at - ${by}
-        where merchant_id = ${merchantId}`,
+    sql`update refunds set ${back("created_at")}, ${back("settled_at")} where merchant_id = ${merchantId}`,
   );
   for (const table of ["payment_daily_totals", "refund_daily_totals", "refund_daily_counts"])
     await db.execute(

@@ -56,12 +56,39 @@ export async function separateDatabase(label: string): Promise<{ url?: string; d
   const { default: postgres } = await import("postgres");
   const name = `${databaseUrlParts(shared).database}_${label}`;
   const admin = postgres(shared, { max: 1, prepare: false, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
+  // On a Citus coordinator the database is made on every node too, and registered as a cluster of its own.
+  const workers = await admin<Array<{ node_name: string; node_port: number }>>`
+    select node_name, node_port from citus_get_active_worker_nodes()`.catch(() => []);
+  const onEachWorker = async (statement: string) => {
+    for (const { node_name, node_port } of workers) {
+      const worker = postgres(shared, { host: node_name, port: node_port, max: 1, onnotice: () => {} });
+      await worker.unsafe(statement).finally(() => worker.end());
+    }
+  };
+  for (const statement of [`drop database if exists "${name}" with (force)`, `create database "${name}"`]) {
+    await admin.unsafe(statement);
+    await onEachWorker(statement);
+  }
+  const url = withDatabaseName(shared, name);
+  if (workers.length > 0) {
+    for (const { node_name, node_port } of workers) {
+      const worker = postgres(url, { host: node_name, port: node_port, max: 1, onnotice: () => {} });
+      await worker`create extension citus`.finally(() => worker.end());
+    }
+    const coordinator = postgres(url, { max: 1, onnotice: () => {} });
+    const { hostname, port } = new URL(shared);
+    await coordinator`create extension citus`;
+    await coordinator`select citus_set_coordinator_host(${hostname}, ${Number(port || 5432)})`;
+    for (const { node_name, node_port } of workers)
+      await coordinator`select citus_add_node(${node_name}, ${node_port})`;
+    await coordinator.end();
+  }
   return {
-    url: withDatabaseName(shared, name),
+    url,
     async drop() {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      const statement = `drop database if exists "${name}" with (force)`;
+      await admin.unsafe(statement);
+      await onEachWorker(statement);
       await admin.end();
     },
   };

@@ -19,7 +19,7 @@ describe("Statement", () => {
     const statement = listPaymentsStatement;
     const first = statement.bind({ merchantId: 1, offset: 0, perPage: 10 });
     const second = statement.bind({ merchantId: 2, offset: 990, perPage: 100 });
-    expect(first).toEqual([0, 10, 1]);
-    expect(second).toEqual([990, 100, 2]);
+    expect(first).toEqual([1, 0, 10]);
+    expect(second).toEqual([2, 990, 100]);
   });
 });

@@ -59,7 +59,7 @@ export default async function PaymentPage({ params }: Props) {
   const [payment, timeline, refundPage, refusals, dispute] = await Promise.all([
     getMerchantPayment(db, merchantId, loaded.id).then((fresh) => fresh ?? loaded),
     getPaymentTimeline(db, merchantId, loaded.id),
-    listPaymentRefunds(db, loaded.id, 1, REFUNDS_SHOWN),
+    listPaymentRefunds(db, merchantId, loaded.id, 1, REFUNDS_SHOWN),
     checkoutRefusals(db, merchantId, loaded.id),
     disputeOfPayment(db, merchantId, loaded.id),
   ]);
@@ -67,7 +67,7 @@ export default async function PaymentPage({ params }: Props) {
   const disputed = dispute !== undefined && dispute.status !== "won" && dispute.status !== "warning_closed";
   // Every amount on the page is in the payment's currency: its refunds' too.
   const currency = payment.currency;
-  const refunds = refundPage?.merchantId === merchantId ? refundPage.items : [];
+  const refunds = refundPage?.items ?? [];
   const canWrite = can(role, "payments:write");
   const completed = payment.status === "completed";
   const metadata = metadataEntries(payment.metadata);

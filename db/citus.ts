@@ -1,0 +1,93 @@
+// On a Citus coordinator (the `citus` extension in this database), `npm run db:migrate` and every server's
+// start also shard the schema by merchant, idempotently (DESIGN.md, "Citus: sharded by merchant"). Anywhere
+// else this is one catalog read. The choices per table are explained in docs/scaling.md.
+import type { Sql } from "postgres";
+
+/**
+ * Global tables, copied to every node (reference tables): what is looked up without a merchant (a session, a
+ * token by its hash, an e-mail at sign-in, an invitation) and changes rarely.
+ */
+export const REFERENCE_TABLES = [
+  "merchants",
+  "users",
+  "user_sessions",
+  "invitations",
+  "api_tokens",
+  "login_attempts",
+  "signup_attempts",
+];
+
+/** Sharded by another key than the merchant, each on its own: every statement names that key. */
+export const SEPARATELY_DISTRIBUTED: Record<string, string> = {
+  // A token's open event streams.
+  event_stream_leases: "token_id",
+};
+
+const globalForCitus = globalThis as unknown as { paymentsOnCitus?: boolean };
+
+/**
+ * Whether this process's database is a Citus coordinator, as found when it migrated at start: statements that
+ * differ there (a NOTIFY runs where the statement does, a worker's shard on Citus) ask this, not the database.
+ */
+export function onCitus(): boolean {
+  return globalForCitus.paymentsOnCitus === true;
+}
+
+/**
+ * Kept on the coordinator only, never joined with merchants' rows: the bookkeeping of migrations, and the rate
+ * limits' buckets, which the statement that checks an API token (reference tables, read on the coordinator)
+ * counts the request in, in the same round trip.
+ */
+export const COORDINATOR_TABLES = ["backfills", "rate_limit_buckets"];
+
+/**
+ * Makes the reference tables and distributes every other table of the schema by merchant_id (or by its own
+ * key, SEPARATELY_DISTRIBUTED), in one transaction. Every table sharded by merchant is in Citus's default
+ * co-location group (a bigint key, the same shard count): a merchant's rows of every table live on one worker,
+ * so its joins and foreign keys stay there. Foreign keys are set aside while the tables change hands and made
+ * again after (Citus would otherwise turn a table that references a reference table into a "Citus local
+ * table", which cannot then be distributed with an identity column). Tables already distributed are left as
+ * they are: a second run does nothing. Returns the tables it distributed (none off Citus).
+ */
+export async function distributeForCitus(client: Sql): Promise<string[]> {
+  const [citus] = await client`select 1 from pg_extension where extname = 'citus'`;
+  globalForCitus.paymentsOnCitus = Boolean(citus);
+  if (!citus) return [];
+  const tables = await client<Array<{ name: string; has_merchant: boolean }>>`
+    select c.relname as name,
+           exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'merchant_id'
+                     and not a.attisdropped) as has_merchant
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition
+      and c.oid not in (select logicalrelid from pg_dist_partition)
+      and c.relname <> all(${COORDINATOR_TABLES})
+    order by c.relname`;
+  if (tables.length === 0) return [];
+  const names = tables.map((table) => table.name);
+  await client.begin(async (tx) => {
+    // One connection per worker for the whole transaction: reference and distributed tables change in it.
+    await tx`set local citus.multi_shard_modify_mode to 'sequential'`;
+    const foreignKeys = await tx<Array<{ on_table: string; name: string; definition: string }>>`
+      select conrelid::regclass::text as on_table, conname as name, pg_get_constraintdef(oid) as definition
+      from pg_constraint
+      where contype = 'f' and conparentid = 0
+        and (conrelid::regclass::text = any(${names}) or confrelid::regclass::text = any(${names}))`;
+    for (const key of foreignKeys) await tx.unsafe(`alter table ${key.on_table} drop constraint ${key.name}`);
+    for (const table of tables) {
+      if (REFERENCE_TABLES.includes(table.name)) {
+        await tx`select create_reference_table(${table.name})`;
+        continue;
+      }
+      const key = SEPARATELY_DISTRIBUTED[table.name];
+      if (key) {
+        await tx`select create_distributed_table(${table.name}, ${key}, colocate_with => 'none')`;
+        continue;
+      }
+      if (!table.has_merchant) throw new Error(`${table.name} has no merchant_id to be sharded by`);
+      await tx`select create_distributed_table(${table.name}, 'merchant_id', colocate_with => 'default')`;
+    }
+    for (const key of foreignKeys)
+      await tx.unsafe(`alter table ${key.on_table} add constraint ${key.name} ${key.definition}`);
+  });
+  return names;
+}

@@ -1,0 +1,198 @@
+// On Citus (TEST_CITUS=1, the CI's Citus pass): the schema is sharded by merchant, and every statement of the
+// hot requests goes to one shard (DESIGN.md, "Citus: sharded by merchant"). Two checks:
+// - EXPLAIN of the hot statements, as the app builds them, shows a router plan: every task count is 1;
+// - the hot requests' domain calls run on a database role whose sessions have
+//   citus.multi_task_query_log_level = error, so any statement that would fan out to several shards fails:
+//   create (with an Idempotency-Key, and its replay), retrieve, list (page 1, deep, filtered), settle,
+//   refund, cancel, a payer's checkout (page and pay), the token check with its rate limit, and the event
+//   stream's read of one merchant.
+import { createHash } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const citus = process.env.TEST_CITUS === "1";
+const sharedUrl = process.env.DATABASE_URL ?? "";
+const ROLE = "payments_router_check";
+// The server's keys, so what this process encrypts (a checkout token) the server can read, and the reverse.
+const serverEnv = inject("serverEnv");
+process.env.AUTH_SECRET = serverEnv.AUTH_SECRET;
+process.env.ENCRYPTION_KEYS = serverEnv.ENCRYPTION_KEYS;
+
+/** Every `Task Count: n` of a Citus EXPLAIN. */
+function taskCounts(plan: string): number[] {
+  return [...plan.matchAll(/Task Count: (\d+)/g)].map((match) => Number(match[1]));
+}
+
+describe.runIf(citus)("on Citus, sharded by merchant", () => {
+  const admin = postgres(sharedUrl, { max: 1, onnotice: () => {} });
+  const { tokens } = inject("data");
+  let merchantId: number;
+
+  beforeAll(async () => {
+    const [token] = await admin<Array<{ merchant_id: string }>>`
+      select merchant_id from api_tokens where token_hash = ${createHash("sha256").update(tokens.api).digest("hex")}`;
+    merchantId = Number(token!.merchant_id);
+    // A role like the app's, but one whose every statement must stay on one shard.
+    const [role] = await admin`select 1 from pg_roles where rolname = ${ROLE}`;
+    if (!role) await admin.unsafe(`create role ${ROLE} login superuser`);
+    await admin.unsafe(`alter role ${ROLE} set citus.multi_task_query_log_level = 'error'`);
+  });
+  afterAll(() => admin.end());
+
+  it("distributes every merchant-owned table by merchant_id, co-located, with shards on both workers", async () => {
+    const tables = await admin<Array<{ name: string; kind: string; column: string; colocation: number }>>`
+      select table_name::text as name, citus_table_type as kind, distribution_column as column,
+             colocation_id as colocation from citus_tables where table_name::text not like '%\\_p2%'`;
+    const byName = new Map(tables.map((table) => [table.name, table]));
+    for (const name of [
+      "payments",
+      "refunds",
+      "events",
+      "webhook_deliveries",
+      "balance_transactions",
+      "disputes",
+    ])
+      expect(byName.get(name), name).toMatchObject({ kind: "distributed", column: "merchant_id" });
+    const merchantOwned = tables.filter((table) => table.column === "merchant_id");
+    expect(new Set(merchantOwned.map((table) => table.colocation)).size).toBe(1);
+    for (const name of ["merchants", "users", "api_tokens", "user_sessions"])
+      expect(byName.get(name)?.kind, name).toBe("reference");
+    const nodes = await admin<Array<{ nodeport: number }>>`
+      select distinct nodeport from citus_shards where table_name = 'payments'::regclass`;
+    expect(nodes).toHaveLength(2);
+    // One merchant's payments live on one worker.
+    const placed = await admin<Array<{ nodeport: number }>>`
+      select nodeport from citus_shards
+      where shardid = get_shard_id_for_distribution_column('payments', ${merchantId}::bigint)`;
+    expect(placed).toHaveLength(1);
+  });
+
+  it("plans the hot statements as one-task router queries (EXPLAIN)", async () => {
+    const { dialect } = await import("@/db/statement");
+    const { listPaymentsQuery } = await import("@/lib/payments/queries");
+    const { authenticationQuery } = await import("@/lib/tokens/authenticate");
+    const { createPaymentStatement } = await import("@/lib/payments/create-payment");
+    const { newCheckoutToken } = await import("@/lib/payments/checkout-token");
+    const explain = async (query: Parameters<typeof dialect.sqlToQuery>[0]) => {
+      const { sql, params } = dialect.sqlToQuery(query);
+      const rows = await admin.unsafe(`explain ${sql}`, params as never[]);
+      return rows.map((row) => String(Object.values(row)[0])).join("\n");
+    };
+    const statements = {
+      "list, page 1": listPaymentsQuery(merchantId, 0, 15),
+      "list, deep page": listPaymentsQuery(merchantId, 100_000, 15),
+      create: createPaymentStatement(
+        merchantId,
+        {
+          amount: "1.00",
+          currency: "USD",
+          external_id: null,
+          customer_id: null,
+          metadata: null,
+          source: "api",
+          autoSettleMs: 0,
+          return_url: null,
+          paymentLinkId: null,
+          checkout: newCheckoutToken(merchantId),
+        },
+        "evt_explain",
+      ),
+      "token check and rate limit": authenticationQuery(
+        createHash("sha256").update(tokens.api).digest("hex"),
+        60,
+      ),
+    };
+    for (const [name, statement] of Object.entries(statements)) {
+      const plan = await explain(statement);
+      const counts = taskCounts(plan);
+      expect(counts.length, `${name}:\n${plan}`).toBeGreaterThan(0);
+      expect(
+        counts.every((count) => count === 1),
+        `${name}:\n${plan}`,
+      ).toBe(true);
+    }
+  });
+
+  it("runs a merchant's hot requests without a statement that reaches two shards", async () => {
+    const routerUrl = new URL(sharedUrl);
+    routerUrl.username = ROLE;
+    process.env.DATABASE_URL = routerUrl.href;
+    const { getDb, migrateDatabase, closeDatabase } = await import("@/db/client");
+    // Catalog reads only, on a database migrated already: it also tells the app it is on Citus.
+    await migrateDatabase();
+    const db = getDb();
+    try {
+      const { authenticateApiToken } = await import("@/lib/tokens/authenticate");
+      const { createPayment } = await import("@/lib/payments/create-payment");
+      const { findPayment, listPayments } = await import("@/lib/payments/queries");
+      const { settlePayment, cancelPayment } = await import("@/lib/payments/settlement");
+      const { createRefund } = await import("@/lib/refunds/create-refund");
+      const { findCheckout, payAtCheckout } = await import("@/lib/checkout/checkouts");
+      const { readStreamEvents } = await import("@/lib/events/stream-hub");
+
+      // The guard is on: a statement over every merchant's payments is refused on this role.
+      const { sql: guardSql } = await import("drizzle-orm");
+      const refused = await db.execute(guardSql`select count(*) from payments`).then(
+        () => "answered",
+        (error: { cause?: Error }) => String(error.cause?.message),
+      );
+      expect(refused).toMatch(/multi-task/);
+
+      const auth = await authenticateApiToken(db, tokens.api, 60);
+      expect(auth.token?.merchantId).toBe(merchantId);
+
+      const key = `router-${Date.now()}`;
+      const made = await createPayment(
+        db,
+        merchantId,
+        { amount: "12.00" },
+        { source: "api", autoSettleMs: 0, idempotencyKey: key },
+      );
+      const replay = await createPayment(
+        db,
+        merchantId,
+        { amount: "12.00" },
+        { source: "api", autoSettleMs: 0, idempotencyKey: key },
+      );
+      expect(replay).toMatchObject({ paymentId: made.paymentId, replayed: true });
+      expect((await findPayment(db, merchantId, made.paymentId))?.payment.status).toBe("pending");
+
+      expect((await listPayments(db, merchantId, 1, 15)).items.length).toBeGreaterThan(0);
+      await listPayments(db, merchantId, 400, 15);
+      await listPayments(db, merchantId, 1, 15, { status: "pending" });
+
+      await settlePayment(db, made.paymentId, { outcome: "completed" }, merchantId, "test_helper");
+      await createRefund(db, merchantId, made.paymentId, { amount: "2.00" }, { autoSettleMs: 0 });
+
+      const toCancel = await createPayment(
+        db,
+        merchantId,
+        { amount: "3.00" },
+        { source: "api", autoSettleMs: 0 },
+      );
+      await cancelPayment(db, toCancel.paymentId, merchantId);
+
+      const paid = await createPayment(
+        db,
+        merchantId,
+        { amount: "4.00", return_url: "https://shop.example/done" },
+        { source: "api", autoSettleMs: 0 },
+      );
+      const token = paid.checkoutToken!;
+      expect((await findCheckout(db, token))?.status).toBe("pending");
+      const answer = await payAtCheckout(
+        db,
+        token,
+        { card_number: "4242424242424242", expiry: "12/40", cvc: "123", name: "Router Check" },
+        "203.0.113.77",
+      );
+      expect(answer.kind).not.toBe("invalid");
+
+      const since = guardSql`now() - interval '1 minute'`;
+      expect((await readStreamEvents(db, [merchantId], since, [])).length).toBeGreaterThan(0);
+    } finally {
+      await closeDatabase();
+      process.env.DATABASE_URL = sharedUrl;
+    }
+  });
+});
