@@ -11,6 +11,8 @@ export const root = path.resolve(import.meta.dirname, "..");
 
 /** Recreates the benchmark database, so every run starts from the same seed. */
 export async function freshDatabase(databaseUrl: string): Promise<void> {
+  // On Citus the database lives on every node: `scripts/citus-cluster.sh up <name>` makes it fresh instead.
+  if (process.env.BENCH_CITUS === "1") return;
   const url = new URL(databaseUrl);
   const name = url.pathname.slice(1);
   url.pathname = "/postgres";
