@@ -3,7 +3,6 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
-  foreignKey,
   index,
   integer,
   json,
@@ -14,7 +13,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { merchantIdColumn } from "./accounts";
-import { createdAt, rowId, updatedAt } from "./columns";
+import { createdAt, rowId, updatedAt, sameMerchantKey } from "./columns";
 import { type PaymentMethod, payments } from "./payments";
 
 /**
@@ -41,16 +40,8 @@ export const checkouts = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.merchantId, t.paymentId] }),
-    foreignKey({
-      name: "checkouts_payment_fk",
-      columns: [t.merchantId, t.paymentId],
-      foreignColumns: [payments.merchantId, payments.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "checkouts_payment_link_fk",
-      columns: [t.merchantId, t.paymentLinkId],
-      foreignColumns: [paymentLinks.merchantId, paymentLinks.id],
-    }),
+    sameMerchantKey("checkouts_payment_fk", [t.merchantId, t.paymentId], payments).onDelete("cascade"),
+    sameMerchantKey("checkouts_payment_link_fk", [t.merchantId, t.paymentLinkId], paymentLinks),
     // A payer's request finds its page by the token's hash: unique with the merchant (a sharded table's unique
     // keys start with it), and found by itself through this index.
     uniqueIndex("checkouts_merchant_token_hash_idx").on(t.merchantId, t.tokenHash),

@@ -1,6 +1,6 @@
 // Shared column helpers, so every table spells ids and timestamps the same way (the merchant id, which
 // references merchants, is accounts.ts's merchantIdColumn).
-import { bigint, timestamp } from "drizzle-orm/pg-core";
+import { bigint, foreignKey, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 /** A global table's id (merchants, users, tokens): the primary key by itself. */
 export const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
@@ -15,3 +15,15 @@ export const createdAt = () =>
 export const updatedAt = () =>
   timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
 export const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+/**
+ * A foreign key between two merchant tables, merchant first: `(merchant_id, column)` to the target's
+ * `(merchant_id, id)`, so both rows are one merchant's (and on Citus on one shard).
+ */
+export function sameMerchantKey(
+  name: string,
+  [merchantId, column]: [AnyPgColumn, AnyPgColumn],
+  target: { merchantId: AnyPgColumn; id: AnyPgColumn },
+) {
+  return foreignKey({ name, columns: [merchantId, column], foreignColumns: [target.merchantId, target.id] });
+}

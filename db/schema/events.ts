@@ -1,7 +1,7 @@
 // Events (what happened to a payment, a refund or an endpoint), their hourly counts and the open event streams.
-import { bigint, foreignKey, index, json, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, json, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { merchantIdColumn } from "./accounts";
-import { at, createdAt, rowId } from "./columns";
+import { at, createdAt, rowId, sameMerchantKey } from "./columns";
 import { payments } from "./payments";
 import { apiTokens } from "./tokens";
 
@@ -21,11 +21,7 @@ export const events = pgTable(
     primaryKey({ columns: [t.merchantId, t.id] }),
     // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
     index("events_id_idx").on(t.id),
-    foreignKey({
-      name: "events_payment_fk",
-      columns: [t.merchantId, t.paymentId],
-      foreignColumns: [payments.merchantId, payments.id],
-    }),
+    sameMerchantKey("events_payment_fk", [t.merchantId, t.paymentId], payments),
     index("events_payment_idx").on(t.paymentId, t.createdAt),
     // The events API's pages, with and without a type filter: ids straight from the index.
     index("events_merchant_created_id_idx").on(t.merchantId, t.createdAt.desc(), t.id.desc()),

@@ -1,7 +1,7 @@
 // Idempotency keys: a replayed create returns what the first one made (payments, refunds and payouts).
-import { bigint, foreignKey, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { merchantIdColumn } from "./accounts";
-import { createdAt, rowId } from "./columns";
+import { createdAt, rowId, sameMerchantKey } from "./columns";
 import { payments } from "./payments";
 import { payouts } from "./payouts";
 import { refunds } from "./refunds";
@@ -23,21 +23,9 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.merchantId, t.id] }),
-    foreignKey({
-      name: "idempotency_keys_payment_fk",
-      columns: [t.merchantId, t.paymentId],
-      foreignColumns: [payments.merchantId, payments.id],
-    }),
-    foreignKey({
-      name: "idempotency_keys_refund_fk",
-      columns: [t.merchantId, t.refundId],
-      foreignColumns: [refunds.merchantId, refunds.id],
-    }),
-    foreignKey({
-      name: "idempotency_keys_payout_fk",
-      columns: [t.merchantId, t.payoutId],
-      foreignColumns: [payouts.merchantId, payouts.id],
-    }),
+    sameMerchantKey("idempotency_keys_payment_fk", [t.merchantId, t.paymentId], payments),
+    sameMerchantKey("idempotency_keys_refund_fk", [t.merchantId, t.refundId], refunds),
+    sameMerchantKey("idempotency_keys_payout_fk", [t.merchantId, t.payoutId], payouts),
     uniqueIndex("idempotency_keys_merchant_key_idx").on(t.merchantId, t.key),
     // The pruner deletes expired keys oldest first.
     index("idempotency_keys_created_idx").on(t.createdAt),

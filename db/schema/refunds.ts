@@ -1,9 +1,9 @@
 // Refunds and the daily figures kept beside them.
 import { sql } from "drizzle-orm";
-import { bigint, date, foreignKey, index, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, date, index, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { REFUND_REASONS, REFUND_STATUSES } from "../enums";
 import { merchantIdColumn } from "./accounts";
-import { at, createdAt, rowId, updatedAt } from "./columns";
+import { at, createdAt, rowId, updatedAt, sameMerchantKey } from "./columns";
 import { payments } from "./payments";
 
 /** Money given back on a completed payment, in part or whole (DESIGN.md, "Refunds and cancellation"). */
@@ -33,11 +33,7 @@ export const refunds = pgTable(
     primaryKey({ columns: [t.merchantId, t.id] }),
     // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
     index("refunds_id_idx").on(t.id),
-    foreignKey({
-      name: "refunds_payment_fk",
-      columns: [t.merchantId, t.paymentId],
-      foreignColumns: [payments.merchantId, payments.id],
-    }),
+    sameMerchantKey("refunds_payment_fk", [t.merchantId, t.paymentId], payments),
     index("refunds_payment_idx").on(t.paymentId, t.id.desc()),
     // The refunds list's orders (newest first; by status; a customer's), as the payments' indexes: with the id,
     // so a deep page seeks by (created_at, id) (lib/refunds/queries.ts).

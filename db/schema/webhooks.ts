@@ -1,19 +1,9 @@
 // Webhook endpoints (and inboxes), the deliveries of events to them and each delivery's attempts.
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  boolean,
-  foreignKey,
-  index,
-  integer,
-  json,
-  pgTable,
-  primaryKey,
-  text,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, json, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { DELIVERY_STATUSES, ENDPOINT_KINDS } from "../enums";
 import { merchantIdColumn } from "./accounts";
-import { at, createdAt, rowId, updatedAt } from "./columns";
+import { at, createdAt, rowId, updatedAt, sameMerchantKey } from "./columns";
 import { events } from "./events";
 
 export const webhookEndpoints = pgTable(
@@ -79,11 +69,11 @@ export const webhookInboxCaptures = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.merchantId, t.id] }),
-    foreignKey({
-      name: "webhook_inbox_captures_endpoint_fk",
-      columns: [t.merchantId, t.endpointId],
-      foreignColumns: [webhookEndpoints.merchantId, webhookEndpoints.id],
-    }).onDelete("cascade"),
+    sameMerchantKey(
+      "webhook_inbox_captures_endpoint_fk",
+      [t.merchantId, t.endpointId],
+      webhookEndpoints,
+    ).onDelete("cascade"),
     index("webhook_inbox_captures_endpoint_idx").on(t.merchantId, t.endpointId, t.id.desc()),
     // The pruner's 7-day cut.
     index("webhook_inbox_captures_received_idx").on(t.receivedAt),
@@ -109,16 +99,12 @@ export const webhookDeliveries = pgTable(
     primaryKey({ columns: [t.merchantId, t.id] }),
     // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
     index("webhook_deliveries_id_idx").on(t.id),
-    foreignKey({
-      name: "webhook_deliveries_event_fk",
-      columns: [t.merchantId, t.eventId],
-      foreignColumns: [events.merchantId, events.id],
-    }),
-    foreignKey({
-      name: "webhook_deliveries_endpoint_fk",
-      columns: [t.merchantId, t.endpointId],
-      foreignColumns: [webhookEndpoints.merchantId, webhookEndpoints.id],
-    }).onDelete("cascade"),
+    sameMerchantKey("webhook_deliveries_event_fk", [t.merchantId, t.eventId], events),
+    sameMerchantKey(
+      "webhook_deliveries_endpoint_fk",
+      [t.merchantId, t.endpointId],
+      webhookEndpoints,
+    ).onDelete("cascade"),
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
@@ -146,11 +132,9 @@ export const webhookAttempts = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.merchantId, t.id, t.attemptedAt] }),
-    foreignKey({
-      name: "webhook_attempts_delivery_fk",
-      columns: [t.merchantId, t.deliveryId],
-      foreignColumns: [webhookDeliveries.merchantId, webhookDeliveries.id],
-    }).onDelete("cascade"),
+    sameMerchantKey("webhook_attempts_delivery_fk", [t.merchantId, t.deliveryId], webhookDeliveries).onDelete(
+      "cascade",
+    ),
     index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt),
     // The Webhooks page's 24-hour health per endpoint.
     index("webhook_attempts_merchant_attempted_idx").on(t.merchantId, t.attemptedAt),
