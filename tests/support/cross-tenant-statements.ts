@@ -148,8 +148,8 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "renewLease (lib/events/event-stream.ts): a lease is renewed only while its token lives",
     tables: ["api_tokens"],
-    sql: /^update event_stream_leases l set expires_at = now\(\) \+ \$1::int \* interval '1 second' where l\.id = \$2 and exists \(select 1 from api_tokens t where t\.id = l\.token_id /,
-    why: "The lease is found by its id; the token it checks is the lease's own, joined by its id.",
+    sql: /^update event_stream_leases l set expires_at = now\(\) \+ \$1::int \* interval '1 second' where l\.token_id = \$2 and l\.id = \$3 and exists \(select 1 from api_tokens t where t\.id = l\.token_id /,
+    why: "The lease is found by its token and id; the token it checks is the lease's own, joined by its id.",
     onCitus: "api_tokens is a reference table: the lookup is local on every node.",
   },
   {
