@@ -42,7 +42,7 @@ export async function liveTokenIds(db: Executor, tokenIds: number[]): Promise<Se
 }
 
 /** The live token with this hash, its merchant's default currency and its rate limit per minute. */
-function tokenLookup(tokenHash: string, defaultPerMinute: number): SQL {
+export function tokenLookup(tokenHash: string, defaultPerMinute: number): SQL {
   return sql`select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency,
                     coalesce(m.rate_limit_per_minute, ${defaultPerMinute})::int as per_minute
              from api_tokens t
