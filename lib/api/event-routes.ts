@@ -21,9 +21,9 @@ const eventId = { id: { schema: { type: "string" } } };
 const forbidden = errorResponse("unauthorized", "The event belongs to another merchant.");
 
 /** Another merchant's event is a 403, and a malformed id no one's (404) without a query. */
-function refuseUnknownEvent(db: Executor, eventId: string): Promise<never> {
+function refuseUnknownEvent(db: Executor, eventId: string, merchantId: number): Promise<never> {
   if (!EVENT_ID.test(eventId)) throw HttpError.of("notFound");
-  return refuseUnowned(db, "events", eventId);
+  return refuseUnowned(db, "events", eventId, merchantId);
 }
 
 /** GET /api/events: newest first, Laravel's envelope and 422s, filtered by `type` and `payment_id`. */
@@ -70,7 +70,7 @@ export const showEventRoute = defineRoute({
   },
   handler: async ({ db, merchantId, params }) => {
     const found = await findEvent(db, merchantId, params.id);
-    if (!found) return refuseUnknownEvent(db, params.id);
+    if (!found) return refuseUnknownEvent(db, params.id, merchantId);
     return jsonResponse(200, { data: found });
   },
 });
@@ -112,7 +112,7 @@ export const resendEventRoute = defineRoute({
     },
   },
   handler: async ({ db, merchantId, params }) => {
-    if (!(await findEvent(db, merchantId, params.id))) return refuseUnknownEvent(db, params.id);
+    if (!(await findEvent(db, merchantId, params.id))) return refuseUnknownEvent(db, params.id, merchantId);
     const queued = await resendEvent(db, merchantId, params.id);
     return jsonResponse(202, {
       message: `Event queued again for ${queued} ${queued === 1 ? "endpoint" : "endpoints"}.`,

@@ -1,13 +1,19 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
-import { rowExists, type OwnedTable } from "@/lib/platform/ownership";
+import { unownedRowError, type OwnedTable } from "@/lib/platform/ownership";
 import { idParam } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
+import { inApiWords } from "./responses";
 
 /** After a lookup scoped to the caller found nothing: 403 when the id is another merchant's, else 404. */
-export async function refuseUnowned(db: Executor, table: OwnedTable, id: number | string): Promise<never> {
-  throw HttpError.of((await rowExists(db, table, id)) ? "unauthorized" : "notFound");
+export async function refuseUnowned(
+  db: Executor,
+  table: OwnedTable,
+  id: number | string,
+  merchantId: number,
+): Promise<never> {
+  throw inApiWords(await unownedRowError(db, table, id, merchantId));
 }
 
 /** The id in a path, one of the merchant's rows of `table`: else 404 (none, or not an id) or 403 (another's). */
@@ -23,5 +29,5 @@ export async function ownedId(
     db,
     sql`select 1 from ${sql.identifier(table)} where merchant_id = ${merchantId} and id = ${id.data}`,
   );
-  return mine ? id.data : refuseUnowned(db, table, id.data);
+  return mine ? id.data : refuseUnowned(db, table, id.data, merchantId);
 }

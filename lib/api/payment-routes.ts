@@ -194,7 +194,7 @@ export const showPaymentRoute = defineRoute({
     const id = idParam.safeParse(params.id);
     if (!id.success) throw HttpError.of("notFound");
     const found = await findPayment(db, merchantId, id.data);
-    if (!found) return refuseUnowned(db, "payments", id.data);
+    if (!found) return refuseUnowned(db, "payments", id.data, merchantId);
     return jsonResponse(200, { data: found.payment });
   },
 });

@@ -60,7 +60,7 @@ export const listRefundsRoute = defineRoute({
   handler: async ({ db, merchantId, params, url, query: { page, perPage } }) => {
     const paymentId = pathId(params.id);
     const found = await listPaymentRefunds(db, merchantId, paymentId, page, perPage);
-    if (!found) return refuseUnowned(db, "payments", paymentId);
+    if (!found) return refuseUnowned(db, "payments", paymentId, merchantId);
     const { items, total } = found;
     return jsonResponse(200, { data: items, ...paginationEnvelope(url, page, perPage, total, items.length) });
   },
@@ -123,7 +123,7 @@ export const showRefundRoute = defineRoute({
   handler: async ({ db, merchantId, params }) => {
     const refundId = pathId(params.id);
     const found = await findRefund(db, merchantId, refundId);
-    if (!found) return refuseUnowned(db, "refunds", refundId);
+    if (!found) return refuseUnowned(db, "refunds", refundId, merchantId);
     return jsonResponse(200, { data: found });
   },
 });

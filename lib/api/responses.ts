@@ -86,13 +86,17 @@ export function unauthenticatedResponse(): ApiResponse {
   return jsonResponse(401, { message: API_ERRORS.unauthenticated.message }, { "WWW-Authenticate": "Bearer" });
 }
 
-/** The domain's "not yours" and "no such" in the API's words. */
+/** The domain's "not yours" and "no such" in the API's words (the contract's bare 403 and 404); else as is. */
+export function inApiWords(error: unknown): unknown {
+  if (error instanceof DomainError && error.kind === "forbidden") return HttpError.of("unauthorized");
+  if (error instanceof DomainError && error.kind === "not_found") return HttpError.of("notFound");
+  return error;
+}
+
 export async function asApiAnswer<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof DomainError && error.kind === "forbidden") throw HttpError.of("unauthorized");
-    if (error instanceof DomainError && error.kind === "not_found") throw HttpError.of("notFound");
-    throw error;
+    throw inApiWords(error);
   }
 }

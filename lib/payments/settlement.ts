@@ -8,7 +8,7 @@ import { payments, type PaymentMethod } from "@/db/schema";
 import { feeSql, paymentPosting, post } from "@/lib/ledger/postings";
 import { DomainError } from "@/lib/platform/errors";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
-import { rowExists } from "@/lib/platform/ownership";
+import { unownedRowError } from "@/lib/platform/ownership";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { parseInput, requiredChoice } from "@/lib/platform/validation";
 import { CANCELED_REASON } from "./canceled";
@@ -262,9 +262,7 @@ export async function cancelPayment(db: Executor, paymentId: number, merchantId:
         : and(eq(payments.merchantId, merchantId), eq(payments.id, paymentId)),
     );
   if (existing) throw new DomainError("conflict", NOT_CANCELABLE);
-  throw merchantId !== null && (await rowExists(db, "payments", paymentId))
-    ? new DomainError("forbidden", "Not your payment.")
-    : new DomainError("not_found", `Payment ${paymentId} was not found.`);
+  throw await unownedRowError(db, "payments", paymentId, merchantId);
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { DomainError } from "./errors";
 
 /** Tables whose rows the API tells apart as another merchant's (403) or none (404), each indexed on id alone. */
 export type OwnedTable =
@@ -15,4 +16,29 @@ export type OwnedTable =
 export async function rowExists(db: Executor, table: OwnedTable, id: number | string): Promise<boolean> {
   const [row] = await selectRows(db, sql`select 1 from ${sql.identifier(table)} where id = ${id} limit 1`);
   return row !== undefined;
+}
+
+const NOUNS: Record<OwnedTable, string> = {
+  payments: "payment",
+  refunds: "refund",
+  events: "event",
+  webhook_endpoints: "webhook endpoint",
+  webhook_deliveries: "webhook delivery",
+  payment_links: "payment link",
+};
+
+/**
+ * The one answer once a lookup scoped to `merchantId` found no row `id`: forbidden when another merchant has it,
+ * else not_found. The operator (merchantId null) looked for any merchant's row, so theirs is only ever a miss.
+ */
+export async function unownedRowError(
+  db: Executor,
+  table: OwnedTable,
+  id: number | string,
+  merchantId: number | null,
+): Promise<DomainError> {
+  const noun = NOUNS[table];
+  if (merchantId !== null && (await rowExists(db, table, id)))
+    return new DomainError("forbidden", `Not your ${noun}.`);
+  return new DomainError("not_found", `${noun[0]!.toUpperCase()}${noun.slice(1)} ${id} was not found.`);
 }

@@ -6,9 +6,9 @@ import { refundPostingCtes } from "@/lib/ledger/postings";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
 import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
 import { eventStatement } from "@/lib/payments/outbox";
-import { DomainError, validationError } from "@/lib/platform/errors";
+import { validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
-import { rowExists } from "@/lib/platform/ownership";
+import { unownedRowError } from "@/lib/platform/ownership";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { refundResourceJson, toRefundResource, type RefundRow } from "./resource";
 import { createRefundSchema, type CreateRefundInput, type RefundResource } from "./schemas";
@@ -103,10 +103,7 @@ async function explainRefusal(db: Executor, merchantId: number, paymentId: numbe
                coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed
         from payments where merchant_id = ${merchantId} and id = ${paymentId}`,
   );
-  if (!payment)
-    return (await rowExists(db, "payments", paymentId))
-      ? new DomainError("forbidden", "Not your payment.")
-      : new DomainError("not_found", `Payment ${paymentId} was not found.`);
+  if (!payment) return unownedRowError(db, "payments", paymentId, merchantId);
   if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
   if (payment.disputed) return validationError({ payment: ["A disputed payment cannot be refunded."] });
   const refusal = amount === undefined ? null : amountRefusal(amount, payment.currency);

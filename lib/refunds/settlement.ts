@@ -8,7 +8,7 @@ import { MANUAL_FAILURE_REASONS, type SettledBy } from "@/lib/payments/settlemen
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
-import { rowExists } from "@/lib/platform/ownership";
+import { unownedRowError } from "@/lib/platform/ownership";
 import { parseInput } from "@/lib/platform/validation";
 import { REFUND_COLUMNS, refundResourceJson, toRefundResource, type RefundRow } from "./resource";
 import { settleRefundSchema, type RefundResource } from "./schemas";
@@ -160,10 +160,7 @@ export async function settleRefund(
     db,
     sql`select merchant_id from refunds where id = ${refundId} ${merchantId === null ? sql`` : sql`and merchant_id = ${merchantId}`}`,
   );
-  if (!existing)
-    throw merchantId !== null && (await rowExists(db, "refunds", refundId))
-      ? new DomainError("forbidden", "Not your refund.")
-      : new DomainError("not_found", `Refund ${refundId} was not found.`);
+  if (!existing) throw await unownedRowError(db, "refunds", refundId, merchantId);
   const owner = Number(existing.merchant_id);
   const settlement = { outcome, failureReason: outcome === "failed" ? MANUAL_FAILURE_REASONS[by] : null };
   const settled = await onceMoreOnConflict(() =>

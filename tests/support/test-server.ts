@@ -270,6 +270,8 @@ export function assertNoSecretLogged(output: string, data: SeedData): void {
 export type WorkerProcess = {
   pid: number;
   output: () => string;
+  /** Resolves once the worker has printed a line matching `pattern`. */
+  waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<void>;
   kill: (signal: NodeJS.Signals) => Promise<void>;
 };
 
@@ -301,6 +303,13 @@ export async function startWorkerProcess(
   return {
     pid: worker.pid!,
     output: () => output,
+    async waitForOutput(pattern, timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs;
+      while (!pattern.test(output)) {
+        if (Date.now() > until) throw new Error(`Worker never printed ${pattern}:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     async kill(signal) {
       if (worker.exitCode !== null) return;
       const exited = new Promise((resolve) => worker.once("exit", resolve));

@@ -19,6 +19,7 @@ export class WebhookReceiver {
   private readonly scripts = new Map<string, number[]>();
   private readonly secrets = new Map<string, string>();
   private readonly delays = new Map<string, number>();
+  private readonly holds = new Map<string, { released: Promise<void>; release: () => void }>();
   private server?: http.Server;
 
   /** The statuses a path answers with, in order; after the script runs out it answers 200. */
@@ -29,6 +30,18 @@ export class WebhookReceiver {
   /** Holds each answer on a path for `ms` (a slow receiver). */
   delay(path: string, ms: number): void {
     this.delays.set(path, ms);
+  }
+
+  /** Holds every answer on a path until `release(path)`: lets a test act while a send is under way. */
+  hold(path: string): void {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.set(path, { released, release });
+  }
+
+  release(path: string): void {
+    this.holds.get(path)?.release();
+    this.holds.delete(path);
   }
 
   /** The secret to verify a path's deliveries with. */
@@ -74,7 +87,9 @@ export class WebhookReceiver {
             .writeHead(status, { "content-type": "text/plain" })
             .end(status === 200 ? "ok" : `failing with ${status}`);
         const delay = this.delays.get(path) ?? 0;
-        if (delay > 0) setTimeout(answer, delay);
+        const held = this.holds.get(path)?.released;
+        if (held) void held.then(answer);
+        else if (delay > 0) setTimeout(answer, delay);
         else answer();
       });
     });
