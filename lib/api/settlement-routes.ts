@@ -62,7 +62,8 @@ export const settlePaymentHelperRoute = defineRoute({
   },
   handler: async ({ db, merchantId, params, body }) => {
     const paymentId = pathId(params.id);
-    if (!(await findPayment(db, merchantId, paymentId))) return refuseUnowned(db, "payments", paymentId, merchantId);
+    if (!(await findPayment(db, merchantId, paymentId)))
+      return refuseUnowned(db, "payments", paymentId, merchantId);
     await settlePayment(db, paymentId, body, merchantId, "test_helper");
     return jsonResponse(200, { data: (await findPayment(db, merchantId, paymentId))!.payment });
   },
