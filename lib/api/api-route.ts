@@ -39,6 +39,11 @@ export type ApiContext<Params, Query = Record<string, never>> = {
 /** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
 const UNAUTHENTICATED_PER_MINUTE = 100;
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** The token of an `Authorization: Bearer …` header, if it has one. */
+export function bearerToken(request: ApiRequest): string | undefined {
+  return BEARER.exec(request.headers.get("authorization") ?? "")?.[1];
+}
 const READS = new Set(["GET", "HEAD"]);
 const NO_QUERY = Object.freeze({});
 
@@ -78,7 +83,7 @@ export function apiRoute<Params, Query>(
     try {
       const db = getDb();
       const env = getEnv();
-      const bearer = BEARER.exec(request.headers.get("authorization") ?? "")?.[1];
+      const bearer = bearerToken(request);
       const auth = bearer
         ? await authenticateApiToken(db, bearer, env.API_RATE_LIMIT_PER_MINUTE)
         : { token: null };

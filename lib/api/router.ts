@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { recordApiRequest } from "@/lib/logs/request-log";
 import { clientIp } from "@/lib/platform/client-ip";
 import { withDeadline } from "@/lib/platform/deadline";
@@ -5,7 +6,9 @@ import { appOrigin, getEnv } from "@/lib/platform/env";
 import { timeOrderedId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
 import { httpRequestDuration } from "@/lib/platform/metrics";
-import { API_ERRORS, methodNotAllowedMessage } from "./api-errors";
+import { isLiveWriteToken } from "@/lib/tokens/authenticate";
+import { API_ERRORS, HttpError, methodNotAllowedMessage } from "./api-errors";
+import { bearerToken } from "./api-route";
 import type { Handler, Method, Route } from "./define-route";
 import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
@@ -144,6 +147,16 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
           ),
         );
       const limit = served.bodyLimits[request.method as Method];
+      if (request.body && limit) {
+        // A body over every route's 16 KiB is read only for a token that may write (no one else makes the
+        // server hold 1 MiB); any other caller gets the answer it would get anyway, the body left unread.
+        const allowed = await withDeadline(uploaderIsAllowed(request), API_DEADLINE_MS, () => undefined);
+        if (allowed === undefined) return routed(served.name, serviceUnavailableResponse());
+        if (!allowed) {
+          const work = handler(request, params, url, HttpError.of("unauthenticated"));
+          return routed(served.name, await withDeadline(work, API_DEADLINE_MS, serviceUnavailableResponse));
+        }
+      }
       const body = request.body
         ? await readRequestBody(request, getEnv().API_BODY_TIMEOUT_MS, limit)
         : NO_BODY;
@@ -154,6 +167,12 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
   } catch (error) {
     return routed("unmatched", errorResponse(error));
   }
+}
+
+/** Whether a request's bearer token authenticates and may write (see isLiveWriteToken). */
+async function uploaderIsAllowed(request: ApiRequest): Promise<boolean> {
+  const token = bearerToken(request);
+  return token !== undefined && isLiveWriteToken(getDb(), token);
 }
 
 /**

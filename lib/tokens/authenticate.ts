@@ -41,6 +41,21 @@ export async function liveTokenIds(db: Executor, tokenIds: number[]): Promise<Se
   return new Set(rows.map((row) => Number(row.id)));
 }
 
+/**
+ * Whether a bearer token authenticates and may write, without counting a request: asked before a body larger
+ * than the API's 16 KiB is read (a dispute's evidence, up to 1 MiB), so that no one without a token makes the
+ * server hold one. The request is then authenticated and counted as any other.
+ */
+export async function isLiveWriteToken(db: Executor, token: string): Promise<boolean> {
+  if (!isWellFormedToken(token)) return false;
+  const [row] = await selectRows(
+    db,
+    sql`select 1 from api_tokens t
+        where t.token_hash = ${hashToken(token)} and t.scope = 'write' and ${tokenIsLive(sql`t`)}`,
+  );
+  return row !== undefined;
+}
+
 /** The live token with this hash, its merchant's default currency and its rate limit per minute. */
 export function tokenLookup(tokenHash: string, defaultPerMinute: number): SQL {
   return sql`select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency,

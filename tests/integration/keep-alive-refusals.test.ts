@@ -4,7 +4,7 @@
 // dead: the next request was never answered, and the socket was reset about 6 s later.
 import { randomBytes } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { paymentTotal, reuseConnection } from "../support/api-client";
+import { paymentTotal, rawHttp, reuseConnection } from "../support/api-client";
 import { paymentWithCheckout } from "../support/checkout-client";
 
 const baseUrl = inject("baseUrl");
@@ -125,6 +125,26 @@ describe("the next request on a connection after an early refusal", () => {
     expect([responses[0]!.status, reset]).toEqual([status, false]);
     if (responses[0]!.headers.connection === "close") expect(closed).toBe(true);
     else expect(responses[1]!.status).toBe(200);
+  });
+
+  // The evidence route reads up to 1 MiB: it reads nothing for a caller who may not write. Only part of the
+  // declared body is sent: an answer that comes anyway shows the server did not wait for the rest.
+  it.each([
+    ["no token", undefined, 401],
+    ["a revoked token", tokens.revoked, 401],
+    ["a read-only token", tokens.read, 403],
+  ])("evidence of 900 KB from %s: answered %s before the body has arrived", async (_name, token, status) => {
+    const head = [
+      "POST /api/disputes/999999999/evidence HTTP/1.1",
+      `Host: ${host}`,
+      ...(token ? [`Authorization: Bearer ${token}`] : []),
+      "Content-Type: application/json",
+      "Content-Length: 900000",
+      "",
+      '{"receipt":"',
+    ].join("\r\n");
+    const answer = await rawHttp(baseUrl, head);
+    expect(answer.status).toBe(status);
   });
 
   it("429 on a 2 MB body (an address past its 100 unauthenticated requests a minute)", async () => {
