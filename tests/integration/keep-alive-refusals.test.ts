@@ -118,6 +118,17 @@ describe("the next request on a connection after an early refusal", () => {
     ["POST /api/disputes/999999999/evidence", "422, a submit that is no boolean", '{"submit":"yes"}', 422],
     ["POST /api/disputes/999999999/evidence", "404, a dispute that is none", '{"receipt":"r"}', 404],
     ["POST /api/disputes/999999999/evidence", "413, 2 MB", `{"receipt":"${"x".repeat(BIG)}"}`, 413],
+    ["POST /api/payouts/999999999/cancel", "404, a payout that is none", "{}", 404],
+    ["POST /api/disputes/999999999/close", "404, a dispute that is none", "{}", 404],
+    ["POST /api/test-helpers/payouts/999999999/settle", "404, a payout that is none", "{}", 404],
+    ["POST /api/test-helpers/disputes/999999999/close", "422, no outcome", "{}", 422],
+    [
+      "POST /api/test-helpers/disputes/999999999/close",
+      "404, a dispute that is none",
+      '{"outcome":"won"}',
+      404,
+    ],
+    ["POST /api/test-helpers/payments/999999999/dispute", "404, a payment that is none", "{}", 404],
   ])("%s, %s: then the next request answered or the connection closed", async (line, _name, json, status) => {
     const body = Buffer.from(json);
     const head = `${line} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
