@@ -105,6 +105,9 @@ const treasury = await merchant("Treasury");
 // Their payouts are the tests' own: no run of the schedule (say, at 00:00 UTC) pays them out meanwhile.
 for (const { merchant_id } of [ledger, priced, treasury])
   await setPayoutSchedule(db, merchant_id, { payout_schedule: "manual" });
+// Disputes opened from the CLI and the SDK: a list and a balance that no other suite reads.
+const disputer = await merchant("Disputer");
+await setPayoutSchedule(db, disputer.merchant_id, { payout_schedule: "manual" });
 // Payments and refunds 40 days old beside today's, for the Overview's ranges.
 const history = await merchant("History");
 await seedHistory(db, history.merchant_id);
@@ -138,6 +141,7 @@ console.log(
       ledger: await token(ledger.merchant_id, "ledger"),
       priced: await token(priced.merchant_id, "priced"),
       treasury: await token(treasury.merchant_id, "treasury"),
+      disputer: await token(disputer.merchant_id, "disputer"),
     },
   }),
 );

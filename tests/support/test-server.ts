@@ -141,7 +141,8 @@ export type SeedTokenName =
   | "gone"
   | "ledger"
   | "priced"
-  | "treasury";
+  | "treasury"
+  | "disputer";
 
 export type TestServer = {
   baseUrl: string;
