@@ -54,7 +54,11 @@ export async function setPayoutAccount(
   const [row] = await db
     .insert(payoutAccounts)
     .values({ merchantId, ...values })
-    .onConflictDoUpdate({ target: payoutAccounts.merchantId, set: { ...values, updatedAt: sql`now()` } })
+    // The inserted row's own time: Citus refuses a clock read in DO UPDATE (it is not immutable).
+    .onConflictDoUpdate({
+      target: payoutAccounts.merchantId,
+      set: { ...values, updatedAt: sql`excluded.updated_at` },
+    })
     .returning({
       accountHolder: payoutAccounts.accountHolder,
       ibanLast4: payoutAccounts.ibanLast4,

@@ -9,7 +9,7 @@ import { recordEvent } from "@/lib/payments/outbox";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
-import { isoTimestamp } from "@/lib/platform/timestamps";
+import { isoDate, isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { CLOSED_ACCOUNT, TEST_IBANS } from "./iban";
 import { createPayoutSchema, PAYOUT_EVENT_TYPES, settlePayoutSchema, type Payout } from "./schemas";
@@ -20,7 +20,7 @@ export type PayoutRow = {
   amount: string;
   currency: string;
   status: PayoutStatus;
-  arrival_date: string;
+  arrival_date: Date | string;
   destination_last4: string;
   destination_closed: boolean;
   failure_reason: string | null;
@@ -28,7 +28,7 @@ export type PayoutRow = {
 };
 
 export const PAYOUT_COLUMNS = sql.raw(
-  "merchant_id, id, amount, currency, status, to_char(arrival_date, 'YYYY-MM-DD') as arrival_date, " +
+  "merchant_id, id, amount, currency, status, arrival_date, " +
     "destination_last4, destination_closed, failure_reason, created_at",
 );
 
@@ -38,7 +38,7 @@ export function toPayout(row: PayoutRow): Payout {
     amount: inMinorUnits(row.amount, row.currency),
     currency: row.currency,
     status: row.status,
-    arrival_date: row.arrival_date,
+    arrival_date: isoDate(row.arrival_date),
     destination_last4: row.destination_last4,
     failure_reason: row.failure_reason,
     created_at: isoTimestamp(row.created_at),
@@ -236,9 +236,11 @@ async function movePayout(
   const reason = to === "failed" ? CLOSED_ACCOUNT : null;
   const [row] = await selectRows<PayoutRow>(
     tx,
-    sql`update payouts set status = ${to}, failure_reason = ${reason}, updated_at = now(),
+    // The clock read once in a FROM: Citus refuses it inside a write's CASE.
+    sql`update payouts set status = ${to}, failure_reason = ${reason}, updated_at = clock.now,
                move_at = case when ${to}::text = 'in_transit' and ${nextMoveMs}::int > 0
-                              then now() + ${nextMoveMs}::int * interval '1 millisecond' end
+                              then clock.now + ${nextMoveMs}::int * interval '1 millisecond' end
+        from (select now() as now) clock
         where merchant_id = ${merchantId} and id = ${payoutId}
           and status in (${sql.join(
             from.map((status) => sql`${status}`),

@@ -17,3 +17,11 @@ export function isoTimestamp(value: Date | string): string {
 /** The same for a column that may be null (a delivery not yet attempted). */
 export const isoTimestampOrNull = (value: Date | string | null): string | null =>
   value === null ? null : isoTimestamp(value);
+
+/**
+ * A `date` column as `YYYY-MM-DD`: drivers give its text, or a `Date` at UTC midnight (never the server's zone).
+ * Read as it is rather than through `to_char`, which Citus refuses in a write's RETURNING (not immutable).
+ */
+export function isoDate(value: Date | string): string {
+  return typeof value === "string" ? value.slice(0, 10) : value.toISOString().slice(0, 10);
+}
