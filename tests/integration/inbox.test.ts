@@ -167,11 +167,16 @@ describe("an inbox endpoint", () => {
     // Until changed: still set after the delivery.
     const shown = await api(`/api/webhook-endpoints/${target.id}`);
     expect((shown.body as { data: Endpoint }).data.inbox_response).toEqual({ timeout: true, count: null });
-    const deliveries = await api(`/api/webhook-endpoints/${target.id}/deliveries`);
-    // Still pending: a timeout is retried on the schedule like any failure.
-    const [delivery] = (deliveries.body as { data: Array<{ status: string; attempts: number }> }).data;
-    expect(delivery!.status).toBe("pending");
-    expect(delivery!.attempts).toBeGreaterThanOrEqual(1);
+    // Still pending: a timeout is retried on the schedule like any failure. The worker records the attempt
+    // after the capture is written: it is waited for.
+    const delivered = async () => {
+      const deliveries = await api(`/api/webhook-endpoints/${target.id}/deliveries`);
+      const [delivery] = (deliveries.body as { data: Array<{ status: string; attempts: number }> }).data;
+      return { status: delivery!.status, attempted: delivery!.attempts >= 1 };
+    };
+    await expect
+      .poll(delivered, { timeout: 30_000, interval: 250 })
+      .toEqual({ status: "pending", attempted: true });
   });
 
   it.skipIf(!process.env.DATABASE_URL)(

@@ -35,7 +35,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a deadlock on the money path", () =>
         refund = api(`/api/payments/${paymentId}/refunds`, { json: { amount: "3.00" } });
         // The refund now holds the payment's row and waits for the count; this side asks for the row.
         await new Promise((resolve) => setTimeout(resolve, 400));
-        await tx`select id from payments where id = ${paymentId} for update`;
+        await tx`select id from payments where merchant_id = ${seed.merchant_id} and id = ${paymentId} for update`;
       });
       const answered = await refund!;
       expect([answered.status, (answered.body as { data?: { amount: string } }).data?.amount]).toEqual([

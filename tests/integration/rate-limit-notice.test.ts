@@ -30,10 +30,7 @@ let clockShift = 0;
 /** A 429 as the API records it (after its answer): waits for the write. */
 async function hitLimit(merchantId: number, tokenId: number, perMinute = DEFAULT_PER_MINUTE) {
   // The API skips a write within a minute of the last; a test moves the last one back instead of waiting.
-  await selectRows(
-    db,
-    sql`update api_tokens set last_limited_at = last_limited_at - interval '61 seconds' where id = ${tokenId}`,
-  );
+  await shiftBack(tokenId, 61_000);
   const before = await lastLimited(tokenId);
   // The process skips a note within a minute of its last: its clock reads a minute on for each call.
   clockShift += 61_000;
@@ -54,14 +51,28 @@ async function lastLimited(tokenId: number) {
   return row?.at ?? null;
 }
 
-/** Moves a key's 429s back in time, as if `hours` had passed since. */
-const ageBy = (tokenId: number, hours: number) =>
-  selectRows(
+/**
+ * Moves a key's 429s `ms` back in time. The new times are computed here and written as values: Citus refuses
+ * an UPDATE that computes a time from the column it sets.
+ */
+async function shiftBack(tokenId: number, ms: number) {
+  const [row] = await selectRows<{ last: number | null; since: number | null }>(
     db,
-    sql`update api_tokens set last_limited_at = last_limited_at - ${hours}::float8 * interval '1 hour',
-          limited_since = limited_since - ${hours}::float8 * interval '1 hour'
+    sql`select extract(epoch from last_limited_at)::float8 as last, extract(epoch from limited_since)::float8 as since
+        from api_tokens where id = ${tokenId}`,
+  );
+  const moved = (epoch: number | null) =>
+    epoch === null ? null : new Date(Number(epoch) * 1000 - ms).toISOString();
+  await selectRows(
+    db,
+    sql`update api_tokens set last_limited_at = ${moved(row!.last)}::timestamptz,
+          limited_since = ${moved(row!.since)}::timestamptz
         where id = ${tokenId}`,
   );
+}
+
+/** As if `hours` had passed since the key's 429s. */
+const ageBy = (tokenId: number, hours: number) => shiftBack(tokenId, hours * 3_600_000);
 
 describe("the Overview's 429 notice", () => {
   it("shows after a 429, names the key, and goes after 24 hours without one", async () => {

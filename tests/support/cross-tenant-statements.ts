@@ -21,6 +21,25 @@ const PER_MERCHANT =
 
 export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
+    site: "forEachDueMerchant, lib/platform/merchant-claims.ts (on Citus only): the claims and the pruner",
+    tables: [
+      "webhook_deliveries",
+      "payments",
+      "refunds",
+      "balance_transactions",
+      "payouts",
+      "disputes",
+      "scheduled_disputes",
+      "idempotency_keys",
+      "webhook_inbox_captures",
+      "events",
+      "event_hourly_counts",
+    ],
+    sql: /^select distinct merchant_id from "\w+" where .* limit \$\d+$/,
+    why: "On Citus the background services first read which merchants have due rows, to claim each one's alone.",
+    onCitus: "A plain read of every shard, no lock; each merchant's rows are then claimed on its own shard.",
+  },
+  {
     site: "claimDueDeliveries, lib/webhooks/delivery-queue.ts",
     tables: ["webhook_deliveries", "events", "webhook_endpoints"],
     sql: /^ ?with due as \( select merchant_id, id from webhook_deliveries where status = 'pending' .* for update skip locked/,
