@@ -20,7 +20,7 @@ await freshDatabase(databaseUrl);
 const { getDb, migrateDatabase, closeDatabase } = await import("@/db/client");
 const { createMerchantWithOwner } = await import("@/lib/accounts/accounts");
 const { createPayment } = await import("@/lib/payments/create-payment");
-const { settlePayment } = await import("@/lib/payments/settlement");
+const { settleDuePayments, settlePayment } = await import("@/lib/payments/settlement");
 const { getBalance } = await import("@/lib/ledger/balance");
 const { verifyLedger } = await import("@/lib/ledger/verify");
 await migrateDatabase();
@@ -57,7 +57,11 @@ async function merchants(count: number): Promise<number[]> {
   return made.map((account) => account.merchantId);
 }
 
-async function run(label: string, merchantCount: number) {
+/**
+ * `one by one`: each settle its own transaction (a checkout's payer, the test helper), BENCH_CONCURRENCY at
+ * once. `settler`: the processor's settler (settleDuePayments), batches of 100 from four loops at once.
+ */
+async function run(label: string, merchantCount: number, path: "one by one" | "settler") {
   const owners = await merchants(merchantCount);
   const pending = Array.from({ length: settles }, (_, index) => owners[index % owners.length]!);
   const payments: Array<{ merchantId: number; paymentId: number }> = [];
@@ -66,28 +70,44 @@ async function run(label: string, merchantCount: number) {
       db,
       merchantId,
       { amount: "10.00", currency: "EUR" },
-      { source: "api", autoSettleMs: 0 },
+      // Due at once for the settler; never for the one-by-one runs.
+      { source: "api", autoSettleMs: path === "settler" ? 1 : 0 },
     );
     payments.push({ merchantId, paymentId });
   });
-  // Every 20 ms: how many backends of this database wait on a lock (a row, a transaction).
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  // Every 20 ms: how many backends of this database wait on a lock, and on what (a table's rows, another
+  // transaction: a row it holds).
   let samples = 0;
   let waiting = 0;
+  const byTable = new Map<string, number>();
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
       const [row] = await watcher<{ count: number }[]>`
         select count(*)::int as count from pg_stat_activity
         where datname = current_database() and wait_event_type = 'Lock'`;
+      const tables = await watcher<{ name: string; count: number }[]>`
+        select coalesce(l.relation::regclass::text, l.locktype) || ' (' || l.locktype || ')' as name,
+               count(*)::int as count
+        from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        where not l.granted and a.datname = current_database()
+        group by 1`;
+      for (const table of tables) byTable.set(table.name, (byTable.get(table.name) ?? 0) + table.count);
       samples++;
       waiting += row!.count;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
   const started = performance.now();
-  const latencies = await inParallel(payments, concurrency, ({ merchantId, paymentId }) =>
-    settlePayment(db, paymentId, { outcome: "completed" }, merchantId),
-  );
+  const latencies =
+    path === "settler"
+      ? await inParallel([0, 1, 2, 3], 4, async () => {
+          while ((await settleDuePayments(db, 100)) > 0);
+        })
+      : await inParallel(payments, concurrency, ({ merchantId, paymentId }) =>
+          settlePayment(db, paymentId, { outcome: "completed" }, merchantId),
+        );
   const seconds = (performance.now() - started) / 1000;
   sampling = false;
   await sampler;
@@ -95,22 +115,33 @@ async function run(label: string, merchantCount: number) {
     owners,
     row: {
       run: label,
+      path,
       merchants: merchantCount,
       settles: payments.length,
       "settles/s": Math.round(payments.length / seconds),
-      "p50 ms": percentile(latencies, 50).toFixed(1),
-      "p99 ms": percentile(latencies, 99).toFixed(1),
+      "p50 ms": path === "settler" ? "–" : percentile(latencies, 50).toFixed(1),
+      "p99 ms": path === "settler" ? "–" : percentile(latencies, 99).toFixed(1),
       "backends waiting on a lock (mean)": (waiting / samples).toFixed(2),
+      "waiting on (mean)": [...byTable]
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, count]) => `${name} ${(count / samples).toFixed(1)}`)
+        .join(", "),
     },
   };
 }
 
-const one = await run("one merchant", 1);
-const eight = await run("eight merchants", 8);
-console.log(markdownTable([one.row, eight.row]));
-console.log(
-  `\none merchant / eight merchants: ${(Number(one.row["settles/s"]) / Number(eight.row["settles/s"])).toFixed(2)}`,
-);
+const one = await run("one merchant", 1, "one by one");
+const eight = await run("eight merchants", 8, "one by one");
+const oneBatched = await run("one merchant", 1, "settler");
+const eightBatched = await run("eight merchants", 8, "settler");
+console.log(markdownTable([one.row, eight.row, oneBatched.row, eightBatched.row]));
+for (const [path, single, spread] of [
+  ["one by one", one, eight],
+  ["settler", oneBatched, eightBatched],
+] as const)
+  console.log(
+    `${path}: one merchant / eight merchants ${(Number(single.row["settles/s"]) / Number(spread.row["settles/s"])).toFixed(2)}`,
+  );
 
 const [merchantId] = one.owners;
 const reads = await inParallel(Array.from({ length: 500 }), 1, () => getBalance(db, merchantId!));
