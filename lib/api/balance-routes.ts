@@ -15,6 +15,7 @@ import {
   pageParameters,
   ref,
   validationErrorResponse,
+  queryFilter,
 } from "./openapi-parts";
 import { paginationEnvelope } from "./pagination";
 import { idOf, pathId } from "./refund-routes";
@@ -42,35 +43,15 @@ export const listBalanceTransactionsRoute = defineRoute({
   query: listBalanceTransactionsQuerySchema,
   parameters: [
     ...pageParameters,
-    {
-      name: "type",
-      in: "query",
-      required: false,
-      description: "Only this type.",
-      schema: { type: "string", enum: [...BALANCE_TRANSACTION_TYPES] },
-    },
+    queryFilter("type", "Only this type.", { type: "string", enum: [...BALANCE_TRANSACTION_TYPES] }),
     { name: "currency", in: "query", required: false, description: "ISO 4217.", schema: { type: "string" } },
-    {
-      name: "payout_id",
-      in: "query",
-      required: false,
-      description: "Only what this payout carried: they add up to its amount.",
-      schema: { type: "integer" },
-    },
-    {
-      name: "created_from",
-      in: "query",
-      required: false,
-      description: "ISO 8601 date or date-time, inclusive.",
-      schema: { type: "string" },
-    },
-    {
-      name: "created_to",
-      in: "query",
-      required: false,
-      description: "ISO 8601 date or date-time, inclusive (a date runs to its end).",
-      schema: { type: "string" },
-    },
+    queryFilter("payout_id", "Only what this payout carried: they add up to its amount.", {
+      type: "integer",
+    }),
+    queryFilter("created_from", "ISO 8601 date or date-time, inclusive.", { type: "string" }),
+    queryFilter("created_to", "ISO 8601 date or date-time, inclusive (a date runs to its end).", {
+      type: "string",
+    }),
   ],
   responses: {
     200: pagedResponse("A page of balance transactions.", ref("BalanceTransaction")),

@@ -13,6 +13,7 @@ import {
   pageParameters,
   ref,
   validationErrorResponse,
+  queryFilter,
 } from "./openapi-parts";
 import { paginationEnvelope } from "./pagination";
 import { idOf, pathId } from "./refund-routes";
@@ -36,20 +37,8 @@ export const listDisputesRoute = defineRoute({
   query: listDisputesQuerySchema,
   parameters: [
     ...pageParameters,
-    {
-      name: "status",
-      in: "query",
-      required: false,
-      description: "Only this status.",
-      schema: { type: "string", enum: [...DISPUTE_STATUSES] },
-    },
-    {
-      name: "payment_id",
-      in: "query",
-      required: false,
-      description: "Only this payment's (a payment has one at most).",
-      schema: { type: "integer" },
-    },
+    queryFilter("status", "Only this status.", { type: "string", enum: [...DISPUTE_STATUSES] }),
+    queryFilter("payment_id", "Only this payment's (a payment has one at most).", { type: "integer" }),
   ],
   responses: {
     200: pagedResponse("A page of disputes.", ref("Dispute")),

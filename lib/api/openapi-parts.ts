@@ -142,6 +142,15 @@ export function createdResponse(
   };
 }
 
+/** An optional query parameter of a list: its name, what it keeps, and its JSON schema. */
+export const queryFilter = (name: string, description: string, schema: Record<string, unknown>) => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
+
 export const pageParameters = [
   { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
   { name: "perPage", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 10 } },

@@ -15,6 +15,7 @@ import {
   pageParameters,
   ref,
   validationErrorResponse,
+  queryFilter,
 } from "./openapi-parts";
 import { refuseUnowned } from "./owned";
 import { paginationEnvelope, queryValue } from "./pagination";
@@ -30,13 +31,6 @@ const LIST_FILTERS = [
   "created_to",
 ];
 
-const queryFilter = (name: string, description: string, schema: Record<string, unknown>) => ({
-  name,
-  in: "query",
-  required: false,
-  description,
-  schema,
-});
 const instant = { type: "string", examples: ["2026-11-01", "2026-11-01T09:30:00Z"] };
 
 /**

@@ -16,6 +16,7 @@ import {
   pageParameters,
   ref,
   validationErrorResponse,
+  queryFilter,
 } from "./openapi-parts";
 import { refuseUnowned } from "./owned";
 import { paginationEnvelope } from "./pagination";
@@ -137,20 +138,8 @@ export const listAllRefundsRoute = defineRoute({
   query: listRefundsQuerySchema,
   parameters: [
     ...pageParameters,
-    {
-      name: "status",
-      in: "query",
-      required: false,
-      description: "Only refunds in this status.",
-      schema: { type: "string", enum: [...REFUND_STATUSES] },
-    },
-    {
-      name: "payment_id",
-      in: "query",
-      required: false,
-      description: "Only this payment's refunds.",
-      schema: { type: "integer" },
-    },
+    queryFilter("status", "Only refunds in this status.", { type: "string", enum: [...REFUND_STATUSES] }),
+    queryFilter("payment_id", "Only this payment's refunds.", { type: "integer" }),
   ],
   responses: {
     200: pagedResponse("A page of refunds.", ref("Refund")),

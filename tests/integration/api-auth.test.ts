@@ -2,7 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { describe, expect, inject, it } from "vitest";
 import { generateToken } from "@/lib/tokens/format";
-import { callApi, paymentTotal, rawRequest } from "../support/api-client";
+import { callApi, DEFAULT_EVENT_TYPES, paymentTotal, rawRequest } from "../support/api-client";
 
 const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
@@ -236,21 +236,7 @@ describe("unknown paths and wrong methods answer JSON", () => {
     const validated = await SwaggerParser.validate(structuredClone(document));
     expect((validated as OpenAPIV3_1.Document).openapi).toBe("3.1.0");
     expect(Object.keys(document.webhooks ?? {})).toEqual([
-      "payment.pending",
-      "payment.completed",
-      "payment.failed",
-      "refund.created",
-      "refund.succeeded",
-      "refund.failed",
-      "payout.created",
-      "payout.paid",
-      "payout.failed",
-      "payout.canceled",
-      "dispute.created",
-      "dispute.updated",
-      "dispute.closed",
-      "dispute.funds_withdrawn",
-      "dispute.funds_reinstated",
+      ...DEFAULT_EVENT_TYPES,
       "webhook_endpoint.disabled",
     ]);
     const refunded = (document.webhooks!["refund.succeeded"] as OpenAPIV3_1.PathItemObject).post!;

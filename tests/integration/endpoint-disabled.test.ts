@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { callApi, type ApiRequest } from "../support/api-client";
+import { callApi, DEFAULT_EVENT_TYPES, type ApiRequest } from "../support/api-client";
 import { startWorkerProcess, type WorkerProcess } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
@@ -43,23 +43,7 @@ describe("webhook_endpoint.disabled", () => {
     const gone = await createEndpoint("/gone");
     const operations = await createEndpoint("/operations", ["payment.pending", "webhook_endpoint.disabled"]);
     const quiet = await createEndpoint("/quiet");
-    expect(gone.event_types).toEqual([
-      "payment.pending",
-      "payment.completed",
-      "payment.failed",
-      "refund.created",
-      "refund.succeeded",
-      "refund.failed",
-      "payout.created",
-      "payout.paid",
-      "payout.failed",
-      "payout.canceled",
-      "dispute.created",
-      "dispute.updated",
-      "dispute.closed",
-      "dispute.funds_withdrawn",
-      "dispute.funds_reinstated",
-    ]);
+    expect(gone.event_types).toEqual(DEFAULT_EVENT_TYPES);
     receiver.script("/gone", [410, 410, 410]);
 
     // Waiting for its payer (return_url), the payment sends one event only: under load the simulator's

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { callApi, type ApiRequest } from "../support/api-client";
+import { callApi, DEFAULT_EVENT_TYPES, type ApiRequest } from "../support/api-client";
 
 const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
@@ -70,23 +70,7 @@ describe("the webhook endpoints API", () => {
   it("updates url, description, event types and enabled; deletes", async () => {
     const endpoint = await createEndpoint({ url: "https://example.com/patch-me" });
     // The money events (payments, refunds, payouts) by default; operational ones are opted into.
-    expect(endpoint.event_types).toEqual([
-      "payment.pending",
-      "payment.completed",
-      "payment.failed",
-      "refund.created",
-      "refund.succeeded",
-      "refund.failed",
-      "payout.created",
-      "payout.paid",
-      "payout.failed",
-      "payout.canceled",
-      "dispute.created",
-      "dispute.updated",
-      "dispute.closed",
-      "dispute.funds_withdrawn",
-      "dispute.funds_reinstated",
-    ]);
+    expect(endpoint.event_types).toEqual(DEFAULT_EVENT_TYPES);
     const patched = await api(`/api/webhook-endpoints/${endpoint.id}`, {
       method: "PATCH",
       json: { description: "Changed", event_types: ["payment.failed", "payment.failed"], enabled: false },

@@ -264,3 +264,22 @@ export const PAYMENT_EVENT_FIELDS = [
 ];
 /** The full payment (GET /api/payments/{id}). */
 export const FULL_PAYMENT_FIELDS = [...PAYMENT_EVENT_FIELDS, "amount_refunded", "amount_refundable"];
+
+/** What a new webhook endpoint subscribes to when it names no events: every money event, spelled out here. */
+export const DEFAULT_EVENT_TYPES = [
+  "payment.pending",
+  "payment.completed",
+  "payment.failed",
+  "refund.created",
+  "refund.succeeded",
+  "refund.failed",
+  "payout.created",
+  "payout.paid",
+  "payout.failed",
+  "payout.canceled",
+  "dispute.created",
+  "dispute.updated",
+  "dispute.closed",
+  "dispute.funds_withdrawn",
+  "dispute.funds_reinstated",
+];
