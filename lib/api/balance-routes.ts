@@ -44,7 +44,7 @@ export const listBalanceTransactionsRoute = defineRoute({
   parameters: [
     ...pageParameters,
     queryFilter("type", "Only this type.", { type: "string", enum: [...BALANCE_TRANSACTION_TYPES] }),
-    { name: "currency", in: "query", required: false, description: "ISO 4217.", schema: { type: "string" } },
+    queryFilter("currency", "ISO 4217.", { type: "string" }),
     queryFilter("payout_id", "Only what this payout carried: they add up to its amount.", {
       type: "integer",
     }),

@@ -7,7 +7,7 @@ import { timeOrderedId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
 import { httpRequestDuration } from "@/lib/platform/metrics";
 import { isLiveWriteToken } from "@/lib/tokens/authenticate";
-import { API_ERRORS, HttpError, methodNotAllowedMessage } from "./api-errors";
+import { API_ERRORS, HttpError, MAX_BODY_BYTES, methodNotAllowedMessage } from "./api-errors";
 import { bearerToken } from "./api-route";
 import type { Handler, Method, Route } from "./define-route";
 import { requestPath } from "./node-bridge";
@@ -117,7 +117,8 @@ function match(pathname: string): { served: ServedPath; params: Record<string, s
  * Dispatches an API request and names the route it matched (for the metrics): HEAD runs GET without the
  * body, an unserved method is a JSON 405 with `Allow` worded as Laravel words it, an unknown path a JSON 404.
  * A trailing slash is ignored, as Laravel does. The body is read first, outside the database deadline: a slow
- * upload is the client's time, not a database outage.
+ * upload is the client's time, not a database outage. A body that may be over 16 KiB (a route with a larger
+ * limit) is read only after one read of its token (uploaderIsAllowed).
  */
 async function handleApiRequest(request: ApiRequest): Promise<{ route: string; response: ApiResponse }> {
   try {
@@ -147,13 +148,17 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
           ),
         );
       const limit = served.bodyLimits[request.method as Method];
-      if (request.body && limit) {
-        // A body over every route's 16 KiB is read only for a token that may write (no one else makes the
-        // server hold 1 MiB); any other caller gets the answer it would get anyway, the body left unread.
-        const allowed = await withDeadline(uploaderIsAllowed(request), API_DEADLINE_MS, () => undefined);
+      if (request.body && limit && mayExceedDefaultLimit(request)) {
+        // A body that may be over every route's 16 KiB is read only for a token that may write (no one else
+        // makes the server hold 1 MiB); any other caller gets the answer it would get anyway, the body unread.
+        const allowed = await withDeadline(uploaderIsAllowed(request), API_DEADLINE_MS, () => undefined).catch(
+          (error: unknown) => ({ error }),
+        );
         if (allowed === undefined) return routed(served.name, serviceUnavailableResponse());
+        if (typeof allowed === "object") return routed(served.name, errorResponse(allowed.error));
         if (!allowed) {
-          const work = handler(request, params, url, HttpError.of("unauthenticated"));
+          const refused = HttpError.of("unauthenticated", { "WWW-Authenticate": "Bearer" });
+          const work = handler(request, params, url, refused);
           return routed(served.name, await withDeadline(work, API_DEADLINE_MS, serviceUnavailableResponse));
         }
       }
@@ -167,6 +172,12 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
   } catch (error) {
     return routed("unmatched", errorResponse(error));
   }
+}
+
+/** A body of no declared length (chunked), or declared over every route's limit. */
+function mayExceedDefaultLimit(request: ApiRequest): boolean {
+  const declared = request.headers.get("content-length");
+  return declared === null || Number(declared) > MAX_BODY_BYTES;
 }
 
 /** Whether a request's bearer token authenticates and may write (see isLiveWriteToken). */

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { isoDate } from "./timestamps";
 
 /** How many rows of a list were created on a UTC day (`YYYY-MM-DD`), from a rollup kept by its writers. */
 export type DayCount = { day: string; count: number };
@@ -8,7 +9,7 @@ export type DayCount = { day: string; count: number };
 export const allOf = (conditions: SQL[]) => sql.join(conditions, sql` and `);
 
 export const DAY_MS = 86_400_000;
-export const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
+export const dayOf = (instant: Date) => isoDate(instant);
 const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
 /** `created_at` within a UTC day. */

@@ -42,9 +42,10 @@ export async function liveTokenIds(db: Executor, tokenIds: number[]): Promise<Se
 }
 
 /**
- * Whether a bearer token authenticates and may write, without counting a request: asked before a body larger
- * than the API's 16 KiB is read (a dispute's evidence, up to 1 MiB), so that no one without a token makes the
- * server hold one. The request is then authenticated and counted as any other.
+ * Whether a bearer token authenticates and may write, without counting a request: asked before a body that
+ * may be larger than the API's 16 KiB is read (a dispute's evidence, up to 1 MiB; only write routes take one),
+ * so that no one without such a token makes the server hold it. The request is then authenticated and counted
+ * as any other (the caller's address is counted then, for a token that is none).
  */
 export async function isLiveWriteToken(db: Executor, token: string): Promise<boolean> {
   if (!isWellFormedToken(token)) return false;

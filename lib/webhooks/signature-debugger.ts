@@ -5,7 +5,7 @@ import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
 import { events, webhookEndpoints } from "@/db/schema";
 import { decryptSecret } from "@/lib/platform/encryption";
-import { DomainError } from "@/lib/platform/errors";
+import { unownedRowError } from "@/lib/platform/ownership";
 import { jsonNumber, messages, parseInput } from "@/lib/platform/validation";
 import { PREVIOUS_SECRET_TTL_MS } from "./endpoints";
 import { bodyDifference, CRLF_READ_AS_LF, withLfLineEndings } from "./pasted-body";
@@ -146,15 +146,7 @@ export async function verifyDelivery(
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.merchantId, merchantId));
   const endpoint = endpoints.find((candidate) => candidate.id === endpointId);
-  if (!endpoint) {
-    const [elsewhere] = await db
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.id, endpointId));
-    throw elsewhere
-      ? new DomainError("forbidden", "Not your endpoint.")
-      : new DomainError("not_found", `Webhook endpoint ${endpointId} was not found.`);
-  }
+  if (!endpoint) throw await unownedRowError(db, "webhook_endpoints", endpointId, merchantId);
 
   const headers = Object.fromEntries(
     Object.entries(given).map(([name, value]) => [

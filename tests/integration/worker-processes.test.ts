@@ -167,6 +167,8 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
       expect(attempts).toEqual([{ status: 200 }]);
       expect(receiver.on("/outage")).toHaveLength(1);
     } finally {
+      // A failed wait above must not leave the send hanging on the receiver.
+      receiver.release("/outage");
       await worker.kill("SIGTERM");
       await proxy.close();
     }

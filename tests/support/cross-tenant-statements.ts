@@ -172,7 +172,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     onCitus: "api_tokens is a reference table: the lookup is local on every node.",
   },
   {
-    site: "authenticateApiToken, token roll, stream lease lock (lib/tokens, lib/events/event-stream.ts)",
+    site: "authenticateApiToken, isLiveWriteToken, token roll, stream lease lock (lib/tokens, lib/events/event-stream.ts)",
     tables: ["api_tokens"],
     pinnedBy: ["token_hash", "id"],
     why: "A bearer token is found by its hash before the merchant is known.",

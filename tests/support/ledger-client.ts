@@ -1,0 +1,63 @@
+// The ledger's API as its suites call it (tests/integration/ledger*.test.ts): a payment completed by the test
+// helper, a balance in one currency, balance transactions, a refund. Each takes the caller (a token's client).
+import { expect } from "vitest";
+import type { callApi } from "./api-client";
+
+export type Api = (path: string, request?: Parameters<typeof callApi>[2]) => ReturnType<typeof callApi>;
+
+export type Payment = {
+  id: number;
+  amount: string;
+  currency: string;
+  status: string;
+  fee: string | null;
+  net: string | null;
+};
+export type BalanceTransaction = {
+  id: number;
+  type: string;
+  source_id: number;
+  currency: string;
+  amount: string;
+  fee: string;
+  net: string;
+  status: string;
+  available_on: string;
+  payout_id: number | null;
+};
+export type Balance = {
+  available: Array<{ currency: string; amount: string }>;
+  pending: Array<{ currency: string; amount: string }>;
+};
+
+export async function completedPayment(api: Api, amount: string, currency: string): Promise<Payment> {
+  const created = await api("/api/payments", {
+    json: { amount, currency },
+    headers: { Prefer: "return=representation" },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = (created.body as { data: { id: number } }).data.id;
+  const settled = await api(`/api/test-helpers/payments/${id}/settle`, { json: { outcome: "completed" } });
+  expect(settled.status).toBe(200);
+  return (settled.body as { data: Payment }).data;
+}
+
+export async function balance(api: Api, currency: string) {
+  const response = await api("/api/balance");
+  expect(response.status).toBe(200);
+  const { data } = response.body as { data: Balance };
+  const of = (list: Balance["available"]) => list.find((entry) => entry.currency === currency)?.amount;
+  return { available: of(data.available), pending: of(data.pending) };
+}
+
+export async function transactionsOf(api: Api, query: string): Promise<BalanceTransaction[]> {
+  const response = await api(`/api/balance-transactions?perPage=100&${query}`);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return (response.body as { data: BalanceTransaction[] }).data;
+}
+
+export async function refund(api: Api, paymentId: number, amount: string) {
+  const response = await api(`/api/payments/${paymentId}/refunds`, { json: { amount } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return (response.body as { data: { id: number } }).data;
+}
