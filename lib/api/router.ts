@@ -151,9 +151,11 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
       if (request.body && limit && mayExceedDefaultLimit(request)) {
         // A body that may be over every route's 16 KiB is read only for a token that may write (no one else
         // makes the server hold 1 MiB); any other caller gets the answer it would get anyway, the body unread.
-        const allowed = await withDeadline(uploaderIsAllowed(request), API_DEADLINE_MS, () => undefined).catch(
-          (error: unknown) => ({ error }),
-        );
+        const allowed = await withDeadline(
+          uploaderIsAllowed(request),
+          API_DEADLINE_MS,
+          () => undefined,
+        ).catch((error: unknown) => ({ error }));
         if (allowed === undefined) return routed(served.name, serviceUnavailableResponse());
         if (typeof allowed === "object") return routed(served.name, errorResponse(allowed.error));
         if (!allowed) {
