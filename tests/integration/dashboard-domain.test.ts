@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
 import { webhookEndpoints } from "@/db/schema";
-import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { getMerchantProfile, getOnboardingProgress, setDefaultCurrency } from "@/lib/accounts/merchants";
 import { errorResponse } from "@/lib/api/responses";
 import { createPayment } from "@/lib/payments/create-payment";
@@ -20,16 +18,7 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";
-import { db } from "../support/direct-db";
-
-async function newMerchant(label: string) {
-  const account = await createMerchantWithOwner(db, {
-    name: label,
-    email: `${label}-${randomBytes(5).toString("hex")}@example.test`,
-    password: "long enough pw",
-  });
-  return account.merchantId;
-}
+import { db, newMerchant } from "../support/direct-db";
 
 const pay = (merchantId: number, input: Record<string, unknown>) =>
   createPayment(db, merchantId, input, { source: "cli", autoSettleMs: 0 });

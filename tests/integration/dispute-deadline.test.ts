@@ -1,18 +1,16 @@
 // A dispute left unanswered past `evidence_due_by` (DESIGN.md, "Disputes"): evidence is then refused with a
 // conflict, and the background service closes it as lost: the amount and the fee stay withdrawn (no
 // `dispute_won`), `dispute.closed` is recorded, and an answered dispute or one still in time is left alone.
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
-import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { saveEvidence } from "@/lib/disputes/evidence";
 import { findDispute } from "@/lib/disputes/queries";
 import { decideDueDisputes, disputePaymentNow } from "@/lib/disputes/simulator";
 import { createPayment } from "@/lib/payments/create-payment";
 import { settlePayment } from "@/lib/payments/settlement";
 import { DomainError } from "@/lib/platform/errors";
-import { db } from "../support/direct-db";
+import { db, newMerchant } from "../support/direct-db";
 
 async function disputedPayment(merchantId: number, amount: string) {
   const { paymentId } = await createPayment(
@@ -45,11 +43,7 @@ async function movesOf(merchantId: number, disputeId: number) {
 
 describe("a dispute past its deadline", () => {
   it("refuses evidence with a conflict, then closes as lost with the money kept withdrawn", async () => {
-    const { merchantId } = await createMerchantWithOwner(db, {
-      name: "Deadline",
-      email: `deadline-${randomBytes(5).toString("hex")}@example.test`,
-      password: "long enough pw",
-    });
+    const merchantId = await newMerchant("Deadline");
     const late = await disputedPayment(merchantId, "30.00");
     const inTime = await disputedPayment(merchantId, "20.00");
     const answered = await disputedPayment(merchantId, "10.00");

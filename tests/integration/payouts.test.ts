@@ -6,7 +6,6 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
-import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { releaseMerchantBalance } from "@/lib/ledger/release";
 import { createPayment } from "@/lib/payments/create-payment";
 import { settlePayment } from "@/lib/payments/settlement";
@@ -14,7 +13,7 @@ import { setPayoutAccount } from "@/lib/payouts/account";
 import { findPayout, moveDuePayouts } from "@/lib/payouts/payouts";
 import { runScheduledPayouts } from "@/lib/payouts/schedule";
 import { callApi } from "../support/api-client";
-import { db } from "../support/direct-db";
+import { db, newMerchant } from "../support/direct-db";
 import { startManualSettlementServer } from "../support/manual-settlement-server";
 import { adminCliEnvironment, runAdmin, type SeedData, type TestServer } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
@@ -260,11 +259,7 @@ describe("a payout's Idempotency-Key", () => {
 
 describe("the schedule and the simulated bank", () => {
   it("pays a daily merchant out the next day, and the simulator takes the payout to paid", async () => {
-    const { merchantId } = await createMerchantWithOwner(db, {
-      name: "Scheduled",
-      email: `scheduled-${randomBytes(5).toString("hex")}@example.test`,
-      password: "long enough pw",
-    });
+    const merchantId = await newMerchant("Scheduled");
     await setPayoutAccount(db, merchantId, { account_holder: "Scheduled", iban: "DE89370400440532013000" });
     const { paymentId } = await createPayment(
       db,

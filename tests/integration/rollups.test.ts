@@ -3,16 +3,14 @@
 // and fail (and one left pending), the daily totals (the merchant's and each customer's, by status and refund state) and the
 // customers table say exactly what an aggregate over payments says, and the refunds' daily counts what one over
 // the refunds says.
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
-import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { createPayment } from "@/lib/payments/create-payment";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { settleRefund } from "@/lib/refunds/settlement";
-import { db } from "../support/direct-db";
+import { db, newMerchant } from "../support/direct-db";
 
 const REFUND_STATE = sql`case when amount_refunded = 0 then 'none' when amount_refunded < amount then 'partial' else 'full' end`;
 
@@ -68,11 +66,7 @@ async function rollupsOf(merchantId: number) {
 
 describe("the payment rollups", () => {
   it("match an aggregate over the payments after every kind of write", async () => {
-    const { merchantId } = await createMerchantWithOwner(db, {
-      name: "Rollups",
-      email: `rollups-${randomBytes(5).toString("hex")}@example.test`,
-      password: "long enough pw",
-    });
+    const merchantId = await newMerchant("Rollups");
     const create = async (amount: string, customer_id?: string) =>
       (await createPayment(db, merchantId, { amount, customer_id }, { source: "cli", autoSettleMs: 0 }))
         .paymentId;

@@ -1,21 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { events, payments } from "@/db/schema";
-import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { createPayment } from "@/lib/payments/create-payment";
 import { settleDuePayments, settlePayment } from "@/lib/payments/settlement";
 import { DomainError } from "@/lib/platform/errors";
-import { db } from "../support/direct-db";
-
-async function newMerchant() {
-  const account = await createMerchantWithOwner(db, {
-    name: "Settlement",
-    email: `settle-${randomBytes(5).toString("hex")}@example.test`,
-    password: "long enough pw",
-  });
-  return account.merchantId;
-}
+import { db, newMerchant } from "../support/direct-db";
 
 /** A payment left pending until settled by hand. */
 async function pendingPayment(merchantId: number): Promise<number> {
@@ -39,7 +28,7 @@ async function eventTypes(paymentId: number) {
 
 describe("settlePayment", () => {
   it("gives exactly one transition and one event under concurrent settles", async () => {
-    const merchantId = await newMerchant();
+    const merchantId = await newMerchant("Settlement");
     const paymentId = await pendingPayment(merchantId);
     const results = await Promise.allSettled(
       Array.from({ length: 12 }, (_, index) =>
@@ -57,7 +46,7 @@ describe("settlePayment", () => {
   });
 
   it("treats completed and failed as final, and names unknown payments and bad outcomes", async () => {
-    const merchantId = await newMerchant();
+    const merchantId = await newMerchant("Settlement");
     const paymentId = await pendingPayment(merchantId);
     await settlePayment(db, paymentId, { outcome: "failed" });
     await expect(settlePayment(db, paymentId, { outcome: "completed" })).rejects.toThrow(
@@ -79,8 +68,8 @@ describe("settlePayment", () => {
   });
 
   it("will not settle another merchant's payment when scoped", async () => {
-    const owner = await newMerchant();
-    const intruder = await newMerchant();
+    const owner = await newMerchant("Settlement");
+    const intruder = await newMerchant("Settlement");
     const paymentId = await pendingPayment(owner);
     await expect(settlePayment(db, paymentId, { outcome: "completed" }, intruder)).rejects.toMatchObject({
       kind: "not_found",
@@ -95,7 +84,7 @@ describe("settlePayment", () => {
 
 describe("automatic settlement by the simulated processor", () => {
   it("completes most amounts and fails 2000.00 to 2999.99, once each", async () => {
-    const merchantId = await newMerchant();
+    const merchantId = await newMerchant("Settlement");
     const ids: Record<string, number> = {};
     for (const amount of ["1999.99", "2000.00", "2999.99", "3000.00"]) {
       ids[amount] = (

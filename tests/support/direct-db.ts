@@ -22,3 +22,15 @@ await migrateDatabase();
 await createHistoryPartitions(getDb());
 
 export const db = getDb();
+
+const { createMerchantWithOwner } = await import("@/lib/accounts/accounts");
+
+/** A merchant of the test's own (a random e-mail under its label), with its owner; its id. */
+export async function newMerchant(label: string): Promise<number> {
+  const account = await createMerchantWithOwner(db, {
+    name: label,
+    email: `${label.toLowerCase()}-${randomBytes(5).toString("hex")}@example.test`,
+    password: "long enough pw",
+  });
+  return account.merchantId;
+}
