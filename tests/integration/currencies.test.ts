@@ -11,9 +11,10 @@ import { getPaymentStats, usedCurrencies } from "@/lib/payments/stats";
 import { callApi, paymentTotal } from "../support/api-client";
 import { runCliAsync } from "../support/cli-process";
 import { db } from "../support/direct-db";
+import { logInOverHttp } from "../support/http-session";
 
 const baseUrl = inject("baseUrl");
-const { tokens } = inject("data");
+const { tokens, seed } = inject("data");
 const api = (path: string, request: Parameters<typeof callApi>[2] = {}) =>
   callApi(baseUrl, path, { ...request, token: request.token ?? tokens.api });
 const unique = () => randomBytes(5).toString("hex");
@@ -218,6 +219,34 @@ describe("no figure adds two currencies", () => {
     const euros = await getPaymentStats(db, merchantId, "EUR", 7);
     expect(euros.byStatus.completed).toEqual({ count: 2, volume: "19.75" });
     expect(euros.series.at(-1)).toMatchObject({ count: 2, volume: "19.75" });
+  });
+});
+
+describe("currencies in the dashboard's CSV export", () => {
+  it("writes each amount, fee and net in its currency's minor units (JPY 1500, KWD 1.250, EUR 12.50)", async () => {
+    const customer = `cus_csv_fx_${unique()}`;
+    for (const [amount, currency] of [
+      ["1500", "JPY"],
+      ["1.25", "KWD"],
+      ["12.5", "EUR"],
+    ])
+      await settle((await create({ amount, currency, customer_id: customer })).id, "completed");
+    const { cookie } = await logInOverHttp(baseUrl, seed.email, seed.password);
+    const response = await fetch(`${baseUrl}/dashboard/payments/export?q=${customer}`, {
+      headers: { cookie },
+    });
+    expect(response.status).toBe(200);
+    const [header, ...lines] = (await response.text()).trim().split("\n");
+    const names = header!.split(",");
+    const rows = lines.map((line): Record<string, string> =>
+      Object.fromEntries(line.split(",").map((value, index) => [names[index]!, value])),
+    );
+    // 2.9% + 30 minor units, half up to the currency's minor unit: 73.5 yen is 74.
+    expect(rows.map(({ amount, currency, fee, net }) => ({ amount, currency, fee, net }))).toEqual([
+      { amount: "12.50", currency: "EUR", fee: "0.66", net: "11.84" },
+      { amount: "1.250", currency: "KWD", fee: "0.066", net: "1.184" },
+      { amount: "1500", currency: "JPY", fee: "74", net: "1426" },
+    ]);
   });
 });
 
