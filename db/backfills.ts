@@ -116,7 +116,14 @@ function ledger(table: "payments" | "refunds"): Batch {
         insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status,
                                           available_on, created_at)
         select merchant_id, type, id, currency, amount, 0, amount, 'available', at, at from picked
-        returning merchant_id, id, currency, amount),
+        returning merchant_id, id, type, currency, amount, net, created_at),
+      counted as (
+        -- Counted here, not by ledger.3: these transactions come after the id it walks up to.
+        insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, net)
+        select merchant_id, (created_at at time zone 'UTC')::date, type, currency, 0, count(*), sum(net)
+        from posted group by 1, 2, 3, 4 order by 1, 2, 3, 4
+        on conflict (merchant_id, day, type, currency, slot) do update
+          set count = d.count + excluded.count, net = d.net + excluded.net),
       lines as (
         select merchant_id, id, currency, account, moved from posted,
                lateral (values ('available', amount), ('clearing', -amount)) as entry (account, moved)),
@@ -130,6 +137,24 @@ function ledger(table: "payments" | "refunds"): Batch {
   };
 }
 
+/**
+ * Migration 0044: the balance transactions posted before their daily totals existed are counted into them,
+ * by id up to the highest then (later ones were counted by the statements that posted them).
+ */
+const balanceTransactionDailyTotals: Batch = async (tx, { position, through }, size) => {
+  const from = BigInt(position || "0");
+  const last = BigInt(through || "0");
+  // Never past `through`: the ids after it (ledger.1's and ledger.2's among them) counted themselves.
+  const to = from + BigInt(size) < last ? from + BigInt(size) : last;
+  await tx.execute(sql`insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, net)
+    select merchant_id, (created_at at time zone 'UTC')::date, type, currency, 0, count(*), sum(net)
+    from balance_transactions where id > ${from.toString()} and id <= ${to.toString()}
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (merchant_id, day, type, currency, slot) do update
+      set count = d.count + excluded.count, net = d.net + excluded.net`);
+  return to >= last ? null : to.toString();
+};
+
 const STEPS: Record<string, Batch> = {
   "currency.1.payments": byId("payments"),
   "currency.2.refunds": byId("refunds"),
@@ -138,6 +163,7 @@ const STEPS: Record<string, Batch> = {
   "currency.5.refund_daily_totals": rollup("refund_daily_totals"),
   "ledger.1.payments": ledger("payments"),
   "ledger.2.refunds": ledger("refunds"),
+  "ledger.3.balance_transaction_daily_totals": balanceTransactionDailyTotals,
 };
 
 /**

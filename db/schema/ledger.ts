@@ -1,7 +1,7 @@
 // The double-entry ledger (DESIGN.md, "Balances, fees and payouts"). Every table is keyed by merchant first,
 // so a merchant's money lives on one shard (docs/scaling.md).
 import { sql } from "drizzle-orm";
-import { bigint, index, numeric, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
+import { bigint, date, index, numeric, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
 import { BALANCE_TRANSACTION_STATUSES, BALANCE_TRANSACTION_TYPES, LEDGER_ACCOUNTS } from "../enums";
 import { merchantIdColumn } from "./accounts";
 import { at, createdAt } from "./columns";
@@ -81,4 +81,24 @@ export const ledgerBalances = pgTable(
     amount: numeric("amount").notNull().default("0"),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.account, t.currency, t.slot] })],
+);
+
+/**
+ * How many balance transactions each UTC day has, and their net, per type and currency: the list's counts and
+ * deep pages (readPageByDays) and the balance chart read these, never the transactions. Kept by the statements
+ * that post, each change to a slot picked at random, as the balances are: one merchant's settles rarely wait
+ * on each other here.
+ */
+export const balanceTransactionDailyTotals = pgTable(
+  "balance_transaction_daily_totals",
+  {
+    merchantId: merchantIdColumn(),
+    day: date("day").notNull(),
+    type: text("type", { enum: BALANCE_TRANSACTION_TYPES }).notNull(),
+    currency: text("currency").notNull(),
+    slot: smallint("slot").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    net: numeric("net").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.day, t.type, t.currency, t.slot] })],
 );

@@ -5,7 +5,13 @@ import { selectRows, type Executor } from "@/db/client";
 import { BALANCE_TRANSACTION_STATUSES, BALANCE_TRANSACTION_TYPES } from "@/db/enums";
 import { inMinorUnits } from "@/lib/money/amount";
 import { currencyField } from "@/lib/money/currencies";
-import { allOf } from "@/lib/platform/day-count-pages";
+import {
+  allOf,
+  countCutDaysExactly,
+  dayConditions,
+  readPageByDays,
+  rollupDayConditions,
+} from "@/lib/platform/day-count-pages";
 import {
   createdBound,
   createdRangeInOrder,
@@ -83,13 +89,18 @@ function toBalanceTransaction(row: Row): BalanceTransaction {
   };
 }
 
-/** A page of the merchant's balance transactions, newest first, with the filters' total. */
+/**
+ * A page of the merchant's balance transactions, newest first, with the filters' total: counted from the daily
+ * totals (a day the date range cuts through on its own rows) and paged by seeking (readPageByDays), as the
+ * payments are, so a deep page of millions costs about what page 1 does. A payout's are few: counted and
+ * paged on their own rows.
+ */
 export async function listBalanceTransactions(
   db: Executor,
   merchantId: number,
   filter: BalanceTransactionFilter,
 ): Promise<{ items: BalanceTransaction[]; total: number }> {
-  const conditions = allOf([
+  const conditions = [
     sql`merchant_id = ${merchantId}`,
     ...(filter.type ? [sql`type = ${filter.type}`] : []),
     ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
@@ -99,19 +110,48 @@ export async function listBalanceTransactions(
       : []),
     ...(filter.created_from ? [sql`created_at >= ${filter.created_from.toISOString()}`] : []),
     ...(filter.created_to ? [sql`created_at < ${filter.created_to.toISOString()}`] : []),
-  ]);
-  const [rows, [count]] = await Promise.all([
-    selectRows<Row>(
-      db,
-      sql`select ${COLUMNS} from balance_transactions where ${conditions}
-          order by created_at desc, id desc offset ${(filter.page - 1) * filter.perPage} limit ${filter.perPage}`,
-    ),
-    selectRows<{ total: number | string }>(
-      db,
-      sql`select count(*) as total from balance_transactions where ${conditions}`,
-    ),
-  ]);
-  return { items: rows.map(toBalanceTransaction), total: Number(count!.total) };
+  ];
+  const range = { offset: (filter.page - 1) * filter.perPage, limit: filter.perPage };
+  if (filter.payout_id !== undefined) {
+    const [rows, [count]] = await Promise.all([
+      selectRows<Row>(
+        db,
+        sql`select ${COLUMNS} from balance_transactions where ${allOf(conditions)}
+            order by created_at desc, id desc offset ${range.offset} limit ${range.limit}`,
+      ),
+      selectRows<{ total: number | string }>(
+        db,
+        sql`select count(*) as total from balance_transactions where ${allOf(conditions)}`,
+      ),
+    ]);
+    return { items: rows.map(toBalanceTransaction), total: Number(count!.total) };
+  }
+  const dates = { from: filter.created_from, to: filter.created_to };
+  const counted = await selectRows<{ day: string; count: number | string }>(
+    db,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(count) as count from balance_transaction_daily_totals
+        where ${allOf([
+          sql`merchant_id = ${merchantId}`,
+          ...(filter.type ? [sql`type = ${filter.type}`] : []),
+          ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
+          ...rollupDayConditions(dates),
+        ])}
+        group by day having sum(count) > 0 order by day desc`,
+  );
+  const days = await countCutDaysExactly(
+    counted.map((row) => ({ day: row.day, count: Number(row.count) })),
+    dates,
+    async (day) => {
+      const [exact] = await selectRows<{ count: number | string }>(
+        db,
+        sql`select count(*) as count from balance_transactions
+            where ${allOf([...conditions, ...dayConditions(day)])}`,
+      );
+      return Number(exact!.count);
+    },
+  );
+  const rows = await readPageByDays<Row>(db, "balance_transactions", conditions, days, range, COLUMNS);
+  return { items: rows.map(toBalanceTransaction), total: days.reduce((sum, day) => sum + day.count, 0) };
 }
 
 /**

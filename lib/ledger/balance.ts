@@ -46,8 +46,8 @@ export type BalancePoint = { day: string; balance: string };
 
 /**
  * The balance (available and pending) in one currency at the end of each of the last `days` UTC days, today
- * included: today's balance less what moved it after each day. One merchant's slots and its last days'
- * transactions (by the merchant-and-created index), whatever its history's length.
+ * included: today's balance less what moved it after each day. One merchant's balance slots and its last days'
+ * totals (a few rows a day), whatever its history's length.
  */
 export async function balanceHistory(
   db: Executor,
@@ -55,21 +55,25 @@ export async function balanceHistory(
   currency: string,
   days = 30,
 ): Promise<BalancePoint[]> {
+  // Each day's balance is today's less a running sum of the days after it, from the daily totals.
   const rows = await selectRows<{ day: string; balance: string }>(
     db,
     sql`with bounds as (select (now() at time zone 'UTC')::date as today),
         moves as (
-          select (created_at at time zone 'UTC')::date as day, sum(net) as net from balance_transactions, bounds
-          where merchant_id = ${merchantId} and currency = ${currency}
-            and created_at >= ((bounds.today - ${days - 1}::int)::timestamp at time zone 'UTC')
+          select day, sum(net) as net from balance_transaction_daily_totals, bounds
+          where merchant_id = ${merchantId} and currency = ${currency} and day >= bounds.today - ${days - 1}::int
           group by 1),
         now_total as (
           select coalesce(sum(amount), 0) as total from ledger_balances
-          where merchant_id = ${merchantId} and currency = ${currency} and account in ('available', 'pending'))
-        select to_char(d.day::date, 'YYYY-MM-DD') as day,
-               (now_total.total - coalesce((select sum(net) from moves where moves.day > d.day::date), 0))::text as balance
-        from bounds, now_total,
-             generate_series(bounds.today - ${days - 1}::int, bounds.today, interval '1 day') as d(day)
+          where merchant_id = ${merchantId} and currency = ${currency} and account in ('available', 'pending')),
+        each_day as (
+          select d.day::date as day, coalesce(moves.net, 0) as net
+          from bounds, generate_series(bounds.today - ${days - 1}::int, bounds.today, interval '1 day') as d(day)
+          left join moves on moves.day = d.day::date)
+        select to_char(day, 'YYYY-MM-DD') as day,
+               (now_total.total - coalesce(sum(net) over (order by day desc rows between unbounded preceding
+                                                          and 1 preceding), 0))::text as balance
+        from each_day, now_total
         order by 1`,
   );
   return rows.map((row) => ({ day: row.day, balance: inMinorUnits(row.balance, currency) }));

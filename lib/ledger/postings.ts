@@ -102,6 +102,19 @@ export const addToBalances = (lines: SQL, posting: string, prefix = "ledger") =>
     on conflict (merchant_id, account, currency, slot) do update set amount = b.amount + excluded.amount)`;
 
 /**
+ * A CTE that counts the balance transactions `posted` returns (merchant_id, type, currency, net, created_at) in
+ * their day's totals, each change to one slot, in key order. `prefix` names it apart from the statement's others.
+ */
+export const addToDailyTotals = (posted: SQL, prefix = "ledger") => sql`
+  ${sql.identifier(`${prefix}_counted`)} as (
+    insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, net)
+    select merchant_id, (created_at at time zone 'UTC')::date, type, currency,
+           floor(random() * ${BALANCE_SLOTS})::smallint, count(*), sum(net)
+    from ${posted} group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (merchant_id, day, type, currency, slot) do update
+      set count = d.count + excluded.count, net = d.net + excluded.net)`;
+
+/**
  * A refund's money in the statement that makes or fails it (CTEs, named after `prefix`): the rows of
  * `source` (merchant_id, id, currency, amount) each post a balance transaction of `type` that moves their
  * amount between the available balance and clearing: out for a refund, back for its failure.
@@ -113,11 +126,12 @@ export function refundPostingCtes(prefix: string, type: "refund" | "refund_failu
   return sql`${posted} as (
       insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status, available_on)
       select merchant_id, ${type}, id, currency, ${signed}, 0, ${signed}, 'available', now() from ${source}
-      returning merchant_id, id, currency, amount),
+      returning merchant_id, id, type, currency, amount, net, created_at),
     ${lines} as (
       select merchant_id, id as transaction_id, currency, account, moved as amount
       from ${posted}, lateral (values ('available', amount), ('clearing', -amount)) as entry (account, moved)),
-    ${addToBalances(sql`${lines}`, "post", prefix)}`;
+    ${addToBalances(sql`${lines}`, "post", prefix)},
+    ${addToDailyTotals(sql`${posted}`, prefix)}`;
 }
 
 /** Writes the postings (balance transactions, their entries, the balances): one statement. Returns their ids. */
@@ -139,14 +153,15 @@ export async function post(tx: Executor, postings: readonly Posting[]): Promise<
           select merchant_id, type, source_id, currency, amount, fee, net,
                  case when available_on <= now() then 'available' else 'pending' end, available_on
           from v
-          returning merchant_id, id, type, source_id, status),
+          returning merchant_id, id, type, source_id, status, currency, net, created_at),
         lines as (
           select p.merchant_id, p.id as transaction_id, v.currency, e.amount::numeric as amount,
                  case when e.account <> ${BALANCE} then e.account
                       when p.status = 'available' then 'available' else 'pending' end as account
           from posted p join v on v.merchant_id = p.merchant_id and v.type = p.type and v.source_id = p.source_id,
                jsonb_to_recordset(v.entries) as e(account text, amount text)),
-        ${addToBalances(sql`lines`, "post")}
+        ${addToBalances(sql`lines`, "post")},
+        ${addToDailyTotals(sql`posted`)}
         select id::text from posted`,
   );
   return rows.map((row) => row.id);

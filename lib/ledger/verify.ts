@@ -12,6 +12,8 @@ export type LedgerReport = {
   balance_mismatches: number;
   /** Balance transactions whose entries on the merchant's accounts differ from their net. */
   net_mismatches: number;
+  /** Days whose kept totals (balance_transaction_daily_totals) differ from their transactions. */
+  daily_total_mismatches: number;
   /** Payouts of all that was available whose carried transactions do not add up to their amount. */
   payout_mismatches: number;
   ok: boolean;
@@ -22,49 +24,62 @@ const count = (rows: Array<{ n: number | string }>) => Number(rows[0]?.n ?? 0);
 /**
  * `npm run admin -- ledger:verify`: the books balance. Every posting sums to 0, every account's kept balance
  * (ledger_balances) equals its entries, every balance transaction moved its net on the merchant's
- * accounts, and every payout of all that was available carried transactions that add up to it. Reads the whole ledger: an operator's check, never on a request's path.
+ * accounts, each day's kept totals equal its transactions, and every payout of all that was available carried transactions that add up to it. Reads the whole ledger: an operator's check, never on a request's path.
  */
 export async function verifyLedger(db: Executor): Promise<LedgerReport> {
-  const [transactions, entries, accounts, unbalanced, mismatched, netOff, payoutsOff] = await Promise.all([
-    selectRows<{ n: number }>(db, sql`select count(*) as n from balance_transactions`),
-    selectRows<{ n: number }>(db, sql`select count(*) as n from ledger_entries`),
-    selectRows<{ n: number }>(
-      db,
-      sql`select count(*) as n from (select distinct merchant_id, account, currency from ledger_balances) a`,
-    ),
-    selectRows<{ n: number }>(
-      db,
-      sql`select count(*) as n from (
+  const [transactions, entries, accounts, unbalanced, mismatched, netOff, dailyOff, payoutsOff] =
+    await Promise.all([
+      selectRows<{ n: number }>(db, sql`select count(*) as n from balance_transactions`),
+      selectRows<{ n: number }>(db, sql`select count(*) as n from ledger_entries`),
+      selectRows<{ n: number }>(
+        db,
+        sql`select count(*) as n from (select distinct merchant_id, account, currency from ledger_balances) a`,
+      ),
+      selectRows<{ n: number }>(
+        db,
+        sql`select count(*) as n from (
             select 1 from ledger_entries group by merchant_id, transaction_id, posting having sum(amount) <> 0) u`,
-    ),
-    selectRows<{ n: number }>(
-      db,
-      sql`select count(*) as n from (
+      ),
+      selectRows<{ n: number }>(
+        db,
+        sql`select count(*) as n from (
             select merchant_id, account, currency, sum(amount) as kept from ledger_balances group by 1, 2, 3) b
           full join (
             select merchant_id, account, currency, sum(amount) as entered from ledger_entries group by 1, 2, 3) e
           using (merchant_id, account, currency)
           where coalesce(kept, 0) <> coalesce(entered, 0)`,
-    ),
-    selectRows<{ n: number }>(
-      db,
-      sql`select count(*) as n from balance_transactions t
+      ),
+      selectRows<{ n: number }>(
+        db,
+        sql`select count(*) as n from balance_transactions t
           left join lateral (
             select sum(amount) as moved from ledger_entries e
             where e.merchant_id = t.merchant_id and e.transaction_id = t.id and e.posting = 'post'
               and e.account in ('pending', 'available')) m on true
           where coalesce(m.moved, 0) <> t.net`,
-    ),
-    selectRows<{ n: number }>(
-      db,
-      sql`select count(*) as n from payouts p
+      ),
+      selectRows<{ n: number }>(
+        db,
+        sql`select count(*) as n from (
+            select merchant_id, day, type, currency, sum(count) as count, sum(net) as net
+            from balance_transaction_daily_totals group by 1, 2, 3, 4) kept
+          full join (
+            select merchant_id, (created_at at time zone 'UTC')::date as day, type, currency, count(*) as count,
+                   sum(net) as net
+            from balance_transactions group by 1, 2, 3, 4) posted
+          using (merchant_id, day, type, currency)
+          where coalesce(kept.count, 0) <> coalesce(posted.count, 0) or coalesce(kept.net, 0) <> coalesce(posted.net, 0)`,
+      ),
+      selectRows<{ n: number }>(
+        db,
+        sql`select count(*) as n from payouts p
           left join lateral (
             select sum(net) as carried from balance_transactions t
             where t.merchant_id = p.merchant_id and t.payout_id = p.id
               and not (t.type = 'payout' and t.source_id = p.id)) c on true
           where p.reconciled and coalesce(c.carried, 0) <> p.amount`,
-    ),
-  ]);
+      ),
+    ]);
   const report = {
     transactions: count(transactions),
     entries: count(entries),
@@ -72,6 +87,7 @@ export async function verifyLedger(db: Executor): Promise<LedgerReport> {
     unbalanced_postings: count(unbalanced),
     balance_mismatches: count(mismatched),
     net_mismatches: count(netOff),
+    daily_total_mismatches: count(dailyOff),
     payout_mismatches: count(payoutsOff),
   };
   return {
@@ -80,6 +96,7 @@ export async function verifyLedger(db: Executor): Promise<LedgerReport> {
       report.unbalanced_postings === 0 &&
       report.balance_mismatches === 0 &&
       report.net_mismatches === 0 &&
+      report.daily_total_mismatches === 0 &&
       report.payout_mismatches === 0,
   };
 }

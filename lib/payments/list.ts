@@ -4,10 +4,10 @@ import { selectRows, type Executor } from "@/db/client";
 import type { PaymentStatus, RefundState } from "@/db/enums";
 import {
   allOf,
-  DAY_MS,
+  countCutDaysExactly,
   dayConditions,
-  dayOf,
   readPageByDays,
+  rollupDayConditions,
   type DayCount,
 } from "@/lib/platform/day-count-pages";
 import { isoTimestamp } from "@/lib/platform/timestamps";
@@ -67,8 +67,7 @@ async function countByDay(db: Executor, merchantId: number, filter: PaymentFilte
     ...(filter.status ? [sql`status = ${filter.status}`] : []),
     ...(filter.refundStatus ? [sql`refund_state = ${filter.refundStatus}`] : []),
     ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
-    ...(filter.from ? [sql`day >= ${dayOf(filter.from)}::date`] : []),
-    ...(filter.to ? [sql`day <= ${dayOf(new Date(filter.to.getTime() - 1))}::date`] : []),
+    ...rollupDayConditions(filter),
   ];
   const rows = await selectRows<{ day: string; count: number | string }>(
     db,
@@ -76,23 +75,14 @@ async function countByDay(db: Executor, merchantId: number, filter: PaymentFilte
         where ${allOf(conditions)} group by day having sum(count) > 0 order by day desc`,
   );
   const counts = rows.map((row) => ({ day: row.day, count: Number(row.count) }));
-  // The range's first and last days, when it starts or ends inside them: counted on the rows themselves.
-  const cut = [filter.from, filter.to].filter(
-    (instant): instant is Date => instant !== undefined && instant.getTime() % DAY_MS !== 0,
-  );
-  for (const day of new Set(
-    cut.map((instant) => dayOf(instant === filter.to ? new Date(instant.getTime() - 1) : instant)),
-  )) {
-    const entry = counts.find((each) => each.day === day);
-    if (!entry) continue;
+  return countCutDaysExactly(counts, filter, async (day) => {
     const [exact] = await selectRows<{ count: number | string }>(
       db,
       sql`select count(*) as count from payments
           where ${allOf([...paymentFilterConditions(merchantId, filter), ...dayConditions(day)])}`,
     );
-    entry.count = Number(exact!.count);
-  }
-  return counts.filter((entry) => entry.count > 0);
+    return Number(exact!.count);
+  });
 }
 
 export type FilteredPage<Row> = { rows: Row[]; total: number };

@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PayoutStatus } from "@/db/enums";
-import { addToBalances } from "@/lib/ledger/postings";
+import { addToBalances, addToDailyTotals } from "@/lib/ledger/postings";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
 import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
 import { recordEvent } from "@/lib/payments/outbox";
@@ -98,13 +98,14 @@ async function postPayoutMovement(
                     ${payout.currency}, ${movement === "created" ? sql`-${amount}::numeric` : sql`${amount}::numeric`}, 0,
                     ${movement === "created" ? sql`-${amount}::numeric` : sql`${amount}::numeric`}, 'available', now(),
                     ${carries ? payout.id : null})
-            returning id`;
+            returning merchant_id, id, type, currency, net, created_at`;
   await tx.execute(sql`with moved as (${transaction}),
     lines as (
       select ${payout.merchant_id}::bigint as merchant_id, moved.id as transaction_id, ${payout.currency}::text as currency,
              entry.account, entry.amount
       from moved, (${lines}) as entry (account, amount)),
     ${addToBalances(sql`lines`, movement === "arrived" ? "arrive" : "post")}
+    ${movement === "arrived" ? sql`` : sql`, ${addToDailyTotals(sql`moved`)}`}
     select 1`);
 }
 

@@ -18,15 +18,43 @@ export const dayConditions = (day: string) => [
   sql`created_at < ${new Date(startOf(day).getTime() + DAY_MS).toISOString()}::timestamptz`,
 ];
 
+/** A rollup's days within `from` (inclusive) and `to` (exclusive), whole or cut through. */
+export const rollupDayConditions = ({ from, to }: { from?: Date; to?: Date }) => [
+  ...(from ? [sql`day >= ${dayOf(from)}::date`] : []),
+  ...(to ? [sql`day <= ${dayOf(new Date(to.getTime() - 1))}::date`] : []),
+];
+
+/**
+ * A rollup's daily counts within `from`..`to`, with the first and last days counted again on the list's own rows
+ * (`countDay`) when the range starts or ends inside them; the days left without a row dropped.
+ */
+export async function countCutDaysExactly(
+  counts: DayCount[],
+  { from, to }: { from?: Date; to?: Date },
+  countDay: (day: string) => Promise<number>,
+): Promise<DayCount[]> {
+  const cut = [from, to].filter(
+    (instant): instant is Date => instant !== undefined && instant.getTime() % DAY_MS !== 0,
+  );
+  for (const day of new Set(
+    cut.map((instant) => dayOf(instant === to ? new Date(instant.getTime() - 1) : instant)),
+  )) {
+    const entry = counts.find((each) => each.day === day);
+    if (entry) entry.count = await countDay(day);
+  }
+  return counts.filter((entry) => entry.count > 0);
+}
+
 /**
  * A page of a newest-first list (`created_at desc, id desc`) without scanning what comes before it: the daily
  * counts (newest day first) say which day the page starts in, an index read skips to its place in that day (at
  * most a day of rows), and the page is read from there by keyset. Page 50,000 costs about what page 1 does.
- * The payments and the refunds lists (lib/payments/list.ts, lib/refunds/queries.ts) read their pages here.
+ * The payments, refunds and balance transactions lists (lib/payments/list.ts, lib/refunds/queries.ts,
+ * lib/ledger/balance-transactions.ts) read their pages here.
  */
 export async function readPageByDays<Row>(
   db: Executor,
-  table: "payments" | "refunds",
+  table: "payments" | "refunds" | "balance_transactions",
   conditions: SQL[],
   days: DayCount[],
   page: { offset: number; limit: number },

@@ -147,6 +147,7 @@ describe("the books under a race", () => {
         unbalanced_postings: 0,
         balance_mismatches: 0,
         net_mismatches: 0,
+        daily_total_mismatches: 0,
       });
       expect(report.transactions).toBeGreaterThan(50);
     },

@@ -2,7 +2,7 @@
 // creates with and without customers, settles both ways, cancels, refunds that succeed (part, then the rest)
 // and fail (and one left pending), the daily totals (the merchant's and each customer's, by status and refund state) and the
 // customers table say exactly what an aggregate over payments says, and the refunds' daily counts what one over
-// the refunds says.
+// the refunds says; the balance transactions' daily totals what one over the balance transactions says.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
@@ -61,7 +61,28 @@ async function rollupsOf(merchantId: number) {
         from refunds, lateral (values (''), (nullif(customer_id, ''))) as scopes (scope)
         where merchant_id = ${merchantId} and scope is not null group by 1, 2, 3 order by 1, 2, 3`,
   );
-  return { totals, expected, customers, expectedCustomers, refundCounts, expectedRefundCounts };
+  const ledgerTotals = await selectRows<Record<string, string>>(
+    db,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, type, currency, sum(count)::text as count, sum(net)::text as net
+        from balance_transaction_daily_totals where merchant_id = ${merchantId}
+        group by 1, 2, 3 having sum(count) <> 0 order by 1, 2, 3`,
+  );
+  const expectedLedgerTotals = await selectRows<Record<string, string>>(
+    db,
+    sql`select to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, type, currency,
+               count(*)::text as count, sum(net)::text as net
+        from balance_transactions where merchant_id = ${merchantId} group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  return {
+    totals,
+    expected,
+    customers,
+    expectedCustomers,
+    refundCounts,
+    expectedRefundCounts,
+    ledgerTotals,
+    expectedLedgerTotals,
+  };
 }
 
 describe("the payment rollups", () => {
@@ -96,9 +117,24 @@ describe("the payment rollups", () => {
     // Still pending: counted as pending in the refunds list's daily counts.
     await createRefund(db, merchantId, ids.bob, { amount: "1.00" }, { autoSettleMs: 0 });
 
-    const { totals, expected, customers, expectedCustomers, refundCounts, expectedRefundCounts } =
-      await rollupsOf(merchantId);
+    const {
+      totals,
+      expected,
+      customers,
+      expectedCustomers,
+      refundCounts,
+      expectedRefundCounts,
+      ledgerTotals,
+      expectedLedgerTotals,
+    } = await rollupsOf(merchantId);
     expect(totals).toEqual(expected);
+    // The balance transactions' daily totals: 4 payments, 6 refunds (made, so posted) and 1 refund's failure.
+    expect(ledgerTotals).toEqual(expectedLedgerTotals);
+    expect(ledgerTotals.map(({ type, count }) => [type, count])).toEqual([
+      ["payment", "4"],
+      ["refund", "6"],
+      ["refund_failure", "1"],
+    ]);
     expect(refundCounts).toEqual(expectedRefundCounts);
     expect(refundCounts.map(({ customer_id, status, count }) => [customer_id, status, count])).toEqual([
       ["", "failed", "1"],

@@ -76,9 +76,15 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   },
   {
     site: "verifyLedger (lib/ledger/verify.ts): `admin ledger:verify`",
-    tables: ["balance_transactions", "ledger_entries", "ledger_balances", "payouts"],
-    sql: /^select count\(\*\) as n from (balance_transactions|ledger_entries|\(select distinct merchant_id, account, currency from ledger_balances\)|\( ?select 1 from ledger_entries group by|\( ?select merchant_id, account, currency, sum\(amount\) as kept|balance_transactions t left join lateral|payouts p left join lateral)/,
-    why: "The operator's check of the whole ledger: every posting, account and payout of every merchant.",
+    tables: [
+      "balance_transactions",
+      "ledger_entries",
+      "ledger_balances",
+      "balance_transaction_daily_totals",
+      "payouts",
+    ],
+    sql: /^select count\(\*\) as n from (balance_transactions|\( ?select merchant_id, day, type, currency, sum\(count\)|ledger_entries|\(select distinct merchant_id, account, currency from ledger_balances\)|\( ?select 1 from ledger_entries group by|\( ?select merchant_id, account, currency, sum\(amount\) as kept|balance_transactions t left join lateral|payouts p left join lateral)/,
+    why: "The operator's check of the whole ledger: every posting, account, day's totals and payout of every merchant.",
     onCitus: "Multi-shard aggregates Citus pushes down to each shard, on an operator's command.",
   },
   {
@@ -95,6 +101,14 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     sql: /^ ?with picked as \( ?(update payments set fee = 0, net = amount where id > \$1|select merchant_id, id, currency, -amount as amount, 'refund' as type, created_at as at from refunds where id > \$1)/,
     why: "A data migration walks every merchant's rows by id, a batch per transaction, once.",
     onCitus: "Runs before the tables are distributed (db:migrate distributes last), or per shard.",
+  },
+  {
+    site: "the balance transactions' daily totals' backfill (db/backfills.ts, migration 0044)",
+    tables: ["balance_transactions"],
+    sql: /^insert into balance_transaction_daily_totals as d .* from balance_transactions where id > \$\d+ and id <= \$\d+ group by/,
+    why: "A data migration counts the transactions posted before the totals existed by id, a batch per transaction, once.",
+    onCitus:
+      "Runs before the new table is distributed (db:migrate distributes last); it reads every shard's batch.",
   },
   {
     site: "pruneExpiredRows, lib/retention/pruning.ts",
