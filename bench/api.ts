@@ -19,6 +19,7 @@ import {
   type LoadResult,
   type RunningServer,
 } from "./harness";
+import { measureMoneyPages } from "./money-pages";
 import { seedBenchmark, type BenchSeed } from "./seed";
 import { logInOverHttp } from "../tests/support/http-session";
 
@@ -176,10 +177,12 @@ let dashboard: Awaited<ReturnType<typeof measureDashboard>>;
 let listWithStoresOn: LoadResult | undefined;
 const list = SCENARIOS.find((scenario) => scenario.key === "list");
 let filterRows: Array<Record<string, string | number>> = [];
+let moneyRows: Array<Record<string, string | number>> = [];
 try {
   dashboard = await measureDashboard(servers[0]!.server, seed.email, seed.password, seed.firstPaymentId);
   const { cookie } = await logInOverHttp(servers[0]!.server.baseUrl, seed.email, seed.password);
   filterRows = await measureFilters(servers[0]!.server.baseUrl, seed, cookie);
+  moneyRows = await measureMoneyPages(servers[0]!.server.baseUrl, seed, cookie);
   // The same pass on the app without the request log, so both app processes have loaded and run the
   // dashboard (a production server serves both): without it the log-off process was the leaner one, and
   // the difference was counted as the log's cost.
@@ -281,6 +284,8 @@ const report = [
   markdownTable([dashboard.exportRow]),
   "Filtered lists and customers, one request at a time (bench/filters.ts):",
   markdownTable(filterRows),
+  `Currencies, disputes and the balance, one request at a time (bench/money-pages.ts)${seed.ledgerBackfillSeconds === undefined ? "" : `; the ledger's backfill posted the seeded payments in ${seed.ledgerBackfillSeconds} s`}:`,
+  markdownTable(moneyRows),
 ].join("\n\n");
 mkdirSync(path.join(root, "bench/results"), { recursive: true });
 writeFileSync(path.join(root, `bench/results/${dashboardOnly ? "dashboard" : "api"}.md`), `${report}\n`);

@@ -6,7 +6,7 @@ import type { BenchSeed } from "./seed";
 
 const SAMPLES = 30;
 
-async function time(url: string, headers: Record<string, string>) {
+export async function time(url: string, headers: Record<string, string>) {
   const times: number[] = [];
   for (let index = 0; index < SAMPLES; index++) {
     const started = performance.now();
