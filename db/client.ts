@@ -4,6 +4,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runBackfills } from "./backfills";
+import { finishRollupKeys } from "./rollup-keys";
 import { distributeForCitus } from "./citus";
 import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import type { Connection, Database, Executor } from "./database-types";
@@ -101,6 +102,7 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
         await lock.begin(async (tx) => {
           await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
           await migratePostgres(drizzlePostgres({ client: single }), { migrationsFolder });
+          await finishRollupKeys((statement) => single.unsafe(statement), { concurrently: true });
           await distributeForCitus(single);
         });
       } finally {

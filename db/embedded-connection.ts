@@ -6,6 +6,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { migrationsFolder, type DatabaseConfig } from "./config";
 import type { Connection, Database } from "./database-types";
 import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
+import { finishRollupKeys } from "./rollup-keys";
 import * as schema from "./schema";
 import { captureFor, capturingLogger } from "./statement-capture";
 
@@ -24,7 +25,10 @@ export function connectPglite(config: DatabaseConfig): Connection {
     db,
     // One connection in-process: nothing to queue behind.
     backgroundDb: db,
-    migrate: () => migrate(drizzle({ client }), { migrationsFolder }),
+    async migrate() {
+      await migrate(drizzle({ client }), { migrationsFolder });
+      await finishRollupKeys(async (statement) => (await client.query(statement)).rows, { concurrently: false });
+    },
     async listen(channel, onNotify) {
       await client.listen(channel, () => onNotify());
     },

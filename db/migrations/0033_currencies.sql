@@ -1,8 +1,9 @@
 -- Currencies (DESIGN.md, "Currencies"). This transaction changes the catalog and small tables only:
 -- * ADD COLUMN with a constant default fills no row (PostgreSQL 11+);
 -- * numeric(p,2) to numeric without a scale is binary coercible: no rewrite, no index rebuild;
--- * the rollups' primary keys gain `currency` (their indexes are rebuilt: a rollup has a row per merchant, day
---   and status, not per payment).
+-- * refund_daily_totals' primary key gains `currency` (its index is rebuilt: a row per merchant and day).
+--   payment_daily_totals' key gains it too, but after this transaction commits (db/rollup-keys.ts): it has a
+--   row per customer and day, 10,000,000 at scale, and building that index here held every write for 31 s.
 -- Merchants that had chosen a display currency other than USD make it their default. Their stored payments,
 -- refunds, links and rollups take it afterwards, in batches of short transactions (db/backfills.ts): this
 -- transaction holds its ALTER TABLE locks until it commits, so a backfill inside it made every merchant's
@@ -20,8 +21,6 @@ ALTER TABLE "refunds" ALTER COLUMN "amount" SET DATA TYPE numeric;--> statement-
 ALTER TABLE "payment_links" ALTER COLUMN "amount" SET DATA TYPE numeric;--> statement-breakpoint
 ALTER TABLE "payment_daily_totals" ALTER COLUMN "volume" SET DATA TYPE numeric;--> statement-breakpoint
 ALTER TABLE "refund_daily_totals" ALTER COLUMN "amount" SET DATA TYPE numeric;--> statement-breakpoint
-ALTER TABLE "payment_daily_totals" DROP CONSTRAINT "payment_daily_totals_merchant_id_customer_id_day_status_refund_state_pk";--> statement-breakpoint
-ALTER TABLE "payment_daily_totals" ADD CONSTRAINT "payment_daily_totals_merchant_id_customer_id_day_status_refund_state_currency_pk" PRIMARY KEY("merchant_id","customer_id","day","status","refund_state","currency");--> statement-breakpoint
 ALTER TABLE "refund_daily_totals" DROP CONSTRAINT "refund_daily_totals_merchant_id_day_pk";--> statement-breakpoint
 ALTER TABLE "refund_daily_totals" ADD CONSTRAINT "refund_daily_totals_merchant_id_day_currency_pk" PRIMARY KEY("merchant_id","day","currency");--> statement-breakpoint
 CREATE TABLE "customer_volumes" (

@@ -41,6 +41,16 @@ describe("migration 0033 and its backfill", () => {
         first_payment_at, last_payment_at) values (${eu!.id}, 'cus_1', 4, 18, 0, now(), now())`);
 
     await db.migrate(migrations);
+    // The rollup's key gained `currency` after the migrations' transaction (db/rollup-keys.ts).
+    expect(
+      await db.query(`select a.attname from pg_index i
+        join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any (i.indkey)
+        where i.indrelid = 'payment_daily_totals'::regclass and i.indisprimary order by a.attname`),
+    ).toEqual(
+      ["currency", "customer_id", "day", "merchant_id", "refund_state", "status"].map((attname) => ({
+        attname,
+      })),
+    );
 
     // The migration's transaction moved only the default and the customers' sums.
     const defaults = await db.query<{ name: string; default_currency: string }>(

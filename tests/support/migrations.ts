@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import type { Database } from "@/db/client";
+import { finishRollupKeys } from "@/db/rollup-keys";
 import { separateDatabase } from "./test-database";
 
 export const migrations = path.join(process.cwd(), "db", "migrations");
@@ -32,6 +33,7 @@ export type FreshDatabase = {
   /** drizzle over the same connection, for domain code that takes a Database. */
   db: Database;
   query: <Row = Record<string, unknown>>(text: string) => Promise<Row[]>;
+  /** The migrations in `folder`, then what follows them (db/rollup-keys.ts), as the app migrates. */
   migrate: (folder: string) => Promise<void>;
   close: () => Promise<void>;
 };
@@ -44,7 +46,10 @@ export async function freshDatabase(label: string): Promise<FreshDatabase> {
     return {
       db: drizzlePglite({ client }) as unknown as Database,
       query: async <Row>(text: string) => (await client.query<Row>(text)).rows,
-      migrate: (folder) => migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }),
+      async migrate(folder) {
+        await migratePglite(drizzlePglite({ client }), { migrationsFolder: folder });
+        await finishRollupKeys(async (statement) => (await client.query(statement)).rows, { concurrently: false });
+      },
       close: () => client.close(),
     };
   }
@@ -52,7 +57,10 @@ export async function freshDatabase(label: string): Promise<FreshDatabase> {
   return {
     db: drizzlePostgres({ client }) as unknown as Database,
     query: async <Row>(text: string) => (await client.unsafe(text)) as unknown as Row[],
-    migrate: (folder) => migratePostgres(drizzlePostgres({ client }), { migrationsFolder: folder }),
+    async migrate(folder) {
+      await migratePostgres(drizzlePostgres({ client }), { migrationsFolder: folder });
+      await finishRollupKeys((statement) => client.unsafe(statement), { concurrently: true });
+    },
     close: async () => {
       await client.end();
       await separate.drop();
