@@ -10,8 +10,8 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runBackfills } from "@/db/backfills";
-import { finishRollupKeys } from "@/db/rollup-keys";
 import type { Database } from "@/db/client";
+import { finishRollupKeys } from "@/db/rollup-keys";
 
 const count = Number(process.env.MIG_PAYMENTS ?? 10_000_000);
 const server = process.env.BENCH_SERVER_URL ?? "postgres://postgres@127.0.0.1:5432";
@@ -103,7 +103,8 @@ const keysStarted = Date.now();
 await finishRollupKeys((statement) => sql.unsafe(statement), { concurrently: true });
 const backfillStarted = Date.now();
 // MIG_SKIP_BACKFILL=1: the schema's transaction and the key alone (the backfill takes a quarter of an hour).
-if (process.env.MIG_SKIP_BACKFILL !== "1") await runBackfills(drizzle({ client: sql }) as unknown as Database);
+if (process.env.MIG_SKIP_BACKFILL !== "1")
+  await runBackfills(drizzle({ client: sql }) as unknown as Database);
 const backfillEnded = Date.now();
 writing = false;
 await Promise.all(Object.values(writers).map((writer) => writer.done));

@@ -4,7 +4,6 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runBackfills } from "./backfills";
-import { finishRollupKeys } from "./rollup-keys";
 import { distributeForCitus } from "./citus";
 import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import type { Connection, Database, Executor } from "./database-types";
@@ -16,6 +15,7 @@ import {
   poolWork,
   sessionSurvivesStatements,
 } from "./pool";
+import { finishRollupKeys } from "./rollup-keys";
 import * as schema from "./schema";
 import { dialect, type Statement } from "./statement";
 import { captureFor, capturingLogger, type StatementRecorder } from "./statement-capture";

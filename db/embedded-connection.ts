@@ -27,7 +27,9 @@ export function connectPglite(config: DatabaseConfig): Connection {
     backgroundDb: db,
     async migrate() {
       await migrate(drizzle({ client }), { migrationsFolder });
-      await finishRollupKeys(async (statement) => (await client.query(statement)).rows, { concurrently: false });
+      await finishRollupKeys(async (statement) => (await client.query(statement)).rows, {
+        concurrently: false,
+      });
     },
     async listen(channel, onNotify) {
       await client.listen(channel, () => onNotify());

@@ -48,7 +48,9 @@ export async function freshDatabase(label: string): Promise<FreshDatabase> {
       query: async <Row>(text: string) => (await client.query<Row>(text)).rows,
       async migrate(folder) {
         await migratePglite(drizzlePglite({ client }), { migrationsFolder: folder });
-        await finishRollupKeys(async (statement) => (await client.query(statement)).rows, { concurrently: false });
+        await finishRollupKeys(async (statement) => (await client.query(statement)).rows, {
+          concurrently: false,
+        });
       },
       close: () => client.close(),
     };
