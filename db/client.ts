@@ -95,16 +95,30 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
             "would fail at random. Set DATABASE_PREPARED_STATEMENTS=false, or connect directly or in session mode.",
         );
       // Several servers may start at once: one migrates while holding a transaction-scoped lock on another
-      // connection (a session-level lock would be lost, or never released, behind a transaction pooler).
+      // connection (a session-level lock would be lost, or never released, behind a transaction pooler). The
+      // others try for it every 250 ms rather than wait in a statement: a waiting statement holds a snapshot,
+      // and the rollup key's CREATE INDEX CONCURRENTLY (db/rollup-keys.ts) waits for every older snapshot to
+      // end, which would never happen. For the same reason the simple protocol: an extended query's portal
+      // keeps its snapshot (an xmin) open until the transaction ends.
       const lock = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
       const single = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
       try {
-        await lock.begin(async (tx) => {
-          await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
-          await migratePostgres(drizzlePostgres({ client: single }), { migrationsFolder });
-          await finishRollupKeys((statement) => single.unsafe(statement), { concurrently: true });
-          await distributeForCitus(single);
-        });
+        for (;;) {
+          const migrated = await lock.begin(async (tx) => {
+            const [held] = await tx
+              .unsafe<Array<{ held: boolean }>>(
+                `select pg_try_advisory_xact_lock(${MIGRATION_LOCK_ID}) as held`,
+              )
+              .simple();
+            if (!held?.held) return false;
+            await migratePostgres(drizzlePostgres({ client: single }), { migrationsFolder });
+            await finishRollupKeys((statement) => single.unsafe(statement), { concurrently: true });
+            await distributeForCitus(single);
+            return true;
+          });
+          if (migrated) break;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
       } finally {
         await Promise.all([lock.end(), single.end()]);
       }
