@@ -39,7 +39,8 @@ type TransitionedRow = {
   id: number | string;
   merchant_id: number | string;
   external_id: string | null;
-  status: string;
+  /** What it moved to: a transition leaves pending. */
+  status: "completed" | "failed";
   amount: string;
   currency: string;
   metadata: string | null;
@@ -97,22 +98,27 @@ async function moveRollups(tx: Transaction, settled: TransitionedRow[]): Promise
 }
 
 /**
- * What follows settled payments in their transaction: the rollups, and each completed one's balance
- * transaction (its amount, fee and net on the ledger).
+ * What follows transitioned payments in their transaction: each completed one's balance transaction (its
+ * amount, fee and net on the ledger), each one's event, and the rollups. In that order: the ledger's rows are
+ * slotted and rarely shared, while the event counts and the rollups are one row per merchant and hour or day,
+ * locked until commit; taken last, they are held for as short a time as the transaction allows, and the
+ * settles of one merchant queue on them the least.
  */
 async function recordSettled(tx: Transaction, settled: TransitionedRow[]): Promise<void> {
-  await moveRollups(tx, settled);
   await post(
     tx,
     settled
       .filter((row) => row.status === "completed")
       .map((row) => paymentPosting({ ...row, fee: row.fee!, net: row.net! })),
   );
+  for (const row of settled)
+    await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${row.status}`, toPaymentResource(row));
+  await moveRollups(tx, settled);
 }
 
 /**
- * The one transition: a single `UPDATE … WHERE status = 'pending'`, with its event and deliveries in the
- * same transaction. Concurrent settles of one payment give exactly one transition and one event.
+ * The one transition: a single `UPDATE … WHERE status = 'pending'`; its event and deliveries follow in the same
+ * transaction (recordSettled). Concurrent settles of one payment give exactly one transition and one event.
  */
 async function transition(
   tx: Transaction,
@@ -136,8 +142,6 @@ async function transition(
         returning p.id, p.merchant_id, p.external_id, p.status, p.amount, p.currency, p.metadata, p.created_at,
                   p.payment_method, p.customer_id, p.failure_code, p.failure_reason, p.fee, p.net, p.settled_at`,
   );
-  if (!row) return undefined;
-  await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${outcome}`, toPaymentResource(row));
   return row;
 }
 
@@ -294,7 +298,7 @@ async function expireClaimed(db: Executor, isStale: SQL, expireAfterMs: number, 
       );
       if (transitioned) expired.push(transitioned);
     }
-    await moveRollups(tx, expired);
+    await recordSettled(tx, expired);
     return stale.length;
   });
 }
