@@ -4,6 +4,10 @@
 // same number spread over eight. If every settle of a merchant locked one balance row, the one merchant's run
 // would be the slower and its backends would be seen waiting on locks. Then: the balance read's latency, the
 // slots it sums, and ledger:verify over everything. BENCH_LEDGER_DATABASE_URL is dropped and recreated.
+//
+// Against the settles without a ledger: BENCH_WITHOUT_LEDGER=1 in a checkout of the commit before it
+// (`git worktree add ../before-ledger 458d9b8`, this file and harness.ts copied there, node_modules linked):
+// the same settles, and nothing of the ledger read afterwards.
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { freshDatabase, markdownTable, percentile } from "./harness";
@@ -21,8 +25,6 @@ const { getDb, migrateDatabase, closeDatabase } = await import("@/db/client");
 const { createMerchantWithOwner } = await import("@/lib/accounts/accounts");
 const { createPayment } = await import("@/lib/payments/create-payment");
 const { settleDuePayments, settlePayment } = await import("@/lib/payments/settlement");
-const { getBalance } = await import("@/lib/ledger/balance");
-const { verifyLedger } = await import("@/lib/ledger/verify");
 await migrateDatabase();
 const db = getDb();
 const watcher = postgres(databaseUrl, { max: 1, onnotice: () => {} });
@@ -143,20 +145,24 @@ for (const [path, single, spread] of [
     `${path}: one merchant / eight merchants ${(Number(single.row["settles/s"]) / Number(spread.row["settles/s"])).toFixed(2)}`,
   );
 
-const [merchantId] = one.owners;
-const reads = await inParallel(Array.from({ length: 500 }), 1, () => getBalance(db, merchantId!));
-const [slots] = await watcher<{ count: number }[]>`
-  select count(*)::int as count from ledger_balances where merchant_id = ${merchantId!}`;
-const [transactions] = await watcher<{ count: number }[]>`
-  select count(*)::int as count from balance_transactions where merchant_id = ${merchantId!}`;
-console.log(
-  `\nbalance read (one merchant, ${transactions!.count} balance transactions, ${slots!.count} slot rows): ` +
-    `p50 ${percentile(reads, 50).toFixed(2)} ms, p99 ${percentile(reads, 99).toFixed(2)} ms`,
-);
-const verifyStarted = performance.now();
-const report = await verifyLedger(db);
-console.log(
-  `ledger:verify: ${JSON.stringify(report)} (${((performance.now() - verifyStarted) / 1000).toFixed(1)} s)`,
-);
+if (process.env.BENCH_WITHOUT_LEDGER !== "1") {
+  const { getBalance } = await import("@/lib/ledger/balance");
+  const { verifyLedger } = await import("@/lib/ledger/verify");
+  const [merchantId] = one.owners;
+  const reads = await inParallel(Array.from({ length: 500 }), 1, () => getBalance(db, merchantId!));
+  const [slots] = await watcher<{ count: number }[]>`
+    select count(*)::int as count from ledger_balances where merchant_id = ${merchantId!}`;
+  const [transactions] = await watcher<{ count: number }[]>`
+    select count(*)::int as count from balance_transactions where merchant_id = ${merchantId!}`;
+  console.log(
+    `\nbalance read (one merchant, ${transactions!.count} balance transactions, ${slots!.count} slot rows): ` +
+      `p50 ${percentile(reads, 50).toFixed(2)} ms, p99 ${percentile(reads, 99).toFixed(2)} ms`,
+  );
+  const verifyStarted = performance.now();
+  const report = await verifyLedger(db);
+  console.log(
+    `ledger:verify: ${JSON.stringify(report)} (${((performance.now() - verifyStarted) / 1000).toFixed(1)} s)`,
+  );
+}
 await watcher.end();
 await closeDatabase();
