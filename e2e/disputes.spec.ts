@@ -3,8 +3,9 @@ import { CARDS } from "../tests/support/checkout-client";
 
 // QA's dispute rehearsal in Chromium (DESIGN.md, "Disputes"): a payer pays with the dispute test card, the
 // dispute appears in the dashboard with the money withdrawn (amount and fee), evidence is drafted, then
-// submitted with the magic words, and the win reinstates the amount. The seeded `priced` merchant's disputes
-// are this file's alone.
+// submitted with the magic words, and the win reinstates the amount. Then "Accept dispute" loses another. The
+// seeded `priced` merchant's disputes are this file's alone (the first test counts the open ones: none is left
+// open after either).
 
 test("4000 0000 0000 0259: a dispute appears, -40.00 and a 15.00 fee; winning evidence wins it and reinstates 40.00", async ({
   page,
@@ -85,4 +86,54 @@ test("4000 0000 0000 0259: a dispute appears, -40.00 and a 15.00 fee; winning ev
     headers: { Authorization: `Bearer ${seedData.tokens.other}` },
   });
   expect(foreign.status()).toBe(404);
+});
+
+test("Accept dispute: confirmed, it is lost; the money stays withdrawn and nothing more can be sent", async ({
+  page,
+  seedData,
+}) => {
+  const headers = { Authorization: `Bearer ${seedData.tokens.priced}` };
+  const { id: paymentId } = await newPayment(page, seedData.tokens.priced, {
+    amount: "25.00",
+    currency: "EUR",
+  });
+  const settled = await page.request.post(`/api/test-helpers/payments/${paymentId}/settle`, {
+    headers,
+    data: { outcome: "completed" },
+  });
+  expect(settled.status()).toBe(200);
+  const opened = await page.request.post(`/api/test-helpers/payments/${paymentId}/dispute`, {
+    headers,
+    data: { reason: "product_not_received" },
+  });
+  expect(opened.status()).toBe(201);
+  const { id: disputeId } = ((await opened.json()) as { data: { id: number } }).data;
+
+  await logInAs(page, seedData.priced);
+  await page.goto(`/dashboard/disputes/${disputeId}`);
+  await page.getByRole("button", { name: "Accept dispute" }).click();
+  const dialog = page.getByRole("dialog", { name: "Accept this dispute?" });
+  await expect(dialog).toContainText("You lose it: €25.00 and the €15.00 dispute fee stay withdrawn.");
+  await dialog.getByRole("button", { name: "Accept dispute" }).click();
+  await expect(page.getByRole("status", { name: "Notifications" })).toContainText(
+    "Dispute accepted: it is lost.",
+  );
+  await page.reload();
+  await expect(page.getByText("lost", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Accept dispute" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Submit evidence" })).toHaveCount(0);
+
+  // Withdrawn with its fee, and never reinstated; the API agrees, and refuses evidence with a conflict.
+  await page.goto("/dashboard/balance");
+  await expect(page.getByRole("row").filter({ hasText: `Dispute ${disputeId}` })).toContainText("-€25.00");
+  const dispute = await page.request.get(`/api/disputes/${disputeId}`, { headers });
+  expect(((await dispute.json()) as { data: { status: string } }).data.status).toBe("lost");
+  const late = await page.request.post(`/api/disputes/${disputeId}/evidence`, {
+    headers,
+    data: { uncategorized_text: "winning_evidence", submit: true },
+  });
+  expect(late.status()).toBe(409);
+  const transactions = await page.request.get(`/api/balance-transactions?type=dispute_won`, { headers });
+  const won = ((await transactions.json()) as { data: Array<{ source_id: number }> }).data;
+  expect(won.map((row) => row.source_id)).not.toContain(disputeId);
 });
