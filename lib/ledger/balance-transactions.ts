@@ -10,6 +10,7 @@ import {
   countCutDaysExactly,
   dayConditions,
   readPageByDays,
+  readSmallPage,
   rollupDayConditions,
 } from "@/lib/platform/day-count-pages";
 import {
@@ -113,18 +114,8 @@ export async function listBalanceTransactions(
   ];
   const range = { offset: (filter.page - 1) * filter.perPage, limit: filter.perPage };
   if (filter.payout_id !== undefined) {
-    const [rows, [count]] = await Promise.all([
-      selectRows<Row>(
-        db,
-        sql`select ${COLUMNS} from balance_transactions where ${allOf(conditions)}
-            order by created_at desc, id desc offset ${range.offset} limit ${range.limit}`,
-      ),
-      selectRows<{ total: number | string }>(
-        db,
-        sql`select count(*) as total from balance_transactions where ${allOf(conditions)}`,
-      ),
-    ]);
-    return { items: rows.map(toBalanceTransaction), total: Number(count!.total) };
+    const { rows, total } = await readSmallPage<Row>(db, "balance_transactions", conditions, range, COLUMNS);
+    return { items: rows.map(toBalanceTransaction), total };
   }
   const dates = { from: filter.created_from, to: filter.created_to };
   const counted = await selectRows<{ day: string; count: number | string }>(

@@ -7,6 +7,7 @@ import {
   countCutDaysExactly,
   dayConditions,
   readPageByDays,
+  readSmallPage,
   rollupDayConditions,
   type DayCount,
 } from "@/lib/platform/day-count-pages";
@@ -99,20 +100,8 @@ export async function listFilteredPayments<Row>(
   columns: SQL,
 ): Promise<FilteredPage<Row>> {
   const conditions = paymentFilterConditions(merchantId, filter);
-  const ordered = sql`order by created_at desc, id desc`;
-  if (filter.externalId !== undefined) {
-    const [rows, [count]] = await Promise.all([
-      selectRows<Row>(
-        db,
-        sql`select ${columns} from payments where ${allOf(conditions)} ${ordered} limit ${page.limit} offset ${page.offset}`,
-      ),
-      selectRows<{ total: number | string }>(
-        db,
-        sql`select count(*) as total from payments where ${allOf(conditions)}`,
-      ),
-    ]);
-    return { rows, total: Number(count!.total) };
-  }
+  // An external id matches a handful of rows: not in the daily totals, counted directly.
+  if (filter.externalId !== undefined) return readSmallPage<Row>(db, "payments", conditions, page, columns);
   const days = await countByDay(db, merchantId, filter);
   const total = days.reduce((sum, day) => sum + day.count, 0);
   return { rows: await readPageByDays<Row>(db, "payments", conditions, days, page, columns), total };

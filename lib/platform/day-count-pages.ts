@@ -45,6 +45,33 @@ export async function countCutDaysExactly(
   return counts.filter((entry) => entry.count > 0);
 }
 
+type ListTable = "payments" | "refunds" | "balance_transactions";
+
+/**
+ * A page of a newest-first list narrowed to a few rows (a payment's refunds, a payout's transactions, an
+ * external id's payments): read by offset and counted on the rows themselves, both at once.
+ */
+export async function readSmallPage<Row>(
+  db: Executor,
+  table: ListTable,
+  conditions: SQL[],
+  page: { offset: number; limit: number },
+  columns: SQL,
+): Promise<{ rows: Row[]; total: number }> {
+  const [rows, [count]] = await Promise.all([
+    selectRows<Row>(
+      db,
+      sql`select ${columns} from ${sql.identifier(table)} where ${allOf(conditions)}
+          order by created_at desc, id desc offset ${page.offset} limit ${page.limit}`,
+    ),
+    selectRows<{ total: number | string }>(
+      db,
+      sql`select count(*) as total from ${sql.identifier(table)} where ${allOf(conditions)}`,
+    ),
+  ]);
+  return { rows, total: Number(count!.total) };
+}
+
 /**
  * A page of a newest-first list (`created_at desc, id desc`) without scanning what comes before it: the daily
  * counts (newest day first) say which day the page starts in, an index read skips to its place in that day (at
@@ -54,7 +81,7 @@ export async function countCutDaysExactly(
  */
 export async function readPageByDays<Row>(
   db: Executor,
-  table: "payments" | "refunds" | "balance_transactions",
+  table: ListTable,
   conditions: SQL[],
   days: DayCount[],
   page: { offset: number; limit: number },

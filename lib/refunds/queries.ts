@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { RefundStatus } from "@/db/enums";
-import { allOf, readPageByDays } from "@/lib/platform/day-count-pages";
+import { allOf, readPageByDays, readSmallPage } from "@/lib/platform/day-count-pages";
 import { REFUND_COLUMNS, toRefundResource, type RefundRow } from "./resource";
 import type { RefundResource } from "./schemas";
 
@@ -72,18 +72,8 @@ export async function listMerchantRefunds(
   ];
   const range = { offset: (page - 1) * perPage, limit: perPage };
   if (filter.paymentId !== undefined) {
-    const [rows, [count]] = await Promise.all([
-      selectRows<RefundRow>(
-        db,
-        sql`select ${REFUND_COLUMNS} from refunds where ${allOf(conditions)}
-            order by created_at desc, id desc offset ${range.offset} limit ${range.limit}`,
-      ),
-      selectRows<{ total: number | string }>(
-        db,
-        sql`select count(*) as total from refunds where ${allOf(conditions)}`,
-      ),
-    ]);
-    return { items: rows.map(toRefundResource), total: Number(count!.total) };
+    const { rows, total } = await readSmallPage<RefundRow>(db, "refunds", conditions, range, REFUND_COLUMNS);
+    return { items: rows.map(toRefundResource), total };
   }
   const counts = await selectRows<{ day: string; count: number | string }>(
     db,
