@@ -6,12 +6,11 @@ import { BALANCE_TRANSACTION_STATUSES, BALANCE_TRANSACTION_TYPES } from "@/db/en
 import { inMinorUnits } from "@/lib/money/amount";
 import { currencyField } from "@/lib/money/currencies";
 import {
-  allOf,
   countCutDaysExactly,
-  dayConditions,
   readPageByDays,
   readSmallPage,
   rollupDayConditions,
+  rollupDayCounts,
 } from "@/lib/platform/day-count-pages";
 import {
   createdBound,
@@ -118,29 +117,13 @@ export async function listBalanceTransactions(
     return { items: rows.map(toBalanceTransaction), total };
   }
   const dates = { from: filter.created_from, to: filter.created_to };
-  const counted = await selectRows<{ day: string; count: number | string }>(
-    db,
-    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(count) as count from balance_transaction_daily_totals
-        where ${allOf([
-          sql`merchant_id = ${merchantId}`,
-          ...(filter.type ? [sql`type = ${filter.type}`] : []),
-          ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
-          ...rollupDayConditions(dates),
-        ])}
-        group by day having sum(count) > 0 order by day desc`,
-  );
-  const days = await countCutDaysExactly(
-    counted.map((row) => ({ day: row.day, count: Number(row.count) })),
-    dates,
-    async (day) => {
-      const [exact] = await selectRows<{ count: number | string }>(
-        db,
-        sql`select count(*) as count from balance_transactions
-            where ${allOf([...conditions, ...dayConditions(day)])}`,
-      );
-      return Number(exact!.count);
-    },
-  );
+  const counted = await rollupDayCounts(db, "balance_transaction_daily_totals", [
+    sql`merchant_id = ${merchantId}`,
+    ...(filter.type ? [sql`type = ${filter.type}`] : []),
+    ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
+    ...rollupDayConditions(dates),
+  ]);
+  const days = await countCutDaysExactly(db, "balance_transactions", conditions, counted, dates);
   const rows = await readPageByDays<Row>(db, "balance_transactions", conditions, days, range, COLUMNS);
   return { items: rows.map(toBalanceTransaction), total: days.reduce((sum, day) => sum + day.count, 0) };
 }

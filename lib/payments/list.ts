@@ -1,14 +1,13 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { selectRows, type Executor } from "@/db/client";
+import type { Executor } from "@/db/client";
 import type { PaymentStatus, RefundState } from "@/db/enums";
 import {
-  allOf,
   countCutDaysExactly,
-  dayConditions,
   readPageByDays,
   readSmallPage,
   rollupDayConditions,
+  rollupDayCounts,
   type DayCount,
 } from "@/lib/platform/day-count-pages";
 import { isoTimestamp } from "@/lib/platform/timestamps";
@@ -70,20 +69,8 @@ async function countByDay(db: Executor, merchantId: number, filter: PaymentFilte
     ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
     ...rollupDayConditions(filter),
   ];
-  const rows = await selectRows<{ day: string; count: number | string }>(
-    db,
-    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(count) as count from payment_daily_totals
-        where ${allOf(conditions)} group by day having sum(count) > 0 order by day desc`,
-  );
-  const counts = rows.map((row) => ({ day: row.day, count: Number(row.count) }));
-  return countCutDaysExactly(counts, filter, async (day) => {
-    const [exact] = await selectRows<{ count: number | string }>(
-      db,
-      sql`select count(*) as count from payments
-          where ${allOf([...paymentFilterConditions(merchantId, filter), ...dayConditions(day)])}`,
-    );
-    return Number(exact!.count);
-  });
+  const counts = await rollupDayCounts(db, "payment_daily_totals", conditions);
+  return countCutDaysExactly(db, "payments", paymentFilterConditions(merchantId, filter), counts, filter);
 }
 
 export type FilteredPage<Row> = { rows: Row[]; total: number };

@@ -24,14 +24,32 @@ export const rollupDayConditions = ({ from, to }: { from?: Date; to?: Date }) =>
   ...(to ? [sql`day <= ${dayOf(new Date(to.getTime() - 1))}::date`] : []),
 ];
 
+type ListTable = "payments" | "refunds" | "balance_transactions";
+
+/** A rollup's counts per day (its rows matching `conditions` summed), newest day first, empty days left out. */
+export async function rollupDayCounts(
+  db: Executor,
+  rollup: "payment_daily_totals" | "refund_daily_counts" | "balance_transaction_daily_totals",
+  conditions: SQL[],
+): Promise<DayCount[]> {
+  const rows = await selectRows<{ day: string; count: number | string }>(
+    db,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(count) as count from ${sql.identifier(rollup)}
+        where ${allOf(conditions)} group by day having sum(count) > 0 order by day desc`,
+  );
+  return rows.map((row) => ({ day: row.day, count: Number(row.count) }));
+}
+
 /**
  * A rollup's daily counts within `from`..`to`, with the first and last days counted again on the list's own rows
- * (`countDay`) when the range starts or ends inside them; the days left without a row dropped.
+ * (`table` where `conditions`) when the range starts or ends inside them; the days left without a row dropped.
  */
 export async function countCutDaysExactly(
+  db: Executor,
+  table: ListTable,
+  conditions: SQL[],
   counts: DayCount[],
   { from, to }: { from?: Date; to?: Date },
-  countDay: (day: string) => Promise<number>,
 ): Promise<DayCount[]> {
   const cut = [from, to].filter(
     (instant): instant is Date => instant !== undefined && instant.getTime() % DAY_MS !== 0,
@@ -40,12 +58,15 @@ export async function countCutDaysExactly(
     cut.map((instant) => dayOf(instant === to ? new Date(instant.getTime() - 1) : instant)),
   )) {
     const entry = counts.find((each) => each.day === day);
-    if (entry) entry.count = await countDay(day);
+    if (!entry) continue;
+    const [exact] = await selectRows<{ count: number | string }>(
+      db,
+      sql`select count(*) as count from ${sql.identifier(table)} where ${allOf([...conditions, ...dayConditions(day)])}`,
+    );
+    entry.count = Number(exact!.count);
   }
   return counts.filter((entry) => entry.count > 0);
 }
-
-type ListTable = "payments" | "refunds" | "balance_transactions";
 
 /**
  * A page of a newest-first list narrowed to a few rows (a payment's refunds, a payout's transactions, an

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { RefundStatus } from "@/db/enums";
-import { allOf, readPageByDays, readSmallPage } from "@/lib/platform/day-count-pages";
+import { readPageByDays, readSmallPage, rollupDayCounts } from "@/lib/platform/day-count-pages";
 import { REFUND_COLUMNS, toRefundResource, type RefundRow } from "./resource";
 import type { RefundResource } from "./schemas";
 
@@ -75,17 +75,11 @@ export async function listMerchantRefunds(
     const { rows, total } = await readSmallPage<RefundRow>(db, "refunds", conditions, range, REFUND_COLUMNS);
     return { items: rows.map(toRefundResource), total };
   }
-  const counts = await selectRows<{ day: string; count: number | string }>(
-    db,
-    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(count) as count from refund_daily_counts
-        where ${allOf([
-          sql`merchant_id = ${merchantId}`,
-          sql`customer_id = ${filter.customerId ?? ""}`,
-          ...(filter.status ? [sql`status = ${filter.status}`] : []),
-        ])}
-        group by day having sum(count) > 0 order by day desc`,
-  );
-  const days = counts.map((row) => ({ day: row.day, count: Number(row.count) }));
+  const days = await rollupDayCounts(db, "refund_daily_counts", [
+    sql`merchant_id = ${merchantId}`,
+    sql`customer_id = ${filter.customerId ?? ""}`,
+    ...(filter.status ? [sql`status = ${filter.status}`] : []),
+  ]);
   const rows = await readPageByDays<RefundRow>(db, "refunds", conditions, days, range, REFUND_COLUMNS);
   return {
     items: rows.map(toRefundResource),
