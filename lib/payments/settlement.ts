@@ -2,19 +2,17 @@ import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
-import type { PaymentFailureCode } from "@/db/enums";
 import { onceMoreOnConflict } from "@/db/errors";
 import { payments, type PaymentMethod } from "@/db/schema";
-import { feeSql, paymentPosting, post } from "@/lib/ledger/postings";
+import { feeSql, paymentPostingCtes } from "@/lib/ledger/postings";
 import { DomainError } from "@/lib/platform/errors";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { unownedRowError } from "@/lib/platform/ownership";
-import { isoTimestamp } from "@/lib/platform/timestamps";
 import { parseInput, requiredChoice } from "@/lib/platform/validation";
 import { CANCELED_REASON } from "./canceled";
-import { recordPaymentEvent } from "./outbox";
 import { COMPLETED, simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
+import { recordSettled, type TransitionedRow } from "./settled";
 
 export const settleInputSchema = z.object({
   outcome: requiredChoice("outcome", ["completed", "failed"]),
@@ -35,113 +33,60 @@ export const MANUAL_FAILURE_REASONS: Record<SettledBy, string> = {
 /** DESIGN.md's words for cancelling a payment that is no longer pending (409). */
 export const NOT_CANCELABLE = "Only a pending payment can be canceled.";
 
-type TransitionedRow = {
-  id: number | string;
-  merchant_id: number | string;
-  external_id: string | null;
-  /** What it moved to: a transition leaves pending. */
-  status: "completed" | "failed";
-  amount: string;
-  currency: string;
-  metadata: string | null;
-  created_at: Date | string;
-  payment_method: PaymentMethod | null;
-  customer_id: string | null;
-  failure_code: PaymentFailureCode | null;
-  failure_reason: string | null;
-  fee: string | null;
-  net: string | null;
-  settled_at: Date | string;
-};
-
 /** A settlement decided at the checkout page: with the card the payer paid (or was declined) with. */
 export type PayerSettlement = Settlement & { paymentMethod: PaymentMethod };
 
-/**
- * Moves settled payments from their day's pending totals to their outcome's (the merchant's and their
- * customer's rows: the Overview's and the lists' rollup), and adds completed ones to their customer's volume,
- * one statement each per batch. PostgreSQL sums the moves per row and applies them in key order, so two
- * workers settling at once lock the rows in the same order and cannot deadlock.
- */
-async function moveRollups(tx: Transaction, settled: TransitionedRow[]): Promise<void> {
-  if (settled.length === 0) return;
-  const moves = settled.flatMap((row) => {
-    const createdAt = isoTimestamp(row.created_at);
-    return ["", row.customer_id ?? ""]
-      .filter((scope, index) => index === 0 || scope !== "")
-      .flatMap((scope) => [
-        sql`(${row.merchant_id}::bigint, ${scope}::text, ${createdAt}::timestamptz, 'pending', ${row.currency}::text, -1, -${row.amount}::numeric)`,
-        sql`(${row.merchant_id}::bigint, ${scope}::text, ${createdAt}::timestamptz, ${row.status}::text, ${row.currency}::text, 1, ${row.amount}::numeric)`,
-      ]);
-  });
-  await tx.execute(sql`
-    insert into payment_daily_totals as t (merchant_id, customer_id, day, status, currency, count, volume)
-    select merchant_id, customer_id, (created_at at time zone 'UTC')::date, status, currency, sum(count), sum(volume)
-    from (values ${sql.join(moves, sql`, `)}) as v(merchant_id, customer_id, created_at, status, currency, count, volume)
-    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-    on conflict (merchant_id, customer_id, day, status, refund_state, currency) do update
-      set count = t.count + excluded.count, volume = t.volume + excluded.volume`);
-  const completed = settled.filter((row) => row.status === "completed" && row.customer_id);
-  if (completed.length === 0) return;
-  await tx.execute(sql`
-    insert into customer_volumes as c (merchant_id, customer_id, currency, completed)
-    select merchant_id, customer_id, currency, sum(volume)
-    from (values ${sql.join(
-      completed.map(
-        (row) =>
-          sql`(${row.merchant_id}::bigint, ${row.customer_id}::text, ${row.currency}::text, ${row.amount}::numeric)`,
-      ),
-      sql`, `,
-    )}) as moved(merchant_id, customer_id, currency, volume)
-    group by 1, 2, 3 order by 1, 2, 3
-    on conflict (merchant_id, customer_id, currency) do update set completed = c.completed + excluded.completed`);
-}
+type Decision = { paymentId: number | string; settlement: Settlement | PayerSettlement };
 
 /**
- * What follows transitioned payments in their transaction: each completed one's balance transaction (its
- * amount, fee and net on the ledger), each one's event, and the rollups. In that order: the ledger's rows are
- * slotted and rarely shared, while the event counts and the rollups are one row per merchant and hour or day,
- * locked until commit; taken last, they are held for as short a time as the transaction allows, and the
- * settles of one merchant queue on them the least.
- */
-async function recordSettled(tx: Transaction, settled: TransitionedRow[]): Promise<void> {
-  await post(
-    tx,
-    settled
-      .filter((row) => row.status === "completed")
-      .map((row) => paymentPosting({ ...row, fee: row.fee!, net: row.net! })),
-  );
-  for (const row of settled)
-    await recordPaymentEvent(tx, Number(row.merchant_id), `payment.${row.status}`, toPaymentResource(row));
-  await moveRollups(tx, settled);
-}
-
-/**
- * The one transition: a single `UPDATE … WHERE status = 'pending'`; its event and deliveries follow in the same
- * transaction (recordSettled). Concurrent settles of one payment give exactly one transition and one event.
+ * The one transition, with its money: a single statement moves the decided payments that are still pending
+ * (`UPDATE … WHERE status = 'pending'`) and posts each completed one's amount, fee and net on the ledger
+ * (paymentPostingCtes). Their events and rollups follow in the same transaction (recordSettled). Concurrent
+ * settles of one payment give exactly one transition, one posting and one event. `merchantId` scopes it to its
+ * owner when given, and names the shard it touches (docs/scaling.md).
  */
 async function transition(
+  tx: Transaction,
+  decisions: readonly Decision[],
+  merchantId?: number,
+): Promise<TransitionedRow[]> {
+  if (decisions.length === 0) return [];
+  const decided = decisions.map(({ paymentId, settlement }) => {
+    const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
+    return sql`(${paymentId}::bigint, ${settlement.outcome}::text, ${settlement.failureCode}::text,
+                ${settlement.failureReason}::text, ${card}::json)`;
+  });
+  // At the merchant's price (its row is read, not locked: UPDATE … FROM locks only the payment).
+  const fee = feeSql(sql`p.amount`, sql`p.currency`, sql`m.fee_percent`, sql`m.fee_fixed`);
+  return selectRows<TransitionedRow>(
+    tx,
+    sql`with decided (id, status, failure_code, failure_reason, payment_method) as (
+          values ${sql.join(decided, sql`, `)}),
+        moved as (
+          update payments p set status = d.status, failure_reason = d.failure_reason,
+                 failure_code = d.failure_code, settled_at = now(), updated_at = now(),
+                 payment_method = coalesce(d.payment_method, p.payment_method),
+                 fee = case when d.status = 'completed' then ${fee} end,
+                 net = case when d.status = 'completed' then p.amount - ${fee} end
+          from decided d, merchants m
+          where p.id = d.id and p.status = 'pending' and m.id = p.merchant_id
+                ${merchantId === undefined ? sql`` : sql`and p.merchant_id = ${merchantId}`}
+          returning p.id, p.merchant_id, p.external_id, p.status, p.amount, p.currency, p.metadata, p.created_at,
+                    p.payment_method, p.customer_id, p.failure_code, p.failure_reason, p.fee, p.net,
+                    p.settled_at),
+        ${paymentPostingCtes(sql`moved`)}
+        select * from moved`,
+  );
+}
+
+/** Transitions one payment: its row, or undefined when it was no longer pending (or not the merchant's). */
+async function transitionOne(
   tx: Transaction,
   paymentId: number,
   settlement: Settlement | PayerSettlement,
   merchantId?: number,
-) {
-  const { outcome, failureCode, failureReason } = settlement;
-  const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
-  // At the merchant's price (its row is read, not locked: UPDATE … FROM locks only the payment).
-  const fee = feeSql(sql`p.amount`, sql`p.currency`, sql`m.fee_percent`, sql`m.fee_fixed`);
-  const [row] = await selectRows<TransitionedRow>(
-    tx,
-    sql`update payments p set status = ${outcome}, failure_reason = ${failureReason}, failure_code = ${failureCode},
-               settled_at = now(), updated_at = now(), payment_method = coalesce(${card}::json, p.payment_method),
-               fee = case when ${outcome}::text = 'completed' then ${fee} end,
-               net = case when ${outcome}::text = 'completed' then p.amount - ${fee} end
-        from merchants m
-        where p.id = ${paymentId} and p.status = 'pending' and m.id = p.merchant_id
-              ${merchantId === undefined ? sql`` : sql`and p.merchant_id = ${merchantId}`}
-        returning p.id, p.merchant_id, p.external_id, p.status, p.amount, p.currency, p.metadata, p.created_at,
-                  p.payment_method, p.customer_id, p.failure_code, p.failure_reason, p.fee, p.net, p.settled_at`,
-  );
+): Promise<TransitionedRow | undefined> {
+  const [row] = await transition(tx, [{ paymentId, settlement }], merchantId);
   return row;
 }
 
@@ -155,7 +100,7 @@ export async function settleByPayer(
   merchantId: number,
   settlement: PayerSettlement,
 ): Promise<boolean> {
-  const row = await transition(tx, paymentId, settlement, merchantId);
+  const row = await transitionOne(tx, paymentId, settlement, merchantId);
   if (row) await recordSettled(tx, [row]);
   return row !== undefined;
 }
@@ -178,7 +123,7 @@ export async function settlePayment(
       : COMPLETED;
   const settled = await onceMoreOnConflict(() =>
     db.transaction(async (tx) => {
-      const row = await transition(tx, paymentId, settlement, merchantId);
+      const row = await transitionOne(tx, paymentId, settlement, merchantId);
       if (row) await recordSettled(tx, [row]);
       return row;
     }),
@@ -197,6 +142,28 @@ export async function settlePayment(
     "conflict",
     `Payment ${paymentId} is already ${existing.status}; completed and failed are final.`,
   );
+}
+
+/**
+ * A batch's transitions, one statement per merchant (each names its shard), merchants in ascending order so
+ * that two batches take the merchants' ledger rows in the same order.
+ */
+async function transitionEachMerchant(
+  tx: Transaction,
+  decided: ReadonlyArray<{
+    row: { id: number | string; merchant_id: number | string };
+    settlement: Settlement;
+  }>,
+): Promise<TransitionedRow[]> {
+  const byMerchant = new Map<number, Decision[]>();
+  for (const { row, settlement } of decided) {
+    const merchantId = Number(row.merchant_id);
+    byMerchant.set(merchantId, [...(byMerchant.get(merchantId) ?? []), { paymentId: row.id, settlement }]);
+  }
+  const settled: TransitionedRow[] = [];
+  for (const merchantId of [...byMerchant.keys()].sort((a, b) => a - b))
+    settled.push(...(await transition(tx, byMerchant.get(merchantId)!, merchantId)));
+  return settled;
 }
 
 /** The simulator's automatic settlement: payments whose settle_at has passed, a batch at a time. */
@@ -218,21 +185,10 @@ async function settleClaimed(db: Executor, isDue: SQL, limit: number, processor:
       sql`select id, merchant_id, amount from payments where ${isDue}
           order by settle_at limit ${limit} for update skip locked`,
     );
-    // Each event adds to its merchant's count for its type (event_hourly_counts), locking that row until
-    // commit: every batch takes them in one order (merchant, then outcome), so two settlers never deadlock.
-    const decided = due
-      .map((row) => ({ row, settlement: processor.settle(row) }))
-      .sort(
-        (a, b) =>
-          Number(a.row.merchant_id) - Number(b.row.merchant_id) ||
-          a.settlement.outcome.localeCompare(b.settlement.outcome),
-      );
-    const settled: TransitionedRow[] = [];
-    for (const { row, settlement } of decided) {
-      // Its merchant too: the statement then names the shard it touches (docs/scaling.md).
-      const transitioned = await transition(tx, Number(row.id), settlement, Number(row.merchant_id));
-      if (transitioned) settled.push(transitioned);
-    }
+    const settled = await transitionEachMerchant(
+      tx,
+      due.map((row) => ({ row, settlement: processor.settle(row) })),
+    );
     await recordSettled(tx, settled);
     return due.length;
   });
@@ -246,7 +202,7 @@ async function settleClaimed(db: Executor, isDue: SQL, limit: number, processor:
 export async function cancelPayment(db: Executor, paymentId: number, merchantId: number | null) {
   const canceled = await onceMoreOnConflict(() =>
     db.transaction(async (tx) => {
-      const row = await transition(
+      const row = await transitionOne(
         tx,
         paymentId,
         { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON },
@@ -288,16 +244,10 @@ async function expireClaimed(db: Executor, isStale: SQL, expireAfterMs: number, 
           order by merchant_id, created_at limit ${limit} for update skip locked`,
     );
     const failureReason = `Expired: still pending ${describeDuration(expireAfterMs)} after it was created.`;
-    const expired: TransitionedRow[] = [];
-    for (const row of stale) {
-      const transitioned = await transition(
-        tx,
-        Number(row.id),
-        { outcome: "failed", failureCode: "expired", failureReason },
-        Number(row.merchant_id),
-      );
-      if (transitioned) expired.push(transitioned);
-    }
+    const expired = await transitionEachMerchant(
+      tx,
+      stale.map((row) => ({ row, settlement: { outcome: "failed", failureCode: "expired", failureReason } })),
+    );
     await recordSettled(tx, expired);
     return stale.length;
   });
