@@ -1,4 +1,3 @@
-import { BALANCE_TRANSACTION_TYPES } from "@/db/enums";
 import { getBalance } from "@/lib/ledger/balance";
 import {
   findBalanceTransaction,
@@ -8,15 +7,7 @@ import {
 import { releaseMerchantBalance } from "@/lib/ledger/release";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
-import {
-  dataResponse,
-  errorResponse,
-  pagedResponse,
-  pageParameters,
-  ref,
-  validationErrorResponse,
-  queryFilter,
-} from "./openapi-parts";
+import { dataResponse, errorResponse, pagedResponse, ref, validationErrorResponse } from "./openapi-parts";
 import { paginationEnvelope } from "./pagination";
 import { idOf, pathId } from "./refund-routes";
 import { jsonResponse } from "./responses";
@@ -41,18 +32,6 @@ export const listBalanceTransactionsRoute = defineRoute({
   scope: "read",
   summary: "List balance transactions (every movement of the balance), newest first",
   query: listBalanceTransactionsQuerySchema,
-  parameters: [
-    ...pageParameters,
-    queryFilter("type", "Only this type.", { type: "string", enum: [...BALANCE_TRANSACTION_TYPES] }),
-    queryFilter("currency", "ISO 4217.", { type: "string" }),
-    queryFilter("payout_id", "Only what this payout carried: they add up to its amount.", {
-      type: "integer",
-    }),
-    queryFilter("created_from", "ISO 8601 date or date-time, inclusive.", { type: "string" }),
-    queryFilter("created_to", "ISO 8601 date or date-time, inclusive (a date runs to its end).", {
-      type: "string",
-    }),
-  ],
   responses: {
     200: pagedResponse("A page of balance transactions.", ref("BalanceTransaction")),
     422: validationErrorResponse("Bad page, perPage, type, currency, payout_id, created_from or created_to."),

@@ -27,10 +27,13 @@ export type RouteDeclaration<Path extends string, Query extends z.ZodObject> = {
   description?: string;
   /** The JSON schema and description of each `{param}` of the path. */
   params?: { [Name in keyof PathParams<Path>]: { schema: OpenApiObject; description?: string } };
-  /** Validated before the handler runs (422 in Laravel's words); each key is one query parameter. */
+  /**
+   * Validated before the handler runs (422 in Laravel's words); each key is one query parameter of the
+   * document, described by its field's `.describe()` and `.meta()` (openapi-parts.ts, queryParameters).
+   */
   query?: Query;
-  /** How the document shows the query's keys (the same names, in order), and any request headers read. */
-  parameters?: OpenApiObject[];
+  /** The request headers it reads, as the document's parameters (its query's come from `query`). */
+  headers?: OpenApiObject[];
   /** The document's requestBody; the domain function that takes the body validates it. */
   body?: OpenApiObject;
   /** The largest body this route reads, when larger than every route's 16 KiB (a dispute's evidence). */

@@ -1,4 +1,3 @@
-import { DISPUTE_STATUSES } from "@/db/enums";
 import { acceptDispute, saveEvidence } from "@/lib/disputes/evidence";
 import { findDispute, listDisputes } from "@/lib/disputes/queries";
 import { listDisputesQuerySchema } from "@/lib/disputes/schemas";
@@ -10,10 +9,8 @@ import {
   errorResponse,
   jsonBody,
   pagedResponse,
-  pageParameters,
   ref,
   validationErrorResponse,
-  queryFilter,
 } from "./openapi-parts";
 import { paginationEnvelope } from "./pagination";
 import { idOf, pathId } from "./refund-routes";
@@ -35,11 +32,6 @@ export const listDisputesRoute = defineRoute({
   scope: "read",
   summary: "List disputes, newest first",
   query: listDisputesQuerySchema,
-  parameters: [
-    ...pageParameters,
-    queryFilter("status", "Only this status.", { type: "string", enum: [...DISPUTE_STATUSES] }),
-    queryFilter("payment_id", "Only this payment's (a payment has one at most).", { type: "integer" }),
-  ],
   responses: {
     200: pagedResponse("A page of disputes.", ref("Dispute")),
     422: validationErrorResponse("Bad page, perPage, status or payment_id."),

@@ -8,11 +8,9 @@ import {
   errorResponse,
   message,
   pagedResponse,
-  pageParameters,
   ref,
   validationErrorResponse,
 } from "./openapi-parts";
-import { eventType } from "./openapi-webhook-schemas";
 import { refuseUnowned } from "./owned";
 import { paginationEnvelope } from "./pagination";
 import { jsonResponse } from "./responses";
@@ -35,11 +33,6 @@ export const listEventsRoute = defineRoute({
   description:
     "Kept 30 days. Read them to catch up after a missed webhook; `id` is the deliveries' webhook-id.",
   query: listEventsQuerySchema,
-  parameters: [
-    ...pageParameters,
-    { name: "type", in: "query", schema: eventType },
-    { name: "payment_id", in: "query", schema: { type: "integer" } },
-  ],
   responses: {
     200: pagedResponse("A page of events.", ref("Event")),
     422: validationErrorResponse("Bad page, perPage, type or payment_id."),

@@ -25,19 +25,7 @@ export const eventStreamRoute = defineRoute({
   description:
     "`text/event-stream`: each message has `id:` the event id, `event:` its type and `data:` the exact webhook body, one line of JSON. With `Last-Event-ID` (or `after`), every retained event after that one is sent first, in order, then new ones as they happen, on whichever server process committed them (within about 0.1 s). A `: heartbeat` comment comes every 15 s. Opening counts once against the rate limit; a token holds at most EVENT_STREAMS_PER_TOKEN streams (5 by default) at once.",
   query: eventStreamQuerySchema,
-  parameters: [
-    {
-      name: "types",
-      in: "query",
-      description: "Comma-separated event types to receive; all of them when left out.",
-      schema: { type: "string", examples: ["payment.completed,refund.succeeded"] },
-    },
-    {
-      name: "after",
-      in: "query",
-      description: "Replay from after this event id (as the Last-Event-ID header does; the header wins).",
-      schema: { type: "string" },
-    },
+  headers: [
     {
       name: "Last-Event-ID",
       in: "header",

@@ -142,16 +142,26 @@ export function createdResponse(
   };
 }
 
-/** An optional query parameter of a list: its name, what it keeps, and its JSON schema. */
-export const queryFilter = (name: string, description: string, schema: Record<string, unknown>) => ({
-  name,
-  in: "query",
-  required: false,
-  description,
-  schema,
-});
-
-export const pageParameters = [
-  { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
-  { name: "perPage", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 10 } },
-];
+/**
+ * A route's query parameters, from the zod object the API validates the query with: one per key, in order.
+ * Each field's JSON schema is zod's for its input, with the field's own metadata over it (`.meta()`: the
+ * list-query helpers give theirs, which zod cannot read from a transform), and its description (`.describe()`)
+ * lifted to the parameter. Every query parameter is optional: a list without filters is the whole list.
+ */
+export function queryParameters(query: z.ZodObject | undefined) {
+  return Object.entries(query?.shape ?? {}).map(([name, field]) => {
+    // An optional field's metadata is its inner schema's, with the optional's own (a description) over it.
+    const inner = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : undefined;
+    const { description, ...meta } = { ...inner?.meta(), ...(field as z.ZodType).meta() };
+    const derived = schemaOf(field as z.ZodType, "input");
+    delete derived.description;
+    return {
+      name,
+      in: "query",
+      required: false,
+      ...(description ? { description } : {}),
+      // A field that names its type in its metadata (a transform's) is described by that alone.
+      schema: "type" in meta ? meta : { ...derived, ...meta },
+    };
+  });
+}

@@ -24,7 +24,7 @@ import { createPayoutSchema, payoutSchema, settlePayoutSchema } from "@/lib/payo
 import { createRefundSchema, refundSchema, settleRefundSchema } from "@/lib/refunds/schemas";
 import { API_ERRORS, MAX_BODY_BYTES } from "./api-errors";
 import { pathParameterNames, type Route } from "./define-route";
-import { bodyRefusals, common, schemaOf } from "./openapi-parts";
+import { bodyRefusals, common, queryParameters, schemaOf } from "./openapi-parts";
 import { inboxSchemas, webhookSchemas } from "./openapi-webhook-schemas";
 import { webhooksSection } from "./openapi-webhooks";
 import { requestLogEntrySchema } from "./request-log-routes";
@@ -78,11 +78,13 @@ function pathParametersOf(route: Route) {
   });
 }
 
+const withParameters = (parameters: unknown[]) => (parameters.length > 0 ? { parameters } : {});
+
 function operationOf(route: Route) {
   return {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
-    ...(route.parameters ? { parameters: route.parameters } : {}),
+    ...withParameters([...queryParameters(route.query), ...(route.headers ?? [])]),
     ...(route.body ? { requestBody: route.body } : {}),
     // What every route answers, and every route that may carry a body; a route's own words win.
     responses: { ...common, ...(route.method === "GET" ? {} : bodyRefusals), ...route.responses },

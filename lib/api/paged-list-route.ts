@@ -1,7 +1,7 @@
 import type { Executor } from "@/db/client";
 import { pageQuerySchema } from "@/lib/platform/list-query";
 import { defineRoute, type Route } from "./define-route";
-import { pagedResponse, pageParameters, ref, validationErrorResponse } from "./openapi-parts";
+import { pagedResponse, ref, validationErrorResponse } from "./openapi-parts";
 import { paginationEnvelope } from "./pagination";
 import { jsonResponse } from "./responses";
 
@@ -28,7 +28,6 @@ export function pagedListRoute<Path extends string>(declaration: {
     scope: "read",
     summary: declaration.summary,
     query: pageQuerySchema,
-    parameters: pageParameters,
     responses: {
       200: pagedResponse(`A page of ${declaration.items}.`, ref(declaration.schema)),
       422: validationErrorResponse("Bad page or perPage."),

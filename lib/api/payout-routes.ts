@@ -69,7 +69,7 @@ export const createPayoutRoute = defineRoute({
   path: "/api/payouts",
   scope: "write",
   summary: "Pay out the available balance of a currency (or part of it) to the payout account",
-  parameters: [
+  headers: [
     idempotencyKeyParameter(
       "As on payment creation: same key and body within 24 h returns the first payout (Idempotent-Replayed: true) without paying out again; another body, 409.",
     ),

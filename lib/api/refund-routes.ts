@@ -1,4 +1,3 @@
-import { REFUND_STATUSES } from "@/db/enums";
 import { pageQuerySchema } from "@/lib/platform/list-query";
 import { idParam } from "@/lib/platform/validation";
 import { createRefund } from "@/lib/refunds/create-refund";
@@ -13,10 +12,8 @@ import {
   errorResponse,
   jsonBody,
   pagedResponse,
-  pageParameters,
   ref,
   validationErrorResponse,
-  queryFilter,
 } from "./openapi-parts";
 import { refuseUnowned } from "./owned";
 import { paginationEnvelope } from "./pagination";
@@ -52,7 +49,6 @@ export const listRefundsRoute = defineRoute({
   summary: "List a payment's refunds, newest first",
   params: idOf("payment"),
   query: pageQuerySchema,
-  parameters: pageParameters,
   responses: {
     200: pagedResponse("A page of refunds.", ref("Refund")),
     ...notYours("payment"),
@@ -74,7 +70,7 @@ export const createRefundRoute = defineRoute({
   scope: "write",
   summary: "Refund part or all of a completed payment (emits refund.created)",
   params: idOf("payment"),
-  parameters: [
+  headers: [
     idempotencyKeyParameter(
       "As on payment creation: same key and body within 24 h replays the refund; another body, 409.",
     ),
@@ -136,11 +132,6 @@ export const listAllRefundsRoute = defineRoute({
   scope: "read",
   summary: "List every refund of the merchant, newest first",
   query: listRefundsQuerySchema,
-  parameters: [
-    ...pageParameters,
-    queryFilter("status", "Only refunds in this status.", { type: "string", enum: [...REFUND_STATUSES] }),
-    queryFilter("payment_id", "Only this payment's refunds.", { type: "integer" }),
-  ],
   responses: {
     200: pagedResponse("A page of refunds.", ref("Refund")),
     422: validationErrorResponse("Bad page, perPage, status or payment_id."),

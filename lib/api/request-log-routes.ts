@@ -66,16 +66,6 @@ export const listRequestLogsRoute = defineRoute({
   description:
     "Newest first; with `after`, only the entries logged after that one, oldest first (what `payments logs tail` polls). Entries appear within a second or two of their request. Never the token: its id and name.",
   query: requestLogApiQuerySchema,
-  parameters: [
-    { name: "status", in: "query", schema: { type: "string", enum: ["2xx", "4xx", "5xx"] } },
-    {
-      name: "after",
-      in: "query",
-      description: "An entry id: only newer entries.",
-      schema: { type: "integer" },
-    },
-    { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 } },
-  ],
   responses: {
     200: {
       description: "Entries.",

@@ -1,17 +1,9 @@
-import { DELIVERY_STATUSES } from "@/db/enums";
 import { resendDelivery } from "@/lib/webhooks/delivery-log";
 import { endpointDeliveriesQuerySchema, listDeliveriesPage } from "@/lib/webhooks/endpoint-api";
 import { inboxQuerySchema, listInboxCaptures } from "@/lib/webhooks/inbox";
 import { verifyDelivery } from "@/lib/webhooks/signature-debugger";
 import { defineRoute } from "./define-route";
-import {
-  errorResponse,
-  message,
-  pagedResponse,
-  pageParameters,
-  ref,
-  validationErrorResponse,
-} from "./openapi-parts";
+import { errorResponse, message, pagedResponse, ref, validationErrorResponse } from "./openapi-parts";
 import { ownedId } from "./owned";
 import { paginationEnvelope } from "./pagination";
 import { asApiAnswer, jsonResponse } from "./responses";
@@ -26,10 +18,6 @@ export const listEndpointDeliveriesRoute = defineRoute({
   summary: "List an endpoint's deliveries, newest first",
   params: idOf("endpoint"),
   query: endpointDeliveriesQuerySchema,
-  parameters: [
-    ...pageParameters,
-    { name: "status", in: "query", schema: { type: "string", enum: [...DELIVERY_STATUSES] } },
-  ],
   responses: {
     200: pagedResponse("A page of deliveries.", ref("Delivery")),
     422: validationErrorResponse("Bad page, perPage or status."),
@@ -81,7 +69,6 @@ export const listInboxCapturesRoute = defineRoute({
   summary: "List what an inbox endpoint captured, newest first (kept 7 days)",
   params: idOf("inbox endpoint"),
   query: inboxQuerySchema,
-  parameters: pageParameters,
   responses: {
     200: pagedResponse("A page of captures.", ref("InboxCapture")),
     403: forbidden("endpoint"),

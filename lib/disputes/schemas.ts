@@ -61,8 +61,8 @@ export type Dispute = z.infer<typeof disputeSchema>;
 
 /** `GET /api/disputes`: the page, and `status`, `payment_id`. */
 export const listDisputesQuerySchema = pageQuerySchema.extend({
-  status: queryChoice("status", DISPUTE_STATUSES),
-  payment_id: queryId("payment_id"),
+  status: queryChoice("status", DISPUTE_STATUSES).describe("Only this status."),
+  payment_id: queryId("payment_id").describe("Only this payment's (a payment has one at most)."),
 });
 
 /** POST /api/test-helpers/disputes/{id}/close `{outcome}`: the bank's decision, now. */

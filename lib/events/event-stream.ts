@@ -35,14 +35,17 @@ export const eventStreamQuerySchema = z.object({
         return z.NEVER;
       }
       return new Set(types);
-    }),
+    })
+    .meta({ type: "string", examples: ["payment.completed,refund.succeeded"] })
+    .describe("Comma-separated event types to receive; all of them when left out."),
   after: z
     .string()
     .optional()
     .refine((value) => value === undefined || value === "" || EVENT_ID.test(value), {
       error: "The last event id must be an event id (evt_…).",
     })
-    .transform((value) => value || null),
+    .transform((value) => value || null)
+    .describe("Replay from after this event id (as the Last-Event-ID header does; the header wins)."),
 });
 export type EventStreamQuery = z.output<typeof eventStreamQuerySchema>;
 

@@ -17,7 +17,8 @@ export const listEventsQuerySchema = pageQuerySchema.extend({
     .optional()
     .refine((value) => value === undefined || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value), {
       error: messages.in("type"),
-    }),
+    })
+    .meta({ type: "string", enum: [...WEBHOOK_EVENT_TYPES] }),
   payment_id: z
     .string({ error: messages.integer("payment_id") })
     .optional()
@@ -28,7 +29,8 @@ export const listEventsQuerySchema = pageQuerySchema.extend({
         return z.NEVER;
       }
       return Number(value);
-    }),
+    })
+    .meta({ type: "integer" }),
 });
 export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;
 

@@ -42,11 +42,13 @@ export type BalanceTransaction = z.infer<typeof balanceTransactionSchema>;
 /** `GET /api/balance-transactions`: the page, and `type`, `currency`, `payout_id`, `created_from/to`. */
 export const listBalanceTransactionsQuerySchema = pageQuerySchema
   .extend({
-    type: queryChoice("type", BALANCE_TRANSACTION_TYPES),
-    currency: currencyField(),
-    payout_id: queryId("payout_id"),
-    created_from: createdBound("created_from", "from"),
-    created_to: createdBound("created_to", "to"),
+    type: queryChoice("type", BALANCE_TRANSACTION_TYPES).describe("Only this type."),
+    currency: currencyField().describe("Only transactions in this currency (ISO 4217, any case)."),
+    payout_id: queryId("payout_id").describe("Only what this payout carried: they add up to its amount."),
+    created_from: createdBound("created_from", "from").describe("ISO 8601 date or date-time, inclusive."),
+    created_to: createdBound("created_to", "to").describe(
+      "ISO 8601 date or date-time, inclusive (a date runs to its end).",
+    ),
   })
   .superRefine(createdRangeInOrder);
 export type BalanceTransactionFilter = Partial<z.output<typeof listBalanceTransactionsQuerySchema>> & {

@@ -158,7 +158,8 @@ export const requestLogApiQuerySchema = z.object({
     .string()
     .regex(/^(?:0|[1-9]\d{0,15})$/, { error: messages.integer("after") })
     .transform(Number)
-    .optional(),
+    .optional()
+    .meta({ type: "integer", description: "An entry id: only newer entries." }),
   limit: z.coerce
     .number({ error: messages.integer("limit") })
     .int({ error: messages.integer("limit") })

@@ -119,13 +119,19 @@ export const createPaymentSchema = z
  */
 export const listPaymentsQuerySchema = pageQuerySchema
   .extend({
-    status: queryChoice("status", PAYMENT_STATUSES),
-    external_id: queryText("external_id"),
-    customer_id: queryText("customer_id"),
-    refund_status: queryChoice("refund_status", REFUND_STATES),
-    currency: currencyField(),
-    created_from: createdBound("created_from", "from"),
-    created_to: createdBound("created_to", "to"),
+    status: queryChoice("status", PAYMENT_STATUSES).describe("Only payments in this status."),
+    external_id: queryText("external_id").describe("Only the payment(s) with this external id, exactly."),
+    customer_id: queryText("customer_id").describe("Only this customer's payments."),
+    refund_status: queryChoice("refund_status", REFUND_STATES).describe(
+      "What succeeded refunds took: none, part (partial) or all (full) of the amount.",
+    ),
+    currency: currencyField().describe("Only payments in this currency (ISO 4217, any case)."),
+    created_from: createdBound("created_from", "from").describe(
+      "Created at or after: an ISO 8601 date (its start, UTC) or date-time (UTC unless it names an offset).",
+    ),
+    created_to: createdBound("created_to", "to").describe(
+      "Created at or before: an ISO 8601 date (through its end, UTC) or date-time.",
+    ),
   })
   .superRefine(createdRangeInOrder);
 

@@ -7,18 +7,27 @@ import { attributeName, characterCount, idParam, messages } from "./validation";
 const INTEGER_NUMERAL = /^[+-]?(0|[1-9]\d*)$/;
 
 function pageParameter(field: string, { max, fallback }: { max: number; fallback: number }) {
-  return z.unknown().transform((value, ctx): number => {
-    if (value === undefined) return fallback;
-    if (typeof value !== "string" || !INTEGER_NUMERAL.test(value.trim())) {
-      ctx.addIssue({ code: "custom", message: messages.integer(field) });
-      return z.NEVER;
-    }
-    // Past the largest safe integer the double is inexact, but still greater than any max here.
-    const number = Number(value);
-    if (number < 1) ctx.addIssue({ code: "custom", message: messages.min(field, 1) });
-    else if (number > max) ctx.addIssue({ code: "custom", message: messages.max(field, max) });
-    return number;
-  });
+  const documented = {
+    type: "integer",
+    minimum: 1,
+    ...(max < Number.MAX_SAFE_INTEGER ? { maximum: max } : {}),
+    default: fallback,
+  };
+  return z
+    .unknown()
+    .transform((value, ctx): number => {
+      if (value === undefined) return fallback;
+      if (typeof value !== "string" || !INTEGER_NUMERAL.test(value.trim())) {
+        ctx.addIssue({ code: "custom", message: messages.integer(field) });
+        return z.NEVER;
+      }
+      // Past the largest safe integer the double is inexact, but still greater than any max here.
+      const number = Number(value);
+      if (number < 1) ctx.addIssue({ code: "custom", message: messages.min(field, 1) });
+      else if (number > max) ctx.addIssue({ code: "custom", message: messages.max(field, max) });
+      return number;
+    })
+    .meta(documented);
 }
 
 /** `page` ≥ 1 (default 1), `perPage` 1..100 (default 10): every paged list of the API. */
@@ -29,19 +38,22 @@ export const pageQuerySchema = z.object({
 
 /** A filter by a record's id (`payment_id`, `payout_id`): absent or empty is no filter, else an id or a 422. */
 export function queryId(field: string) {
-  return z.unknown().transform((value, ctx): number | undefined => {
-    if (value === undefined || value === "") return undefined;
-    const id = idParam.safeParse(value);
-    if (!id.success) {
-      ctx.addIssue({ code: "custom", message: messages.integer(field) });
-      return z.NEVER;
-    }
-    return id.data;
-  });
+  return z
+    .unknown()
+    .transform((value, ctx): number | undefined => {
+      if (value === undefined || value === "") return undefined;
+      const id = idParam.safeParse(value);
+      if (!id.success) {
+        ctx.addIssue({ code: "custom", message: messages.integer(field) });
+        return z.NEVER;
+      }
+      return id.data;
+    })
+    .meta({ type: "integer" });
 }
 
-/** A query filter's value: absent or empty is no filter; `name[]=…` (an array) is not a string. */
-export function queryText(field: string) {
+/** A query filter's text: absent or empty is no filter; `name[]=…` (an array) is not a string. */
+function textFilter(field: string) {
   return z.unknown().transform((value, ctx): string | undefined => {
     if (value === undefined || value === "") return undefined;
     if (typeof value !== "string") {
@@ -54,12 +66,19 @@ export function queryText(field: string) {
   });
 }
 
+/** A query filter's value: text of up to 255 characters, or no filter. */
+export function queryText(field: string) {
+  return textFilter(field).meta({ type: "string", maxLength: 255 });
+}
+
 /** One of `values`, or no filter; anything else is Laravel's "The selected … is invalid.". */
 export function queryChoice<const Values extends readonly string[]>(field: string, values: Values) {
-  return queryText(field).refine(
-    (value): value is Values[number] | undefined => value === undefined || values.includes(value),
-    messages.in(field),
-  ) as unknown as z.ZodType<Values[number] | undefined>;
+  return textFilter(field)
+    .refine(
+      (value): value is Values[number] | undefined => value === undefined || values.includes(value),
+      messages.in(field),
+    )
+    .meta({ type: "string", enum: [...values] }) as unknown as z.ZodType<Values[number] | undefined>;
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -70,21 +89,23 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
  * inclusive. Read as instants bounding a half-open range: a `created_to` date runs to the end of its day.
  */
 export function createdBound(field: string, end: "from" | "to") {
-  return queryText(field).transform((value, ctx): Date | undefined => {
-    if (value === undefined) return undefined;
-    const dateOnly = ISO_DATE.test(value);
-    const instant =
-      dateOnly || ISO_DATE_TIME.test(value)
-        ? new Date(dateOnly ? `${value}T00:00:00Z` : /Z|[+-]\d{2}:\d{2}$/.test(value) ? value : `${value}Z`)
-        : new Date(NaN);
-    // new Date rolls 2026-02-30 over to March: a day that does not exist is refused.
-    if (Number.isNaN(instant.getTime()) || (dateOnly && !instant.toISOString().startsWith(value))) {
-      ctx.addIssue({ code: "custom", message: `The ${attributeName(field)} field must be a valid date.` });
-      return z.NEVER;
-    }
-    if (end === "from") return instant;
-    return new Date(instant.getTime() + (dateOnly ? 86_400_000 : 1));
-  });
+  return textFilter(field)
+    .transform((value, ctx): Date | undefined => {
+      if (value === undefined) return undefined;
+      const dateOnly = ISO_DATE.test(value);
+      const instant =
+        dateOnly || ISO_DATE_TIME.test(value)
+          ? new Date(dateOnly ? `${value}T00:00:00Z` : /Z|[+-]\d{2}:\d{2}$/.test(value) ? value : `${value}Z`)
+          : new Date(NaN);
+      // new Date rolls 2026-02-30 over to March: a day that does not exist is refused.
+      if (Number.isNaN(instant.getTime()) || (dateOnly && !instant.toISOString().startsWith(value))) {
+        ctx.addIssue({ code: "custom", message: `The ${attributeName(field)} field must be a valid date.` });
+        return z.NEVER;
+      }
+      if (end === "from") return instant;
+      return new Date(instant.getTime() + (dateOnly ? 86_400_000 : 1));
+    })
+    .meta({ type: "string", examples: ["2026-11-01", "2026-11-01T09:30:00Z"] });
 }
 
 /** `created_to` before `created_from` is a 422 on `created_to`, as Laravel's `after_or_equal`. */

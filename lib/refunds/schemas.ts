@@ -27,8 +27,8 @@ export type CreateRefundInput = z.output<typeof createRefundSchema>;
 
 /** `GET /api/refunds`: the page, and `status` and `payment_id` filters (422 naming a bad one). */
 export const listRefundsQuerySchema = pageQuerySchema.extend({
-  status: queryChoice("status", REFUND_STATUSES),
-  payment_id: queryId("payment_id"),
+  status: queryChoice("status", REFUND_STATUSES).describe("Only refunds in this status."),
+  payment_id: queryId("payment_id").describe("Only this payment's refunds."),
 });
 
 export const settleRefundSchema = z.object({

@@ -7,7 +7,7 @@ import { callApi } from "../support/api-client";
 
 const baseUrl = inject("baseUrl");
 
-type Operation = { parameters?: Array<{ name: string; in: string }> };
+type Operation = { parameters?: Array<{ name: string; in: string; schema: { type?: string } }> };
 type Document = { paths: Record<string, Record<string, Operation>> };
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
@@ -89,6 +89,16 @@ describe("the routes declared once", () => {
         query: Object.keys(route.query?.shape ?? {}),
       });
     }
+  });
+
+  it("give every query parameter a type, as the query's field declares it (a transform's in its .meta())", async () => {
+    for (const [operation, { parameters = [] }] of await documentedOperations())
+      for (const parameter of parameters.filter((each) => each.in === "query"))
+        expect([operation, parameter.name, ["string", "integer"].includes(parameter.schema.type!)]).toEqual([
+          operation,
+          parameter.name,
+          true,
+        ]);
   });
 
   it("answer a malformed integer id with 404 before reading the query, as before the list", async () => {

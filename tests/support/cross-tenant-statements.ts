@@ -159,7 +159,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "admin CLI and test helpers by id (settlePayment, cancelPayment, the dashboard's webhook pages)",
     tables: ["payments", "webhook_endpoints", "webhook_deliveries", "events", "webhook_attempts"],
-    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|update payments p set status = \$1, failure_reason = \$2, failure_code = \$3, settled_at = now\(\), updated_at = now\(\), payment_method = coalesce\(\$4::json, p\.payment_method\), fee = .* from merchants m where p\.id = \$\d+ and p\.status = 'pending' and m\.id = p\.merchant_id returning)/,
+    sql: /^(select "status"(, "failure_reason")? from "payments" where "payments"\."id" = \$1|with decided \(id, status, failure_code, failure_reason, payment_method\) as \( values \(\$1::bigint, \$2::text, \$3::text, \$4::text, \$5::json\)\), moved as \( update payments p set status = d\.status, .* from decided d, merchants m where p\.id = d\.id and p\.status = 'pending' and m\.id = p\.merchant_id returning)/,
     why: "An operator settles or cancels any merchant's payment by id (`admin payment:settle --id`).",
     onCitus: "A multi-shard lookup on an operator's command; rare enough to leave as it is.",
   },

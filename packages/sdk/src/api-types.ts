@@ -4576,7 +4576,7 @@ export interface paths {
                     perPage?: number;
                     /** @description Only this type. */
                     type?: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
-                    /** @description ISO 4217. */
+                    /** @description Only transactions in this currency (ISO 4217, any case). */
                     currency?: string;
                     /** @description Only what this payout carried: they add up to its amount. */
                     payout_id?: number;
