@@ -68,21 +68,26 @@ try {
 }
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
-const file = readdirSync(directory).find((name) => name.endsWith(".cpuprofile"));
-if (!file) throw new Error("The server wrote no profile.");
-const profile = JSON.parse(readFileSync(path.join(directory, file), "utf8")) as {
-  nodes: Node[];
-  samples: number[];
-  timeDeltas: number[];
-};
-const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+// One profile per process: on PostgreSQL `npm start` is a primary, its API processes and the dashboard's
+// (lib/platform/web-cluster.ts), each writing its own. Their self time is summed: the server's, as a whole.
+const files = readdirSync(directory).filter((name) => name.endsWith(".cpuprofile"));
+if (files.length === 0) throw new Error("The server wrote no profile.");
 const selfTime = new Map<string, number>();
-profile.samples.forEach((id, index) => {
-  const { functionName, url, lineNumber } = byNode.get(id)!.callFrame;
-  const where = url.replace(/^.*node_modules\//, "").replace(`file://${root}/`, "");
-  const key = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
-  selfTime.set(key, (selfTime.get(key) ?? 0) + (profile.timeDeltas[index] ?? 0));
-});
+for (const file of files) {
+  const profile = JSON.parse(readFileSync(path.join(directory, file), "utf8")) as {
+    nodes: Node[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  profile.samples.forEach((id, index) => {
+    const { functionName, url, lineNumber } = byNode.get(id)!.callFrame;
+    const where = url.replace(/^.*node_modules\//, "").replace(`file://${root}/`, "");
+    const key = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
+    selfTime.set(key, (selfTime.get(key) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
+}
+console.log(`${files.length} process profile(s) summed`);
 // Per request, so two servers' profiles compare line by line (startup and idle time are in both).
 const busy = [...selfTime.entries()].filter(([key]) => !key.startsWith("(idle)"));
 const total = busy.reduce((sum, [, micros]) => sum + micros, 0);
