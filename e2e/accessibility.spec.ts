@@ -1,5 +1,5 @@
 import { allViolations, VIEWS } from "./axe";
-import { createPaymentViaApi, expect, logInAs, test } from "./fixtures";
+import { createPaymentViaApi, disputePayment, expect, logInAs, test } from "./fixtures";
 
 // axe-core over every page, as a merchant sees them: light and dark at 1280 px, and a 390 px phone (./axe.ts).
 
@@ -67,17 +67,7 @@ for (const view of VIEWS) {
     const disputedId = (await createPaymentViaApi(page.request, seedData.tokens.api, { amount: 20 }))
       .split("/")
       .at(-1);
-    const paid = await page.request.post(`/api/test-helpers/payments/${disputedId}/settle`, {
-      headers,
-      data: { outcome: "completed" },
-    });
-    expect(paid.status()).toBe(200);
-    const opened = await page.request.post(`/api/test-helpers/payments/${disputedId}/dispute`, {
-      headers,
-      data: {},
-    });
-    expect(opened.status()).toBe(201);
-    const disputeId = ((await opened.json()) as { data: { id: number } }).data.id;
+    const disputeId = await disputePayment(page.request, seedData.tokens.api, disputedId!);
     await logInAs(page, seed);
     await page.goto("/dashboard/webhooks");
     await page.getByLabel("Endpoint URL").fill(`https://example.com/a11y-${view.name}-${Date.now()}`);

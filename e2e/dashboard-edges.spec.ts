@@ -1,5 +1,6 @@
 import {
   createPaymentViaApi,
+  disputePayment,
   expect,
   fillLogInForm,
   logInAs,
@@ -235,19 +236,10 @@ test("the API keys table fits at 1280 px and stays put after a dialog; a rolled 
 
 test("on a phone the API keys are cards", async ({ page, seed, seedData }) => {
   // A dispute needing a response: its count in the navigation must not widen the page either.
-  const headers = { Authorization: `Bearer ${seedData.tokens.api}` };
   const disputed = (await createPaymentViaApi(page.request, seedData.tokens.api, { amount: "3.00" }))
     .split("/")
     .at(-1);
-  await page.request.post(`/api/test-helpers/payments/${disputed}/settle`, {
-    headers,
-    data: { outcome: "completed" },
-  });
-  const opened = await page.request.post(`/api/test-helpers/payments/${disputed}/dispute`, {
-    headers,
-    data: {},
-  });
-  expect(opened.status()).toBe(201);
+  await disputePayment(page.request, seedData.tokens.api, disputed!);
   await page.setViewportSize({ width: 390, height: 844 });
   await logInAs(page, seed);
   await page.goto("/dashboard/api-keys");

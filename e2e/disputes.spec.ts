@@ -1,4 +1,4 @@
-import { expect, fillCard, logInAs, newPayment, test } from "./fixtures";
+import { disputePayment, expect, fillCard, logInAs, newPayment, test } from "./fixtures";
 import { CARDS } from "../tests/support/checkout-client";
 
 // QA's dispute rehearsal in Chromium (DESIGN.md, "Disputes"): a payer pays with the dispute test card, the
@@ -97,17 +97,12 @@ test("Accept dispute: confirmed, it is lost; the money stays withdrawn and nothi
     amount: "25.00",
     currency: "EUR",
   });
-  const settled = await page.request.post(`/api/test-helpers/payments/${paymentId}/settle`, {
-    headers,
-    data: { outcome: "completed" },
-  });
-  expect(settled.status()).toBe(200);
-  const opened = await page.request.post(`/api/test-helpers/payments/${paymentId}/dispute`, {
-    headers,
-    data: { reason: "product_not_received" },
-  });
-  expect(opened.status()).toBe(201);
-  const { id: disputeId } = ((await opened.json()) as { data: { id: number } }).data;
+  const disputeId = await disputePayment(
+    page.request,
+    seedData.tokens.priced,
+    paymentId,
+    "product_not_received",
+  );
 
   await logInAs(page, seedData.priced);
   await page.goto(`/dashboard/disputes/${disputeId}`);

@@ -143,6 +143,30 @@ export async function newPayment(page: Page, token: string, body: Record<string,
   return { id, checkoutUrl: payment.data.checkout_url };
 }
 
+/**
+ * Completes a payment with the test helper, then has the payer's bank dispute it (`reason`, or the helper's
+ * default): the dispute's id.
+ */
+export async function disputePayment(
+  request: APIRequestContext,
+  token: string,
+  paymentId: number | string,
+  reason?: string,
+): Promise<number> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const settled = await request.post(`/api/test-helpers/payments/${paymentId}/settle`, {
+    headers,
+    data: { outcome: "completed" },
+  });
+  expect(settled.status()).toBe(200);
+  const opened = await request.post(`/api/test-helpers/payments/${paymentId}/dispute`, {
+    headers,
+    data: reason ? { reason } : {},
+  });
+  expect(opened.status()).toBe(201);
+  return ((await opened.json()) as { data: { id: number } }).data.id;
+}
+
 export async function fillCard(page: Page, number: string) {
   await page.getByLabel("Card number").fill(number);
   await page.getByLabel("Expiration").fill("12 / 34");

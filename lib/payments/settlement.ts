@@ -79,14 +79,18 @@ async function transition(
   );
 }
 
-/** Transitions one payment: its row, or undefined when it was no longer pending (or not the merchant's). */
-async function transitionOne(
+/**
+ * Transitions one payment and records what follows: its row, or undefined when it was no longer pending (or
+ * not the merchant's).
+ */
+async function settleOne(
   tx: Transaction,
   paymentId: number,
   settlement: Settlement | PayerSettlement,
   merchantId?: number,
 ): Promise<TransitionedRow | undefined> {
   const [row] = await transition(tx, [{ paymentId, settlement }], merchantId);
+  if (row) await recordSettled(tx, [row]);
   return row;
 }
 
@@ -100,9 +104,7 @@ export async function settleByPayer(
   merchantId: number,
   settlement: PayerSettlement,
 ): Promise<boolean> {
-  const row = await transitionOne(tx, paymentId, settlement, merchantId);
-  if (row) await recordSettled(tx, [row]);
-  return row !== undefined;
+  return (await settleOne(tx, paymentId, settlement, merchantId)) !== undefined;
 }
 
 /**
@@ -122,11 +124,7 @@ export async function settlePayment(
       ? { outcome, failureCode: "processor_declined", failureReason: MANUAL_FAILURE_REASONS[by] }
       : COMPLETED;
   const settled = await onceMoreOnConflict(() =>
-    db.transaction(async (tx) => {
-      const row = await transitionOne(tx, paymentId, settlement, merchantId);
-      if (row) await recordSettled(tx, [row]);
-      return row;
-    }),
+    db.transaction((tx) => settleOne(tx, paymentId, settlement, merchantId)),
   );
   if (settled) return toPaymentResource(settled);
   const [existing] = await db
@@ -201,16 +199,14 @@ async function settleClaimed(db: Executor, isDue: SQL, limit: number, processor:
  */
 export async function cancelPayment(db: Executor, paymentId: number, merchantId: number | null) {
   const canceled = await onceMoreOnConflict(() =>
-    db.transaction(async (tx) => {
-      const row = await transitionOne(
+    db.transaction((tx) =>
+      settleOne(
         tx,
         paymentId,
         { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON },
         merchantId ?? undefined,
-      );
-      if (row) await recordSettled(tx, [row]);
-      return row;
-    }),
+      ),
+    ),
   );
   if (canceled) return toPaymentResource(canceled);
   const [existing] = await db
