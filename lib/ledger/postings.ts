@@ -94,12 +94,14 @@ export function paymentPostingCtes(source: SQL): SQL {
 export const addToBalances = (lines: SQL, posting: string, prefix = "ledger") => sql`
   ${sql.identifier(`${prefix}_entered`)} as (
     insert into ledger_entries (merchant_id, transaction_id, posting, account, currency, amount)
-    select merchant_id, transaction_id, ${posting}, account, currency, amount from ${lines}),
+    select merchant_id, transaction_id, ${posting}, account, currency, amount from ${lines}
+    returning 1),
   ${sql.identifier(`${prefix}_balanced`)} as (
     insert into ledger_balances as b (merchant_id, account, currency, slot, amount)
     select merchant_id, account, currency, floor(random() * ${BALANCE_SLOTS})::smallint, sum(amount)
     from ${lines} group by 1, 2, 3 order by 1, 2, 3
-    on conflict (merchant_id, account, currency, slot) do update set amount = b.amount + excluded.amount)`;
+    on conflict (merchant_id, account, currency, slot) do update set amount = b.amount + excluded.amount
+    returning 1)`;
 
 /**
  * A CTE that counts the balance transactions `posted` returns (merchant_id, type, currency, net, created_at) in
@@ -112,7 +114,18 @@ export const addToDailyTotals = (posted: SQL, prefix = "ledger") => sql`
            floor(random() * ${BALANCE_SLOTS})::smallint, count(*), sum(net)
     from ${posted} group by 1, 2, 3, 4 order by 1, 2, 3, 4
     on conflict (merchant_id, day, type, currency, slot) do update
-      set count = d.count + excluded.count, net = d.net + excluded.net)`;
+      set count = d.count + excluded.count, net = d.net + excluded.net
+    returning 1)`;
+
+/**
+ * A CTE, `${prefix}_done` (one row), that PostgreSQL can only give once the posting's CTEs named after
+ * `prefix` have all run: what reads it runs after them, so its locks are taken after the ledger's.
+ */
+export const postingDone = (prefix: string) => {
+  const rowsOf = (name: string) => sql`(select count(*) from ${sql.identifier(`${prefix}_${name}`)})`;
+  return sql`${sql.identifier(`${prefix}_done`)} as (
+    select ${rowsOf("entered")} + ${rowsOf("balanced")} + ${rowsOf("counted")} as rows)`;
+};
 
 /**
  * A refund's money in the statement that makes or fails it (CTEs, named after `prefix`): the rows of

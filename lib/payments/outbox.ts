@@ -30,6 +30,9 @@ export async function wakeWebhookWorkers(tx: Transaction): Promise<void> {
  * subscribed to the type (but `exceptEndpointId`), or exactly `onlyEndpointId` for a test event.
  * `after` puts the event at the end of another statement: its CTEs run first, the event is inserted once per
  * row of `after.from` (none: no event), and the statement returns `after.returning` from that row.
+ * `after.then` are CTEs that must run once the event is counted and delivered: they read `recorded` (one row),
+ * which PostgreSQL can only give once those are done (a statement's CTEs otherwise run in no set order), so
+ * the rows they lock are taken in the same order as a transaction of separate statements takes them.
  */
 export function eventStatement(event: {
   id: string;
@@ -41,7 +44,7 @@ export function eventStatement(event: {
   paymentId: number | SQL | null;
   exceptEndpointId?: number;
   onlyEndpointId?: number;
-  after?: { ctes: SQL; from: SQL; returning: SQL };
+  after?: { ctes: SQL; from: SQL; returning: SQL; then?: SQL };
 }): SQL {
   const recipients =
     event.onlyEndpointId === undefined
@@ -66,6 +69,7 @@ export function eventStatement(event: {
       insert into event_hourly_counts as counts (merchant_id, type, hour, count)
       select ${event.merchantId}, ${event.type}, ${eventHour(sql`event.created_at`)}, 1 from event
       on conflict (merchant_id, type, hour) do update set count = counts.count + 1
+      ${after?.then ? sql`returning 1` : sql``}
     ),
     created as (
       insert into webhook_deliveries (merchant_id, event_id, endpoint_id)
@@ -74,6 +78,12 @@ export function eventStatement(event: {
       where endpoint.merchant_id = ${event.merchantId} and ${recipients}
       returning 1
     )
+    ${
+      after?.then
+        ? sql`, recorded as (select (select count(*) from counted) + (select count(*) from created) as rows),
+              ${after.then}`
+        : sql``
+    }
     select ${after ? sql`${after.returning},` : sql``} ${wakeUp}
     ${after ? sql`from ${after.from}` : sql``}`;
 }

@@ -71,27 +71,47 @@ export function toPaymentResource(row: FullPaymentRow, checkoutUrl: string | nul
   };
 }
 
+const PAYMENT_JSON_FIELDS = [
+  "id",
+  "external_id",
+  "status",
+  "amount",
+  "currency",
+  "metadata",
+  "customer_id",
+  "created_at",
+  "checkout_url",
+  "payment_method",
+  "failure_code",
+  "failure_reason",
+  "fee",
+  "net",
+] as const;
+
+/** Each field of a payment resource as SQL: a column, or a value the statement knows already. */
+export type PaymentJsonFields = Record<(typeof PAYMENT_JSON_FIELDS)[number], SQL>;
+
 /**
- * toPaymentResource's object built by PostgreSQL (json_build_object keeps this key order), for the statement
- * that creates the payment its event describes: the id and time exist only once the row does.
+ * toPaymentResource's object built by PostgreSQL (json_build_object keeps this key order), for the statements
+ * that write a payment and its event at once: its creation (the id and time exist only once the row does) and
+ * a settle. Amounts are stored in exactly their currency's minor units, so their text is the resource's.
  * tests/integration/webhooks.test.ts checks the two agree.
  */
-export function paymentResourceJson(row: {
-  id: SQL;
-  external_id: string | null;
-  status: PaymentStatus;
-  amount: string;
-  currency: string;
-  metadata: string | null;
-  customer_id: string | null;
-  created_at: SQL;
-  checkout_url: string;
-}): SQL {
-  return sql`json_build_object('id', ${row.id}, 'external_id', ${row.external_id}::text, 'type', 'payment',
-    'status', ${row.status}::text, 'amount', ${row.amount}::text,
-    'currency', ${row.currency}::text, 'metadata', ${row.metadata}::text,
-    'customer_id', ${row.customer_id}::text,
-    'created_at', to_char(${row.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'checkout_url', ${row.checkout_url}::text, 'payment_method', null, 'failure_code', null, 'failure_reason', null,
-    'fee', null, 'net', null)`;
+export function paymentResourceJson(fields: PaymentJsonFields): SQL {
+  return sql`json_build_object('id', ${fields.id}, 'external_id', ${fields.external_id}::text, 'type', 'payment',
+    'status', ${fields.status}::text, 'amount', ${fields.amount}::text,
+    'currency', ${fields.currency}::text, 'metadata', ${fields.metadata}::text,
+    'customer_id', ${fields.customer_id}::text,
+    'created_at', to_char(${fields.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'checkout_url', ${fields.checkout_url}::text, 'payment_method', ${fields.payment_method}::json,
+    'failure_code', ${fields.failure_code}::text, 'failure_reason', ${fields.failure_reason}::text,
+    'fee', ${fields.fee}::text, 'net', ${fields.net}::text)`;
+}
+
+/** paymentResourceJson over the columns of a row named `table` that is no longer pending (no checkout page). */
+export function settledPaymentJson(table: string): SQL {
+  const fields = Object.fromEntries(
+    PAYMENT_JSON_FIELDS.map((name) => [name, sql.raw(`${table}.${name}`)]),
+  ) as PaymentJsonFields;
+  return paymentResourceJson({ ...fields, checkout_url: sql`null` });
 }

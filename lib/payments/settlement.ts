@@ -3,8 +3,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import { onceMoreOnConflict } from "@/db/errors";
-import { payments, type PaymentMethod } from "@/db/schema";
-import { feeSql, paymentPostingCtes } from "@/lib/ledger/postings";
+import { payments } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { unownedRowError } from "@/lib/platform/ownership";
@@ -13,6 +12,9 @@ import { CANCELED_REASON } from "./canceled";
 import { COMPLETED, simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
 import { recordSettled, type TransitionedRow } from "./settled";
+import { settleOne, transition, type Decision, type PayerSettlement } from "./transition";
+
+export type { PayerSettlement } from "./transition";
 
 export const settleInputSchema = z.object({
   outcome: requiredChoice("outcome", ["completed", "failed"]),
@@ -33,65 +35,13 @@ export const MANUAL_FAILURE_REASONS: Record<SettledBy, string> = {
 /** DESIGN.md's words for cancelling a payment that is no longer pending (409). */
 export const NOT_CANCELABLE = "Only a pending payment can be canceled.";
 
-/** A settlement decided at the checkout page: with the card the payer paid (or was declined) with. */
-export type PayerSettlement = Settlement & { paymentMethod: PaymentMethod };
-
-type Decision = { paymentId: number | string; settlement: Settlement | PayerSettlement };
-
-/**
- * The one transition, with its money: a single statement moves the decided payments that are still pending
- * (`UPDATE … WHERE status = 'pending'`) and posts each completed one's amount, fee and net on the ledger
- * (paymentPostingCtes). Their events and rollups follow in the same transaction (recordSettled). Concurrent
- * settles of one payment give exactly one transition, one posting and one event. `merchantId` scopes it to its
- * owner when given, and names the shard it touches (docs/scaling.md).
- */
-async function transition(
-  tx: Transaction,
-  decisions: readonly Decision[],
-  merchantId?: number,
-): Promise<TransitionedRow[]> {
-  if (decisions.length === 0) return [];
-  const decided = decisions.map(({ paymentId, settlement }) => {
-    const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
-    return sql`(${paymentId}::bigint, ${settlement.outcome}::text, ${settlement.failureCode}::text,
-                ${settlement.failureReason}::text, ${card}::json)`;
-  });
-  // At the merchant's price (its row is read, not locked: UPDATE … FROM locks only the payment).
-  const fee = feeSql(sql`p.amount`, sql`p.currency`, sql`m.fee_percent`, sql`m.fee_fixed`);
-  return selectRows<TransitionedRow>(
-    tx,
-    sql`with decided (id, status, failure_code, failure_reason, payment_method) as (
-          values ${sql.join(decided, sql`, `)}),
-        moved as (
-          update payments p set status = d.status, failure_reason = d.failure_reason,
-                 failure_code = d.failure_code, settled_at = now(), updated_at = now(),
-                 payment_method = coalesce(d.payment_method, p.payment_method),
-                 fee = case when d.status = 'completed' then ${fee} end,
-                 net = case when d.status = 'completed' then p.amount - ${fee} end
-          from decided d, merchants m
-          where p.id = d.id and p.status = 'pending' and m.id = p.merchant_id
-                ${merchantId === undefined ? sql`` : sql`and p.merchant_id = ${merchantId}`}
-          returning p.id, p.merchant_id, p.external_id, p.status, p.amount, p.currency, p.metadata, p.created_at,
-                    p.payment_method, p.customer_id, p.failure_code, p.failure_reason, p.fee, p.net,
-                    p.settled_at),
-        ${paymentPostingCtes(sql`moved`)}
-        select * from moved`,
-  );
-}
-
-/**
- * Transitions one payment and records what follows: its row, or undefined when it was no longer pending (or
- * not the merchant's).
- */
-async function settleOne(
-  tx: Transaction,
-  paymentId: number,
-  settlement: Settlement | PayerSettlement,
-  merchantId?: number,
-): Promise<TransitionedRow | undefined> {
-  const [row] = await transition(tx, [{ paymentId, settlement }], merchantId);
-  if (row) await recordSettled(tx, [row]);
-  return row;
+/** Who owns payment `id`: the operator's commands name a payment alone. */
+async function ownerOf(db: Executor, paymentId: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ merchantId: payments.merchantId })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  return row?.merchantId;
 }
 
 /**
@@ -123,18 +73,19 @@ export async function settlePayment(
     outcome === "failed"
       ? { outcome, failureCode: "processor_declined", failureReason: MANUAL_FAILURE_REASONS[by] }
       : COMPLETED;
-  const settled = await onceMoreOnConflict(() =>
-    db.transaction((tx) => settleOne(tx, paymentId, settlement, merchantId)),
-  );
+  const owner = merchantId ?? (await ownerOf(db, paymentId));
+  const settled =
+    owner === undefined
+      ? undefined
+      : await onceMoreOnConflict(() => settleOne(db, paymentId, settlement, owner));
   if (settled) return toPaymentResource(settled);
-  const [existing] = await db
-    .select({ status: payments.status })
-    .from(payments)
-    .where(
-      merchantId === undefined
-        ? eq(payments.id, paymentId)
-        : and(eq(payments.merchantId, merchantId), eq(payments.id, paymentId)),
-    );
+  const [existing] =
+    owner === undefined
+      ? []
+      : await db
+          .select({ status: payments.status })
+          .from(payments)
+          .where(and(eq(payments.merchantId, owner), eq(payments.id, paymentId)));
   if (!existing) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
   throw new DomainError(
     "conflict",
@@ -198,25 +149,26 @@ async function settleClaimed(db: Executor, isDue: SQL, limit: number, processor:
  * `merchantId` scopes it to its owner when given.
  */
 export async function cancelPayment(db: Executor, paymentId: number, merchantId: number | null) {
-  const canceled = await onceMoreOnConflict(() =>
-    db.transaction((tx) =>
-      settleOne(
-        tx,
-        paymentId,
-        { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON },
-        merchantId ?? undefined,
-      ),
-    ),
-  );
+  const owner = merchantId ?? (await ownerOf(db, paymentId));
+  const canceled =
+    owner === undefined
+      ? undefined
+      : await onceMoreOnConflict(() =>
+          settleOne(
+            db,
+            paymentId,
+            { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON },
+            owner,
+          ),
+        );
   if (canceled) return toPaymentResource(canceled);
-  const [existing] = await db
-    .select({ merchantId: payments.merchantId })
-    .from(payments)
-    .where(
-      merchantId === null
-        ? eq(payments.id, paymentId)
-        : and(eq(payments.merchantId, merchantId), eq(payments.id, paymentId)),
-    );
+  const [existing] =
+    owner === undefined
+      ? []
+      : await db
+          .select({ merchantId: payments.merchantId })
+          .from(payments)
+          .where(and(eq(payments.merchantId, owner), eq(payments.id, paymentId)));
   if (existing) throw new DomainError("conflict", NOT_CANCELABLE);
   throw await unownedRowError(db, "payments", paymentId, merchantId);
 }
