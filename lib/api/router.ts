@@ -153,7 +153,7 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
         // makes the server hold 1 MiB); any other caller gets the answer it would get anyway, the body unread.
         const allowed = await withDeadline(
           uploaderIsAllowed(request),
-          API_DEADLINE_MS,
+          apiDeadlineMs(),
           () => undefined,
         ).catch((error: unknown) => ({ error }));
         if (allowed === undefined) return routed(served.name, serviceUnavailableResponse());
@@ -161,14 +161,14 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
         if (!allowed) {
           const refused = HttpError.of("unauthenticated", { "WWW-Authenticate": "Bearer" });
           const work = handler(request, params, url, refused);
-          return routed(served.name, await withDeadline(work, API_DEADLINE_MS, serviceUnavailableResponse));
+          return routed(served.name, await withDeadline(work, apiDeadlineMs(), serviceUnavailableResponse));
         }
       }
       const body = request.body
         ? await readRequestBody(request, getEnv().API_BODY_TIMEOUT_MS, limit)
         : NO_BODY;
       const work = handler(request, params, url, body);
-      return routed(served.name, await withDeadline(work, API_DEADLINE_MS, serviceUnavailableResponse));
+      return routed(served.name, await withDeadline(work, apiDeadlineMs(), serviceUnavailableResponse));
     }
     return routed("unmatched", jsonResponse(404, { message: API_ERRORS.notFound.message }));
   } catch (error) {
@@ -189,12 +189,13 @@ async function uploaderIsAllowed(request: ApiRequest): Promise<boolean> {
 }
 
 /**
- * How long an API request's work may take, once its body is read, before it is answered 503. Normal
- * requests take milliseconds (p99 under 0.25 s at 64 connections); this bounds the wait when the database is
- * unreachable, where postgres.js would otherwise hold queries until it reconnects. Work already sent may
- * still finish: a create answered 503 may exist, which is why creates take an Idempotency-Key.
+ * How long an API request's work may take, once its body is read, before it is answered 503
+ * (API_DEADLINE_MS, 2 s by default). Normal requests take milliseconds (p99 under 0.25 s at 64 connections);
+ * this bounds the wait when the database is unreachable, where postgres.js would otherwise hold queries until
+ * it reconnects. Work already sent may still finish: a create answered 503 may exist, which is why creates
+ * take an Idempotency-Key.
  */
-const API_DEADLINE_MS = 2000;
+const apiDeadlineMs = () => getEnv().API_DEADLINE_MS;
 
 /** The path and query of a request's URL, which both servers build on APP_URL's origin (no second parse). */
 function pathOf(url: string): string {

@@ -117,6 +117,12 @@ const envSchema = databaseConfigSchema
      * 240 s: Node's own requestTimeout (300 s, headers included, which take up to 60 s) must not cut first.
      */
     API_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(240_000).default(30_000),
+    /**
+     * How long an API request's work may take, once its body is read, before it is answered 503 (lib/api/router.ts):
+     * bounds the wait when the database is unreachable. Longer for a deployment whose bursts queue longer
+     * (one merchant's settles at once on Citus: docs/scaling.md).
+     */
+    API_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(2000),
     /** `npm run worker` serves /healthz, /readyz and /metrics on this port when set (its own deliveries' metrics). */
     WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
     /** Web server processes for `npm start` (PostgreSQL only); default one per CPU in production. */

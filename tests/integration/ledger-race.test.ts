@@ -3,7 +3,7 @@
 // the same money twice, and ledger:verify finds the books balanced afterwards (on PostgreSQL).
 import { describe, expect, it } from "vitest";
 import { callApi } from "../support/api-client";
-import { balance, completedPayment, refund, transactionsOf } from "../support/ledger-client";
+import { balance, racedCompletions, refund, transactionsOf } from "../support/ledger-client";
 import { startManualSettlementServer } from "../support/manual-settlement-server";
 import { adminCliEnvironment, runAdmin, type SeedData, type TestServer } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
@@ -11,18 +11,30 @@ import { WebhookReceiver } from "../support/webhook-receiver";
 // Nothing settles by itself here: each payment, refund and payout ends as the test helpers decide.
 let server: TestServer;
 let tokens: SeedData["tokens"];
-startManualSettlementServer("ledger-race", 71, new WebhookReceiver(), (started) => {
-  server = started;
-  tokens = started.data.tokens;
-});
+// No payment expires while it waits for its settle. On Citus one merchant's settles at once queue on its hour's
+// event count, held across the statement's distributed steps (docs/scaling.md): 24 at once take some 4 s on a
+// loaded two-core machine, past the API's 2 s default. What this file checks is the books, not that time.
+const onCitus = process.env.TEST_CITUS === "1";
+startManualSettlementServer(
+  "ledger-race",
+  71,
+  new WebhookReceiver(),
+  (started) => {
+    server = started;
+    tokens = started.data.tokens;
+  },
+  { PAYMENTS_PENDING_EXPIRE_AFTER: "1h", ...(onCitus ? { API_DEADLINE_MS: "30000" } : {}) },
+);
 const ledger = (path: string, request: Parameters<typeof callApi>[2] = {}) =>
   callApi(server.baseUrl, path, { ...request, token: tokens.ledger });
 
 describe("the books under a race", () => {
   it("settles, refunds and refund failures from many clients, and every figure still adds up", async () => {
     const currency = "CHF";
-    const payments = await Promise.all(
-      Array.from({ length: 24 }, (_, index) => completedPayment(ledger, `${10 + index}.00`, currency)),
+    const payments = await racedCompletions(
+      ledger,
+      Array.from({ length: 24 }, (_, index) => `${10 + index}.00`),
+      currency,
     );
     await ledger("/api/test-helpers/balance/release", { method: "POST" });
     // Two refunds of each payment at once; every third fails afterwards.
@@ -66,8 +78,10 @@ describe("the books under a race", () => {
         })
       ).status,
     ).toBe(200);
-    const payments = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => completedPayment(ledger, `${20 + index}.00`, currency)),
+    const payments = await racedCompletions(
+      ledger,
+      Array.from({ length: 12 }, (_, index) => `${20 + index}.00`),
+      currency,
     );
     await ledger("/api/test-helpers/balance/release", { method: "POST" });
     const before = cents((await balance(ledger, currency)).available);

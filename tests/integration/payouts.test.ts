@@ -213,15 +213,6 @@ describe("a payout", () => {
     expect((made[0]!.body as { data: Payout }).data.amount).toBe(total);
     expect(await available("CHF")).toBe("0.00");
   });
-
-  it.runIf(process.env.DATABASE_URL)("leaves books that ledger:verify finds balanced", () => {
-    const result = runAdmin(["ledger:verify", "--json"], {
-      ...adminCliEnvironment(server.env),
-      DATABASE_URL: server.env.DATABASE_URL,
-    });
-    expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, balance_mismatches: 0 });
-  });
 });
 
 describe("a payout's Idempotency-Key", () => {
@@ -295,5 +286,18 @@ describe("the schedule and the simulated bank", () => {
       expect((await findPayout(db, merchantId, payoutId))!.status).toBe(status);
     }
     expect((await findPayout(db, merchantId, payoutId))!.amount).toBe("11.35");
+  });
+});
+
+// Last: the check blocks this process for seconds (a synchronous child), past the server's keep-alive timeout,
+// so a request right after it would be sent on a connection the server has closed meanwhile.
+describe("the books after all of it", () => {
+  it.runIf(process.env.DATABASE_URL)("leaves books that ledger:verify finds balanced", () => {
+    const result = runAdmin(["ledger:verify", "--json"], {
+      ...adminCliEnvironment(server.env),
+      DATABASE_URL: server.env.DATABASE_URL,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, balance_mismatches: 0 });
   });
 });

@@ -30,16 +30,35 @@ export type Balance = {
   pending: Array<{ currency: string; amount: string }>;
 };
 
-export async function completedPayment(api: Api, amount: string, currency: string): Promise<Payment> {
+/** A new pending payment's id. */
+export async function pendingPayment(api: Api, amount: string, currency: string): Promise<number> {
   const created = await api("/api/payments", {
     json: { amount, currency },
     headers: { Prefer: "return=representation" },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const id = (created.body as { data: { id: number } }).data.id;
+  return (created.body as { data: { id: number } }).data.id;
+}
+
+/** Completes pending payment `id` with the test helper. */
+export async function complete(api: Api, id: number): Promise<Payment> {
   const settled = await api(`/api/test-helpers/payments/${id}/settle`, { json: { outcome: "completed" } });
-  expect(settled.status).toBe(200);
+  expect(settled.status, JSON.stringify(settled.body)).toBe(200);
   return (settled.body as { data: Payment }).data;
+}
+
+export async function completedPayment(api: Api, amount: string, currency: string): Promise<Payment> {
+  return complete(api, await pendingPayment(api, amount, currency));
+}
+
+/**
+ * `amounts` made one after another, then completed all at once: the race is the settles'. (One merchant's
+ * creations queue on its counter row, and on Citus each one holds it for a creation's several steps.)
+ */
+export async function racedCompletions(api: Api, amounts: string[], currency: string): Promise<Payment[]> {
+  const ids: number[] = [];
+  for (const amount of amounts) ids.push(await pendingPayment(api, amount, currency));
+  return Promise.all(ids.map((id) => complete(api, id)));
 }
 
 export async function balance(api: Api, currency: string) {
