@@ -8,11 +8,17 @@ export const VIEWS = [
   { name: "phone", colorScheme: "light", width: 390 },
 ] as const;
 
+/**
+ * axe-core on the page, run in the page itself: no page has a frame, so the default's per-frame runs merged
+ * in a blank page of their own find the same and took twice as long (1.1 s a page against 0.5).
+ */
+export function axeOn(page: Page) {
+  return new AxeBuilder({ page }).setLegacyMode();
+}
+
 /** axe-core's serious and critical WCAG 2.1 A/AA findings on the page as it is now. */
 export async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const results = await axeOn(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => ({
@@ -24,10 +30,28 @@ export async function seriousViolations(page: Page) {
 
 /** Every axe-core finding on the page as it is now, whatever its impact (the payer's pages hold to 0). */
 export async function allViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeOn(page).analyze();
   return results.violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact,
     targets: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")),
   }));
+}
+
+/** Shows the page in `view`: its colour scheme and width (the layout and the dark theme are CSS media queries). */
+export async function showIn(page: Page, view: (typeof VIEWS)[number]) {
+  await page.emulateMedia({ colorScheme: view.colorScheme });
+  await page.setViewportSize({ width: view.width, height: 900 });
+}
+
+/** Every finding on the page as it is now in each view, by view name (none: `{}`); then back to the first. */
+export async function allViolationsInEveryView(page: Page) {
+  const found: Record<string, Awaited<ReturnType<typeof allViolations>>> = {};
+  for (const view of VIEWS) {
+    await showIn(page, view);
+    const violations = await allViolations(page);
+    if (violations.length > 0) found[view.name] = violations;
+  }
+  await showIn(page, VIEWS[0]);
+  return found;
 }

@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { axeOn } from "./axe";
 import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
@@ -178,7 +178,7 @@ test("an endpoint the platform disables: a banner on every page, the notice on t
     await page.setViewportSize({ width: view.width, height: 900 });
     await page.goto("/dashboard/payments");
     await expect(banner).toBeVisible();
-    const { violations } = await new AxeBuilder({ page })
+    const { violations } = await axeOn(page)
       .include('[data-testid="disabled-endpoints-banner"]')
       .withTags(["wcag2a", "wcag2aa"])
       .analyze();
