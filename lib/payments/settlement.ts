@@ -45,6 +45,27 @@ async function ownerOf(db: Executor, paymentId: number): Promise<number | undefi
 }
 
 /**
+ * Settles one payment of `merchantId` (looked up when not given): the settled payment, the status that kept
+ * it from settling, or undefined when there is no such payment.
+ */
+async function settleOwned(
+  db: Executor,
+  paymentId: number,
+  settlement: Settlement,
+  merchantId?: number,
+): Promise<{ payment: ReturnType<typeof toPaymentResource> } | { status: string } | undefined> {
+  const owner = merchantId ?? (await ownerOf(db, paymentId));
+  if (owner === undefined) return undefined;
+  const settled = await onceMoreOnConflict(() => settleOne(db, paymentId, settlement, owner));
+  if (settled) return { payment: toPaymentResource(settled) };
+  const [existing] = await db
+    .select({ status: payments.status })
+    .from(payments)
+    .where(and(eq(payments.merchantId, owner), eq(payments.id, paymentId)));
+  return existing;
+}
+
+/**
  * The payer's settlement at the checkout page, in the caller's transaction (which holds the checkout's row
  * lock): false when the payment was no longer pending (another tab, a cancel or the expirer came first).
  */
@@ -73,23 +94,12 @@ export async function settlePayment(
     outcome === "failed"
       ? { outcome, failureCode: "processor_declined", failureReason: MANUAL_FAILURE_REASONS[by] }
       : COMPLETED;
-  const owner = merchantId ?? (await ownerOf(db, paymentId));
-  const settled =
-    owner === undefined
-      ? undefined
-      : await onceMoreOnConflict(() => settleOne(db, paymentId, settlement, owner));
-  if (settled) return toPaymentResource(settled);
-  const [existing] =
-    owner === undefined
-      ? []
-      : await db
-          .select({ status: payments.status })
-          .from(payments)
-          .where(and(eq(payments.merchantId, owner), eq(payments.id, paymentId)));
-  if (!existing) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
+  const result = await settleOwned(db, paymentId, settlement, merchantId);
+  if (!result) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
+  if ("payment" in result) return result.payment;
   throw new DomainError(
     "conflict",
-    `Payment ${paymentId} is already ${existing.status}; completed and failed are final.`,
+    `Payment ${paymentId} is already ${result.status}; completed and failed are final.`,
   );
 }
 
@@ -149,27 +159,10 @@ async function settleClaimed(db: Executor, isDue: SQL, limit: number, processor:
  * `merchantId` scopes it to its owner when given.
  */
 export async function cancelPayment(db: Executor, paymentId: number, merchantId: number | null) {
-  const owner = merchantId ?? (await ownerOf(db, paymentId));
-  const canceled =
-    owner === undefined
-      ? undefined
-      : await onceMoreOnConflict(() =>
-          settleOne(
-            db,
-            paymentId,
-            { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON },
-            owner,
-          ),
-        );
-  if (canceled) return toPaymentResource(canceled);
-  const [existing] =
-    owner === undefined
-      ? []
-      : await db
-          .select({ merchantId: payments.merchantId })
-          .from(payments)
-          .where(and(eq(payments.merchantId, owner), eq(payments.id, paymentId)));
-  if (existing) throw new DomainError("conflict", NOT_CANCELABLE);
+  const canceled: Settlement = { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON };
+  const result = await settleOwned(db, paymentId, canceled, merchantId ?? undefined);
+  if (result && "payment" in result) return result.payment;
+  if (result) throw new DomainError("conflict", NOT_CANCELABLE);
   throw await unownedRowError(db, "payments", paymentId, merchantId);
 }
 
