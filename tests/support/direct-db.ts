@@ -1,16 +1,13 @@
 // For suites that call domain functions in the test process: the PostgreSQL that DATABASE_URL names, or a
 // PGlite of their own in a temp directory (the server holds its own).
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { inject } from "vitest";
 import { decideTestDatabase } from "./test-database";
+import { newPgliteDirectory } from "./test-server";
 
 decideTestDatabase();
 
-if (!process.env.DATABASE_URL)
-  process.env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), "payments-direct-")), "pglite");
+if (!process.env.DATABASE_URL) process.env.PGLITE_DATA_DIR = newPgliteDirectory("direct");
 // The server's secret, so webhook secrets written here can be read by its workers (and the reverse).
 process.env.AUTH_SECRET = inject("serverEnv").AUTH_SECRET ?? randomBytes(33).toString("base64");
 process.env.ENCRYPTION_KEYS = inject("serverEnv").ENCRYPTION_KEYS ?? randomBytes(32).toString("base64");

@@ -2,7 +2,7 @@
 // the PostgreSQL that DATABASE_URL names, after seeding one merchant with the domain functions (tests/support/seed.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { databaseUrlParts, withDatabaseName } from "@/db/url";
@@ -68,9 +68,28 @@ export function testEnvironment(
       .map((url) => withDatabaseName(url, database))
       .join(",");
   }
-  if (!env.DATABASE_URL)
-    env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(tmpdir(), `payments-${name}-`)), "pglite");
+  if (!env.DATABASE_URL) env.PGLITE_DATA_DIR = newPgliteDirectory(name);
   return env;
+}
+
+/**
+ * A PGlite data directory of its own, in a temp directory: a copy of the run's migrated one when global setup
+ * made it (TEST_PGLITE_TEMPLATE), so that a suite's database opens ready instead of running every migration
+ * again (about 4 s each time, for some 40 databases a run).
+ */
+export function newPgliteDirectory(name: string): string {
+  const directory = path.join(mkdtempSync(path.join(tmpdir(), `payments-${name}-`)), "pglite");
+  const template = process.env.TEST_PGLITE_TEMPLATE;
+  if (template) cpSync(template, directory, { recursive: true });
+  return directory;
+}
+
+/** Global setup's migrated PGlite directory (the operator CLI migrates it, then closes it cleanly). */
+export function makePgliteTemplate(): string {
+  const env = testEnvironment("template", 0);
+  const result = runAdmin(["ledger:verify", "--json"], env);
+  if (result.status !== 0) throw new Error(`migrating the PGlite template failed: ${result.stderr}`);
+  return env.PGLITE_DATA_DIR!;
 }
 
 /**
