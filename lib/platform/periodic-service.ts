@@ -22,7 +22,8 @@ export function periodicService(
         } catch (error) {
           logger.error({ err: error }, `${label} failed`);
         }
-        await pause(everyMs, (wakeNow) => (wake = wakeNow));
+        // A stop during the round found no pause to wake: it must not wait a whole period (an hour for some).
+        if (running) await pause(everyMs, (wakeNow) => (wake = wakeNow));
       }
     };
     const done = loop();

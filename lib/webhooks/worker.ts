@@ -115,6 +115,8 @@ export class WebhookWorker {
         }
       }
       for (const delivery of claimed) this.dispatch(delivery);
+      // A stop during the claim found no pause to wake.
+      if (!this.running) break;
       // More may be due right away only when the claim filled every free slot.
       if (claimed.length === 0 || claimed.length < free) await this.idle(this.options.pollMs);
       else await this.idle(this.options.timeoutMs);

@@ -55,6 +55,14 @@ async function waitUntilAllSucceeded(merchantId: number, count: number) {
 }
 
 describe.skipIf(!postgres)("webhook workers as separate processes", () => {
+  it("a worker stopped as soon as it says it is running exits, its first rounds under way (it used to pause an hour)", async () => {
+    for (let stop = 0; stop < 3; stop++) {
+      const worker = await startWorkerProcess(serverEnv);
+      await worker.kill("SIGTERM");
+      expect(worker.output()).toContain("Stopping: finishing the sends under way");
+    }
+  });
+
   it("two workers: each delivery succeeds once", async () => {
     const merchantId = await merchantWithEndpoint("/pair");
     const metricsPorts = [port + 1, port + 2];
