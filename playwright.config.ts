@@ -13,7 +13,8 @@ const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  // Its own folder, which it empties at start: test servers running beside it (CI) keep their logs in test-results/.
+  outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,
   retries: 0,
