@@ -199,8 +199,17 @@ const isAnswer = (error: unknown) =>
  * on the primary. A read that fails on the replica runs again on the primary, and the replica is skipped
  * until its next probe answers.
  */
-export async function readFor<T>(merchantId: number, read: (db: Database) => Promise<T>): Promise<T> {
+export function readFor<T>(merchantId: number, read: (db: Database) => Promise<T>): Promise<T> {
   const set = replicaSet();
+  // No replicas: the primary at once, without a turn of the event loop's queue per read.
+  return set ? readOnReplicaSet(set, merchantId, read) : read(getDb());
+}
+
+async function readOnReplicaSet<T>(
+  set: ReplicaSet,
+  merchantId: number,
+  read: (db: Database) => Promise<T>,
+): Promise<T> {
   const replica = await chooseReplica(set, merchantId);
   if (!replica) return read(getDb());
   try {
@@ -209,7 +218,7 @@ export async function readFor<T>(merchantId: number, read: (db: Database) => Pro
     if (isAnswer(error)) throw error;
     replica.up = false;
     replica.reads -= 1;
-    set!.primaryReads += 1;
+    set.primaryReads += 1;
     return read(getDb());
   }
 }

@@ -71,6 +71,17 @@ export function apiRoute<Params, Query>(
 ) {
   const { requiresWrite, query: querySchema, integerParams } = options;
   const queryKeys = querySchema ? Object.keys(querySchema.shape) : [];
+  /** What a request without a query string reads (defaults only): validated once, the first time. */
+  let emptyQuery: unknown;
+  const readQuery = (url: URL) => {
+    if (!querySchema) return NO_QUERY;
+    const parse = () =>
+      parseInput(querySchema, Object.fromEntries(queryKeys.map((key) => [key, queryValue(url, key)])));
+    if (url.search !== "") return parse();
+    // A schema that requires a parameter throws each time, and nothing is kept.
+    emptyQuery ??= Object.freeze(parse());
+    return emptyQuery;
+  };
   return async (
     request: ApiRequest,
     params: Record<string, string>,
@@ -106,9 +117,7 @@ export function apiRoute<Params, Query>(
           for (const name of integerParams)
             if (!idParam.safeParse(params[name]).success) throw HttpError.of("notFound");
           refuseNulInQuery(url);
-          const query = querySchema
-            ? parseInput(querySchema, Object.fromEntries(queryKeys.map((key) => [key, queryValue(url, key)])))
-            : NO_QUERY;
+          const query = readQuery(url);
           const input = READS.has(request.method) ? {} : parseJsonBody(body);
           response = await handler({
             request,

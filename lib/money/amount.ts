@@ -32,12 +32,23 @@ function compareNumerals(a: string, b: string): number {
  * (zeros only). Digits that would be cut are kept: an amount stored before its currency was known.
  */
 export function withDecimals(numeral: string, places: number): string {
+  // Most stored amounts are written already (12.50 in EUR): returned as they are, with no split or regex.
+  if (isWrittenWith(numeral, places)) return numeral;
   const negative = numeral.startsWith("-");
   const [whole = "", fraction = ""] = (negative ? numeral.slice(1) : numeral).split(".");
   const integer = whole.replace(/^0+(?=\d)/, "") || "0";
   const kept = fraction.replace(/0+$/, "");
   const digits = kept.length > places ? fraction : fraction.padEnd(places, "0").slice(0, places);
   return `${negative ? "-" : ""}${integer}${digits ? `.${digits}` : ""}`;
+}
+
+/** Whether a numeral is unsigned, has no leading zero, and has exactly `places` decimals. */
+function isWrittenWith(numeral: string, places: number): boolean {
+  const dot = numeral.indexOf(".");
+  const wholeDigits = dot < 0 ? numeral.length : dot;
+  const first = numeral.charCodeAt(0);
+  if (wholeDigits === 0 || first < 48 || first > 57 || (first === 48 && wholeDigits > 1)) return false;
+  return places === 0 ? dot < 0 : dot > 0 && numeral.length - dot - 1 === places;
 }
 
 /** An amount written in its currency's minor units: "1500" JPY, "12.50" EUR, "1.250" KWD. */

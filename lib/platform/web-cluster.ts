@@ -21,6 +21,21 @@ export function serverRole(): ServerRole {
   return process.env.SERVER_ROLE === "dashboard" ? "dashboard" : "api";
 }
 
+/**
+ * An API process's young generation (V8's semi-space, in MB), in place of the 16 MB `npm start` gives every
+ * process. Its garbage is almost all per request: with 16 MB the scavenger ran several times a second under
+ * load and copied the objects of every request under way each time, the largest item of a list request's
+ * cost after the socket writes (BENCHMARKS.md, "The API processes' young generation"). The dashboard process
+ * keeps 16 MB: Next.js's pages and exports are where memory grows.
+ */
+const API_SEMI_SPACE_MB = 64;
+
+function execArgvOf(role: "api" | "dashboard"): string[] {
+  if (role === "dashboard") return process.execArgv;
+  const others = process.execArgv.filter((flag) => !flag.startsWith("--max-semi-space-size"));
+  return [...others, `--max-semi-space-size=${API_SEMI_SPACE_MB}`];
+}
+
 /** The unix socket the dashboard process listens on, from the primary. */
 export function dashboardSocket(): string {
   const socket = process.env.DASHBOARD_SOCKET;
@@ -134,6 +149,7 @@ export function runWebCluster(apiCount: number): void {
     stopAll("SIGTERM");
   });
   const fork = (role: "api" | "dashboard") => {
+    cluster.setupPrimary({ execArgv: execArgvOf(role) });
     const worker = cluster.fork({ SERVER_ROLE: role, DASHBOARD_SOCKET: socket });
     roles.set(worker, role);
     startedAt.set(worker, Date.now());

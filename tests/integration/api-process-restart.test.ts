@@ -3,6 +3,7 @@
 // node:cluster's own round robin the port refused connections for 9.1 s. PostgreSQL only: `npm start` runs
 // API processes beside the dashboard's only there (PGlite admits a single process).
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { startServerProcess } from "../support/test-server";
 
@@ -17,6 +18,12 @@ function apiProcesses(primary: number, output: string): number[] {
     .split("\n")
     .map((line) => Number(line.trim()))
     .filter((pid) => pid > 0 && pid !== dashboard);
+}
+
+/** The V8 semi-space flag a process was started with (the last one counts), if any. */
+function semiSpaceFlag(pid: number): string | undefined {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  return argv.filter((arg) => arg.startsWith("--max-semi-space-size")).at(-1);
 }
 
 describe.skipIf(!process.env.DATABASE_URL)("every API process killed at once", () => {
@@ -48,6 +55,10 @@ describe.skipIf(!process.env.DATABASE_URL)("every API process killed at once", (
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const killed = apiProcesses(server.pid, server.output());
       expect(killed).toHaveLength(2);
+      // The API processes' young generation (lib/platform/web-cluster.ts); the dashboard's is left as it was.
+      const dashboard = Number(/Dashboard process (\d+) listening/.exec(server.output())?.[1]);
+      expect(killed.map(semiSpaceFlag)).toEqual(["--max-semi-space-size=64", "--max-semi-space-size=64"]);
+      expect(semiSpaceFlag(dashboard)).not.toBe("--max-semi-space-size=64");
       for (const pid of killed) process.kill(pid, "SIGKILL");
       const killedAt = Date.now();
       // Until the replacements have answered requests sent after the kill.
@@ -71,6 +82,9 @@ describe.skipIf(!process.env.DATABASE_URL)("every API process killed at once", (
         .map(({ outcome }) => outcome);
       expect(after.filter((outcome) => outcome !== "200" && !outcome.startsWith("503 "))).toEqual([]);
       expect(after.at(-1)).toBe("200");
+      // Their replacements are forked with the same flags.
+      const replacements = apiProcesses(server.pid, server.output());
+      expect(replacements.map(semiSpaceFlag)).toEqual(killed.map(() => "--max-semi-space-size=64"));
       for (const outcome of after.filter((each) => each.startsWith("503 ")))
         expect(JSON.parse(outcome.slice(4))).toEqual({ message: "Service Unavailable" });
     } finally {

@@ -30,6 +30,22 @@ describe("an amount in its currency's minor units", () => {
     expect(withDecimals("1500.50", 0)).toBe("1500.50");
     expect(withDecimals("0", 2)).toBe("0.00");
     expect(withDecimals("-3.5", 2)).toBe("-3.50");
+    expect(withDecimals("007.25", 2)).toBe("7.25");
+    expect(withDecimals("0.25", 2)).toBe("0.25");
+    expect(withDecimals("1500", 2)).toBe("1500.00");
+    expect(withDecimals("12.50", 3)).toBe("12.500");
+    expect(withDecimals(".5", 2)).toBe("0.50");
+  });
+
+  it("returns a numeral already written as it is, and writes every other one", () => {
+    for (const numeral of ["12.50", "0.05", "1500", "0", "10.5", "-1.00", "00.10", "1.234", "100.000"])
+      for (const places of [0, 2, 3]) {
+        const [whole = "", fraction = ""] = numeral.replace("-", "").split(".");
+        const kept = fraction.replace(/0+$/, "");
+        const written = `${numeral.startsWith("-") ? "-" : ""}${whole.replace(/^0+(?=\d)/, "") || "0"}`;
+        const digits = kept.length > places ? fraction : fraction.padEnd(places, "0").slice(0, places);
+        expect(withDecimals(numeral, places)).toBe(digits ? `${written}.${digits}` : written);
+      }
   });
 });
 
