@@ -39,7 +39,7 @@ export async function allViolations(page: Page) {
 }
 
 /** Shows the page in `view`: its colour scheme and width (the layout and the dark theme are CSS media queries). */
-export async function showIn(page: Page, view: (typeof VIEWS)[number]) {
+export async function showIn(page: Page, view: { colorScheme: "light" | "dark"; width: number }) {
   await page.emulateMedia({ colorScheme: view.colorScheme });
   await page.setViewportSize({ width: view.width, height: 900 });
 }

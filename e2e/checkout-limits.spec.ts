@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { allViolations, VIEWS } from "./axe";
+import { allViolations, showIn, VIEWS } from "./axe";
 import { expect, fillCard, logInAs, newPayment, test } from "./fixtures";
 import { CARDS, newClientAddress } from "../tests/support/checkout-client";
 
@@ -38,8 +38,7 @@ async function refuseCards(page: Page, token: string, ip: string, count: number)
 }
 
 async function look(page: Page, name: string, view: (typeof VIEWS)[number]) {
-  await page.emulateMedia({ colorScheme: view.colorScheme });
-  await page.setViewportSize({ width: view.width, height: 900 });
+  await showIn(page, view);
   await page.screenshot({ path: `test-results/screenshots/${name}-${view.name}.png`, fullPage: true });
 }
 
@@ -139,8 +138,7 @@ for (const view of VIEWS)
     seed,
   }) => {
     await logInAs(page, seed);
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     await page.goto("/dashboard/payment-links");
     const name = `Pottery class ${view.name} ${Date.now()}`;
     await page.getByLabel("Name", { exact: true }).fill(name);

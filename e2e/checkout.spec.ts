@@ -1,5 +1,5 @@
 import http from "node:http";
-import { allViolations, VIEWS } from "./axe";
+import { allViolations, showIn, VIEWS } from "./axe";
 import { expect, fillCard, logInAs, newPayment, test } from "./fixtures";
 import { CARDS } from "../tests/support/checkout-client";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
@@ -217,8 +217,7 @@ for (const view of VIEWS)
     seed,
     seedData,
   }) => {
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     const shot = (name: string) =>
       page.screenshot({ path: `test-results/screenshots/${name}-${view.name}.png`, fullPage: true });
     const { id, checkoutUrl } = await newPayment(page, seedData.tokens.api, {

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { VIEWS } from "./axe";
+import { showIn, VIEWS } from "./axe";
 import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 
 // The dashboard's details from a Stripe user's walk: the Overview's ranges against the CSV, views that update
@@ -82,8 +82,7 @@ test("the Overview's figures at 7 and 90 days are the CSV's sums for the same da
     expect([gross, refunded]).toEqual(expected[range].slice(0, 2));
   }
   for (const view of VIEWS) {
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     await page.goto("/dashboard?range=90");
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: `test-results/overview-90-${view.name}.png`, fullPage: true });
@@ -192,8 +191,7 @@ test("at 390 px a payment with refunds, Events and Sessions fit the screen, as c
   await expect(page.getByText("Canceled", { exact: true }).first()).toBeVisible();
 
   for (const view of VIEWS) {
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     for (const [name, path] of [
       ["payment-refunds", paymentPath],
       ["events", "/dashboard/events"],
@@ -247,8 +245,7 @@ test("the refund filter and the Refunds page", async ({ page, seedData }) => {
   await expect(page).toHaveURL(/status=pending/);
   await expect(page.getByText("No pending refunds.").first()).toBeVisible();
   for (const view of VIEWS) {
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     for (const [name, path] of [
       ["refunds", "/dashboard/refunds"],
       ["payments-refunded", "/dashboard/payments?refund=partial"],

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { seriousViolations, VIEWS } from "./axe";
+import { seriousViolations, showIn, VIEWS } from "./axe";
 import { createPaymentViaApi, expect, settleInDashboard, signUp, test, uniqueEmail } from "./fixtures";
 
 // The QA recipe (docs/webhooks.md, "Inboxes: testing webhooks without a server"): an inbox, a payment through the API, its
@@ -87,16 +87,14 @@ test("QA recipe: an inbox captures, verifies, fails on purpose, retries, and the
   expect(new Set(ids).size).toBe(1);
 
   for (const view of VIEWS) {
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     await page.goto(inboxPath);
     await captureOf(page, "payment.completed", 1).locator("summary").first().click();
     expect(await seriousViolations(page), `inbox ${view.name}`).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: `test-results/inbox-${view.name}.png`, fullPage: true });
   }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await showIn(page, VIEWS[0]);
 
   // The debugger, from a capture: as received it verifies; a re-serialised body is found out.
   await page.goto(inboxPath);
@@ -119,8 +117,7 @@ test("QA recipe: an inbox captures, verifies, fails on purpose, retries, and the
   ).toBeVisible();
 
   for (const view of VIEWS) {
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     await page.reload();
     await page.getByRole("button", { name: "Check signature" }).click();
     await expect(page.getByText("Valid signature")).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { seriousViolations, VIEWS } from "./axe";
+import { seriousViolations, showIn, VIEWS } from "./axe";
 import { expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 
 // Issue 40, "Live and dismissable": the Logs filters apply on change, the Overview's 429 notice can be
@@ -8,8 +8,7 @@ import { expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 /** Light, dark and a 390 px phone: a screenshot each, no horizontal scroll, no serious axe finding. */
 async function inEveryView(page: Page, name: string) {
   for (const view of VIEWS) {
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: `test-results/${name}-${view.name}.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);

@@ -1,4 +1,4 @@
-import { axeOn } from "./axe";
+import { axeOn, showIn } from "./axe";
 import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
@@ -174,8 +174,7 @@ test("an endpoint the platform disables: a banner on every page, the notice on t
     { name: "dark", colorScheme: "dark", width: 1280 },
     { name: "phone", colorScheme: "light", width: 390 },
   ] as const) {
-    await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: 900 });
+    await showIn(page, view);
     await page.goto("/dashboard/payments");
     await expect(banner).toBeVisible();
     const { violations } = await axeOn(page)

@@ -332,9 +332,10 @@ export async function startWorkerProcess(
     },
     async kill(signal) {
       if (worker.exitCode !== null) return;
-      const exited = new Promise((resolve) => worker.once("exit", resolve));
+      // "close", not "exit": the pipes are read to the end, so output() holds the worker's last lines.
+      const closed = new Promise((resolve) => worker.once("close", resolve));
       worker.kill(signal);
-      await exited;
+      await closed;
     },
   };
 }
