@@ -6,6 +6,8 @@ import { messages } from "@/lib/platform/validation";
  * an array (which no scalar rule accepts).
  */
 export function queryValue(url: URL, name: string): string | string[] | undefined {
+  // Most requests have no query: nothing to decode or walk.
+  if (url.search === "") return undefined;
   let value: string | string[] | undefined;
   for (const [key, each] of url.searchParams)
     if (key === name) value = each;

@@ -59,7 +59,7 @@ export const listPaymentsRoute = defineRoute({
     const { items, total } = await read((db) => listPayments(db, merchantId, page, perPage, filter));
     // The filters as sent: the pagination links carry them.
     const kept = Object.fromEntries(
-      (url.search === "" ? [] : LIST_FILTERS).flatMap((name) => {
+      LIST_FILTERS.flatMap((name) => {
         const sent = queryValue(url, name);
         return typeof sent === "string" && sent ? [[name, sent]] : [];
       }),
