@@ -80,6 +80,9 @@ export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 export const PAYOUT_STATUSES = ["pending", "in_transit", "paid", "failed", "canceled"] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
+/** A payout account is `errored` after a payout failed on it (closed): payouts wait until it is replaced. */
+export const PAYOUT_ACCOUNT_STATUSES = ["active", "errored"] as const;
+
 /** Settings → Payouts: daily at 00:00 UTC (the default), weekly (Mondays), or only when asked. */
 export const PAYOUT_SCHEDULES = ["daily", "weekly", "manual"] as const;
 export type PayoutSchedule = (typeof PAYOUT_SCHEDULES)[number];

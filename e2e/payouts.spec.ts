@@ -44,7 +44,9 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   await account.getByLabel("Account holder").fill("Ledger GmbH");
   await account.getByLabel("IBAN").fill("DE00 1234 5678");
   await account.getByRole("button", { name: "Save account" }).click();
-  await expect(account.getByText("The iban field must be a valid IBAN.")).toBeVisible();
+  await expect(account.getByText("The IBAN field must be a valid IBAN.")).toBeVisible();
+  // What was typed stays, to correct rather than retype.
+  await expect(account.getByLabel("IBAN")).toHaveValue("DE00 1234 5678");
   await account.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 00");
   await account.getByRole("button", { name: "Save account" }).click();
   await expect(page.getByText("Payouts now go to the account ending 3000.")).toBeVisible();
@@ -67,9 +69,21 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   await payOut.getByLabel("Currency").selectOption("EUR");
   await payOut.getByLabel("Amount (optional)").fill("1000000.00");
   await payOut.getByRole("button", { name: "Pay out" }).click();
+  // Money leaves only once confirmed: the dialog says how much and where; Cancel sends nothing.
+  const confirm = page.getByRole("dialog", { name: "Pay out now?" });
+  await expect(confirm).toContainText("Send €1,000,000.00 to the bank account ending 3000?");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  expect(((await (await api("get", "/api/payouts")).json()) as { data: unknown[] }).data).toEqual([]);
+  await payOut.getByRole("button", { name: "Pay out" }).click();
+  await confirm.getByRole("button", { name: "Pay out now" }).click();
   await expect(payOut.getByText(/The amount field must not be greater than [\d.]+\./)).toBeVisible();
   await payOut.getByLabel("Amount (optional)").fill("");
   await payOut.getByRole("button", { name: "Pay out" }).click();
+  await expect(confirm).toContainText(
+    /Send all that is available, €[\d,.]+, to the bank account ending 3000\?/,
+  );
+  await confirm.getByRole("button", { name: "Pay out now" }).click();
   await expect(page.getByText(/Payout of €[\d,.]+ created: it arrives by \d{4}-\d{2}-\d{2}\./)).toBeVisible();
   const row = page.getByRole("row").nth(1);
   await expect(row).toContainText("pending");
@@ -105,9 +119,16 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   await page.getByRole("dialog").getByRole("button", { name: "Cancel payout" }).click();
   await expect(page.getByText(/Payout canceled: €[\d,.]+ is available again\./)).toBeVisible();
   await expect(page.getByRole("definition").filter({ hasText: "canceled" })).toBeVisible();
+  // A canceled payout shows the transaction that returned its money, and claims no reconciliation.
+  await expect(page.getByTestId("payout-returned")).toContainText("This payout was canceled");
+  await expect(page.getByRole("table", { name: "The transaction that returned this payout" })).toContainText(
+    `Payout returned ${payoutId}`,
+  );
+  await expect(page.getByTestId("reconciliation")).not.toContainText("exactly this payout’s amount");
   await page.goto("/dashboard/payouts");
   await payOut.getByLabel("Currency").selectOption("EUR");
   await payOut.getByRole("button", { name: "Pay out" }).click();
+  await confirm.getByRole("button", { name: "Pay out now" }).click();
   await expect(page.getByText(/Payout of €[\d,.]+ created/)).toBeVisible();
   const again = (await (await api("get", "/api/payouts")).json()) as { data: Array<{ id: number }> };
   const settled = await api("post", `/api/test-helpers/payouts/${again.data[0]!.id}/settle`, {});

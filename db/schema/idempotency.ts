@@ -19,6 +19,11 @@ export const idempotencyKeys = pgTable(
     refundId: bigint("refund_id", { mode: "number" }),
     /** Set when the key was claimed by a payout creation. */
     payoutId: bigint("payout_id", { mode: "number" }),
+    /**
+     * What an action without a column of its own answered with: a dispute (evidence, close), a payment link,
+     * the payout account (its merchant's id). The request hash names the action, so one key serves one.
+     */
+    resourceId: bigint("resource_id", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,7 +1,7 @@
 // Payouts to the merchant's bank account (DESIGN.md, "Balances, fees and payouts"), keyed by merchant first.
 import { sql } from "drizzle-orm";
 import { bigint, boolean, date, index, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { PAYOUT_STATUSES } from "../enums";
+import { PAYOUT_ACCOUNT_STATUSES, PAYOUT_STATUSES } from "../enums";
 import { merchantIdColumn } from "./accounts";
 import { at, createdAt, updatedAt } from "./columns";
 
@@ -12,6 +12,10 @@ export const payoutAccounts = pgTable("payout_accounts", {
   /** AES-256-GCM (lib/platform/encryption.ts): an IBAN is not needed to read a payout, only to send one. */
   ibanCiphertext: text("iban_ciphertext").notNull(),
   ibanLast4: text("iban_last4").notNull(),
+  /** `errored` once a payout failed because of the account (closed): no payout goes until it is replaced. */
+  status: text("status", { enum: PAYOUT_ACCOUNT_STATUSES }).notNull().default("active"),
+  /** Why it errored (the failed payout's reason); null while active. */
+  failureReason: text("failure_reason"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,9 +1,11 @@
 import { acceptDispute, saveEvidence } from "@/lib/disputes/evidence";
 import { findDispute, listDisputes } from "@/lib/disputes/queries";
-import { listDisputesQuerySchema } from "@/lib/disputes/schemas";
+import { disputeEvidenceInputSchema, listDisputesQuerySchema } from "@/lib/disputes/schemas";
 import { decideDisputeNow, disputePaymentNow } from "@/lib/disputes/simulator";
+import { parseInput } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
+import { actionKeyParameter, actOnce } from "./idempotency-key";
 import {
   dataResponse,
   errorResponse,
@@ -23,7 +25,12 @@ import { asApiAnswer, jsonResponse } from "./responses";
 export const EVIDENCE_BODY_BYTES = 1024 * 1024;
 
 const noSuchDispute = { 404: errorResponse("notFound", "No such dispute of this merchant.") };
-const closed = { 409: { description: "The dispute is closed (won, lost or warning_closed)." } };
+const closed = {
+  409: {
+    description:
+      "The dispute is closed (won, lost or warning_closed), or the Idempotency-Key was used with another request.",
+  },
+};
 
 /** GET /api/disputes: newest first, by status and payment. */
 export const listDisputesRoute = defineRoute({
@@ -71,12 +78,16 @@ export const disputeEvidenceRoute = defineRoute({
   summary: "Save evidence as a draft, or submit it (submit: true) for the bank to decide",
   params: idOf("dispute"),
   body: jsonBody("DisputeEvidence"),
+  headers: [actionKeyParameter],
   // Eight texts of up to 20,000 characters each, four bytes apiece at most, and JSON's escapes.
   maxBodyBytes: EVIDENCE_BODY_BYTES,
   responses: {
     200: dataResponse("The dispute with its evidence.", ref("Dispute")),
     ...noSuchDispute,
-    409: { description: "Closed, or its evidence already submitted." },
+    409: {
+      description:
+        "Closed, or its evidence already submitted (a retry with the Idempotency-Key of the submission replays it instead), or the key was used with another request.",
+    },
     413: {
       description:
         'A body over 1 MiB, this route\'s own limit: "The request body must not be larger than 1024 KiB."',
@@ -85,9 +96,19 @@ export const disputeEvidenceRoute = defineRoute({
       "A text that is not a string, or longer than 20,000 characters; submit not a boolean.",
     ),
   },
-  handler: async ({ db, merchantId, params, body }) => {
-    const dispute = await asApiAnswer(saveEvidence(db, merchantId, pathId(params.id), body));
-    return jsonResponse(200, { data: dispute });
+  handler: async (context) => {
+    const { merchantId, body } = context;
+    const disputeId = pathId(context.params.id);
+    const meaning = { evidence_of: disputeId, ...parseInput(disputeEvidenceInputSchema, body ?? {}) };
+    const { result, replayedHeader } = await asApiAnswer(
+      actOnce(
+        context,
+        { target: "dispute", meaning },
+        (executor) => saveEvidence(executor, merchantId, disputeId, body),
+        (executor, id) => findDispute(executor, merchantId, id),
+      ),
+    );
+    return jsonResponse(200, { data: result }, replayedHeader);
   },
 });
 
@@ -98,10 +119,20 @@ export const closeDisputeRoute = defineRoute({
   scope: "write",
   summary: "Accept a dispute: it is lost (an inquiry is closed), and nothing is returned",
   params: idOf("dispute"),
+  headers: [actionKeyParameter],
   responses: { 200: dataResponse("The closed dispute.", ref("Dispute")), ...noSuchDispute, ...closed },
-  handler: async ({ db, merchantId, params }) => {
-    const dispute = await asApiAnswer(acceptDispute(db, merchantId, pathId(params.id)));
-    return jsonResponse(200, { data: dispute });
+  handler: async (context) => {
+    const { merchantId } = context;
+    const disputeId = pathId(context.params.id);
+    const { result, replayedHeader } = await asApiAnswer(
+      actOnce(
+        context,
+        { target: "dispute", meaning: { close_dispute: disputeId } },
+        (executor) => acceptDispute(executor, merchantId, disputeId),
+        (executor, id) => findDispute(executor, merchantId, id),
+      ),
+    );
+    return jsonResponse(200, { data: result }, replayedHeader);
   },
 });
 

@@ -1,11 +1,15 @@
 import {
   createPaymentLink,
+  createPaymentLinkSchema,
   getPaymentLink,
   listPaymentLinks,
   setPaymentLinkActive,
 } from "@/lib/checkout/payment-links";
+import { sameAmount } from "@/lib/payments/idempotency";
+import { parseInput } from "@/lib/platform/validation";
 import type { ApiContext } from "./api-route";
 import { defineRoute } from "./define-route";
+import { actionKeyParameter, actOnce } from "./idempotency-key";
 import {
   createdResponse,
   dataResponse,
@@ -46,6 +50,7 @@ export const createPaymentLinkRoute = defineRoute({
   scope: "write",
   summary: "Create a payment link: each payer who pays at its url gets a payment of its amount",
   body: jsonBody("CreatePaymentLink"),
+  headers: [actionKeyParameter],
   responses: {
     201: createdResponse(
       "Created; the body carries the link and its url.",
@@ -55,14 +60,24 @@ export const createPaymentLinkRoute = defineRoute({
     ),
     400: errorResponse("malformedJson"),
     403: errorResponse("unauthorized", "The token is read-only."),
+    409: errorResponse("idempotencyKeyReused"),
     422: validationErrorResponse("Validation failed."),
   },
-  handler: async ({ db, merchantId, body }) => {
-    const link = await asApiAnswer(createPaymentLink(db, merchantId, body));
+  handler: async (context) => {
+    const { merchantId, body } = context;
+    const { amount, ...link } = parseInput(createPaymentLinkSchema, body);
+    const { result, replayedHeader } = await asApiAnswer(
+      actOnce(
+        context,
+        { target: "payment_link", meaning: { payment_link: { ...link, amount: sameAmount(amount) } } },
+        (executor) => createPaymentLink(executor, merchantId, body),
+        async (executor, id) => getPaymentLink(executor, merchantId, id),
+      ),
+    );
     return jsonResponse(
       201,
-      { message: "Payment link created successfully", data: link },
-      { Location: `/api/payment-links/${link.id}` },
+      { message: "Payment link created successfully", data: result },
+      { Location: `/api/payment-links/${result.id}`, ...replayedHeader },
     );
   },
 });

@@ -1,9 +1,15 @@
-import { getPayoutAccount, setPayoutAccount } from "@/lib/payouts/account";
+import {
+  getPayoutAccount,
+  payoutAccountInputSchema,
+  payoutAccountSchema,
+  setPayoutAccount,
+} from "@/lib/payouts/account";
 import { cancelPayout, createPayout, findPayout, settlePayout } from "@/lib/payouts/payouts";
 import { listPayouts } from "@/lib/payouts/queries";
+import { parseInput } from "@/lib/platform/validation";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
-import { idempotencyKeyParameter, readIdempotencyKey } from "./idempotency-key";
+import { actionKeyParameter, actOnce, idempotencyKeyParameter, readIdempotencyKey } from "./idempotency-key";
 import {
   createdResponse,
   dataResponse,
@@ -44,13 +50,26 @@ export const setPayoutAccountRoute = defineRoute({
   scope: "write",
   summary: "Set the payout account: an account holder and an IBAN (checked by mod 97)",
   body: jsonBody("PayoutAccountInput"),
+  headers: [actionKeyParameter],
   responses: {
     200: dataResponse("The payout account.", ref("PayoutAccount")),
+    409: errorResponse("idempotencyKeyReused"),
     422: validationErrorResponse("A missing account_holder, or an IBAN that fails its check."),
   },
-  handler: async ({ db, merchantId, body }) => {
-    const account = await asApiAnswer(setPayoutAccount(db, merchantId, body));
-    return jsonResponse(200, { data: account });
+  handler: async (context) => {
+    const { merchantId, body } = context;
+    const { result, replayedHeader } = await asApiAnswer(
+      actOnce(
+        context,
+        { target: "payout_account", meaning: { payout_account: parseInput(payoutAccountInputSchema, body) } },
+        async (executor) => ({ id: merchantId, ...(await setPayoutAccount(executor, merchantId, body)) }),
+        async (executor, id) => {
+          const account = await getPayoutAccount(executor, id);
+          return account ? { id, ...account } : undefined;
+        },
+      ),
+    );
+    return jsonResponse(200, { data: payoutAccountSchema.parse(result) }, replayedHeader);
   },
 });
 
@@ -122,14 +141,24 @@ export const cancelPayoutRoute = defineRoute({
   scope: "write",
   summary: "Cancel a pending payout: its amount is available again",
   params: idOf("payout"),
+  headers: [actionKeyParameter],
   responses: {
     200: dataResponse("The canceled payout.", ref("Payout")),
     ...noSuchPayout,
-    409: { description: "No longer pending." },
+    409: { description: "No longer pending, or the Idempotency-Key was used with another request." },
   },
-  handler: async ({ db, merchantId, params }) => {
-    const payout = await asApiAnswer(cancelPayout(db, merchantId, pathId(params.id)));
-    return jsonResponse(200, { data: payout });
+  handler: async (context) => {
+    const { merchantId } = context;
+    const payoutId = pathId(context.params.id);
+    const { result: payout, replayedHeader } = await asApiAnswer(
+      actOnce(
+        context,
+        { target: "payout", meaning: { cancel_payout: payoutId } },
+        (executor) => cancelPayout(executor, merchantId, payoutId),
+        (executor, id) => findPayout(executor, merchantId, id),
+      ),
+    );
+    return jsonResponse(200, { data: payout }, replayedHeader);
   },
 });
 

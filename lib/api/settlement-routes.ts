@@ -3,6 +3,7 @@ import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { settleRefund } from "@/lib/refunds/settlement";
 import { API_ERRORS } from "./api-errors";
 import { defineRoute } from "./define-route";
+import { actionKeyParameter, actOnce } from "./idempotency-key";
 import { dataResponse, jsonBody, ref, validationErrorResponse } from "./openapi-parts";
 import { refuseUnowned } from "./owned";
 import { idOf, notYours, pathId } from "./refund-routes";
@@ -21,6 +22,7 @@ export const cancelPaymentRoute = defineRoute({
   summary:
     'Cancel a pending payment: it fails with failure_code `canceled` and "Canceled by the merchant." (emits payment.failed)',
   params: idOf("payment"),
+  headers: [actionKeyParameter],
   responses: {
     200: dataResponse("The canceled payment.", ref("RetrievedPayment")),
     ...notYours("payment"),
@@ -31,16 +33,34 @@ export const cancelPaymentRoute = defineRoute({
           schema: {
             type: "object",
             properties: {
-              message: { type: "string", examples: ["Only a pending payment can be canceled."] },
+              message: {
+                type: "string",
+                examples: [
+                  "Only a pending payment can be canceled.",
+                  API_ERRORS.idempotencyKeyReused.message,
+                ],
+              },
             },
           },
         },
       },
     },
   },
-  handler: async ({ db, merchantId, params }) => {
-    const payment = await asApiAnswer(cancelPayment(db, pathId(params.id), merchantId));
-    return jsonResponse(200, { data: { ...payment, ...NOTHING_REFUNDED } });
+  handler: async (context) => {
+    const { merchantId } = context;
+    const paymentId = pathId(context.params.id);
+    const { result, replayedHeader } = await asApiAnswer(
+      actOnce(
+        context,
+        { target: "payment", meaning: { cancel_payment: paymentId } },
+        async (executor) => ({
+          ...(await cancelPayment(executor, paymentId, merchantId)),
+          ...NOTHING_REFUNDED,
+        }),
+        async (executor, id) => (await findPayment(executor, merchantId, id))?.payment,
+      ),
+    );
+    return jsonResponse(200, { data: result }, replayedHeader);
   },
 });
 

@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { DISPUTE_CLOSED, DISPUTE_EVIDENCE_FIELDS, type DisputeReason, type DisputeStatus } from "@/db/enums";
 import { BALANCE, post } from "@/lib/ledger/postings";
+import { disputeFee } from "@/lib/ledger/pricing";
 import { inMinorUnits } from "@/lib/money/amount";
-import { minorUnits } from "@/lib/money/currencies";
 import { recordEvent } from "@/lib/payments/outbox";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
@@ -52,12 +52,6 @@ export function toDispute(row: DisputeRow): Dispute {
     created_at: isoTimestamp(row.created_at),
     closed_at: row.closed_at === null ? null : isoTimestamp(row.closed_at),
   };
-}
-
-/** The dispute fee: 15.00, 1500 in a zero-decimal currency, 15.000 in a three-decimal one. */
-export function disputeFee(currency: string): string {
-  const units = minorUnits(currency);
-  return units === 0 ? "1500" : `15.${"0".repeat(units)}`;
 }
 
 const isInquiry = (status: DisputeStatus) => status.startsWith("warning_");
@@ -122,15 +116,18 @@ export async function openDispute(
     currency: string;
     disputed: boolean;
     disputable: string;
+    zero: boolean;
   }>(
     tx,
-    sql`select status, currency, dispute_status is not null as disputed,
+    sql`select status, currency, dispute_status is not null as disputed, amount = 0 as zero,
                (amount - amount_refunded - amount_refund_pending)::text as disputable
         from payments where merchant_id = ${merchantId} and id = ${paymentId} for update`,
   );
   if (!payment) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
   if (payment.status !== "completed")
     throw validationError({ payment: ["Only a completed payment can be disputed."] });
+  if (payment.zero)
+    throw validationError({ payment: ["A payment of 0 cannot be disputed: no money moved."] });
   if (payment.disputed) throw new DomainError("conflict", `Payment ${paymentId} is already disputed.`);
   const amount = String(payment.disputable);
   if (!/[1-9]/.test(amount))

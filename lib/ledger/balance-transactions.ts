@@ -187,3 +187,26 @@ export async function payoutCarriedNet(
   );
   return inMinorUnits(row!.net, currency);
 }
+
+/**
+ * The balance transactions one object moved money with, oldest first: a dispute's withdrawal and its
+ * reinstatement, a payout's debit and the return of a failed or canceled one. A handful per object.
+ */
+export async function transactionsOfSource(
+  db: Executor,
+  merchantId: number,
+  types: readonly BalanceTransaction["type"][],
+  sourceId: number,
+): Promise<BalanceTransaction[]> {
+  const rows = await selectRows<Row>(
+    db,
+    sql`select ${COLUMNS} from balance_transactions
+        where merchant_id = ${merchantId} and source_id = ${sourceId}
+          and type in (${sql.join(
+            types.map((type) => sql`${type}`),
+            sql`, `,
+          )})
+        order by created_at, id`,
+  );
+  return rows.map(toBalanceTransaction);
+}

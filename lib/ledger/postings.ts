@@ -53,18 +53,21 @@ export function minorUnitsSql(currency: SQL): SQL {
 
 /**
  * A completed payment's fee: percent of the amount plus a fixed count of minor units, rounded half up to the
- * currency's minor unit (PostgreSQL's round() of a positive numeric), exact: numeric throughout.
+ * currency's minor unit (PostgreSQL's round() of a positive numeric), exact: numeric throughout. A payment of
+ * 0 moved nothing, so it costs nothing (DESIGN.md, "Zero").
  */
 export function feeSql(amount: SQL, currency: SQL, percent: SQL, fixedMinorUnits: SQL): SQL {
   const units = minorUnitsSql(currency);
-  return sql`round(${amount} * ${percent} / 100 + ${fixedMinorUnits} * power(10::numeric, -${units}), ${units})`;
+  return sql`case when ${amount} = 0 then 0
+    else round(${amount} * ${percent} / 100 + ${fixedMinorUnits} * power(10::numeric, -${units}), ${units}) end`;
 }
 
 /**
  * Completed payments' money in the statement that completes them (CTEs, named `payment_*`): each row of
  * `source` (merchant_id, id, status, currency, amount, fee, net) whose status is `completed` posts a balance
  * transaction: the processor owes its amount (clearing), the fee is the platform's, the net the merchant's,
- * pending until completion + BALANCE_AVAILABLE_AFTER (available at once when that is 0). In the transition's
+ * pending until completion + BALANCE_AVAILABLE_AFTER (available at once when that is 0); a payment of 0 posts
+ * nothing (nothing moved). In the transition's
  * own statement, not one more: a settle one by one pays a round trip less (BENCHMARKS.md).
  */
 export function paymentPostingCtes(source: SQL): SQL {
@@ -74,7 +77,7 @@ export function paymentPostingCtes(source: SQL): SQL {
       select merchant_id, 'payment', id, currency, amount, fee, net,
              case when ${availableAfterMs}::bigint = 0 then 'available' else 'pending' end,
              now() + ${availableAfterMs}::bigint * interval '1 millisecond'
-      from ${source} where status = 'completed'
+      from ${source} where status = 'completed' and amount <> 0
       returning merchant_id, id, type, source_id, status, currency, amount, fee, net, created_at),
     payment_lines as (
       select merchant_id, id as transaction_id, currency, account, moved as amount

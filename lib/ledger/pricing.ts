@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { merchants } from "@/db/schema";
+import { minorUnits } from "@/lib/money/currencies";
 import { messages, parseInput } from "@/lib/platform/validation";
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -44,4 +45,10 @@ export async function setMerchantPricing(db: Executor, merchantId: number, input
     .set({ feePercent: percent, feeFixed, updatedAt: new Date() })
     .where(eq(merchants.id, merchantId));
   return { merchant_id: merchantId, percent, fixed_minor_units: Number(feeFixed) };
+}
+
+/** The dispute fee: 15.00, 1500 in a zero-decimal currency, 15.000 in a three-decimal one. */
+export function disputeFee(currency: string): string {
+  const units = minorUnits(currency);
+  return units === 0 ? "1500" : `15.${"0".repeat(units)}`;
 }

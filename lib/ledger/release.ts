@@ -33,7 +33,9 @@ async function releaseSome(db: Executor, which: SQL): Promise<number> {
     sql`with due as (
           select merchant_id, id from balance_transactions where status = 'pending' and ${which}),
         released as (
-          update balance_transactions b set status = 'available' from due
+          -- Released early (the test helper), it is available from now, not on the day it was due.
+          update balance_transactions b set status = 'available', available_on = least(b.available_on, clock.now)
+          from due, (select now() as now) clock
           where b.merchant_id = due.merchant_id and b.id = due.id and b.status = 'pending'
           returning b.merchant_id, b.id, b.currency, b.net),
         lines as (

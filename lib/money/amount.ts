@@ -7,7 +7,19 @@ import { currencyField, minorUnits } from "./currencies";
 // An amount in and out: a decimal string with exactly its currency's minor units ("12.50" EUR, "1500" JPY,
 // "1.250" KWD), parsed and compared without floating point (DESIGN.md, "Currencies").
 
+/** The most major units an amount has; with the largest fraction its currency has (maxAmount). */
 export const MAX_AMOUNT = "999999999999.99";
+
+/** The largest amount in `currency`, in its decimals: 999999999999 JPY, 999999999999.99 EUR, …999 KWD. */
+export function maxAmount(currency: string): string {
+  const places = minorUnits(currency);
+  return places === 0 ? "999999999999" : `999999999999.${"9".repeat(places)}`;
+}
+
+/** Whether a plain unsigned numeral is above the largest amount in `currency`. */
+export function exceedsMaxAmount(numeral: string, currency: string): boolean {
+  return compareNumerals(numeral, maxAmount(currency)) > 0;
+}
 /** The most decimals any accepted currency has (CLF, 4): a numeral with more is refused whatever its currency. */
 const MOST_DECIMALS = 4;
 
@@ -60,7 +72,7 @@ export function inMinorUnits(amount: string, currency: string): string {
 export function amountRefusal(numeral: string, currency: string): string | null {
   const places = minorUnits(currency);
   if ((numeral.split(".")[1] ?? "").length > places) return messages.decimalsAtMost("amount", places);
-  if (compareNumerals(numeral, MAX_AMOUNT) > 0) return messages.max("amount", MAX_AMOUNT);
+  if (exceedsMaxAmount(numeral, currency)) return messages.max("amount", maxAmount(currency));
   return null;
 }
 
@@ -111,13 +123,12 @@ export function amountField({ positive }: { positive: boolean }) {
       if (typeof value === "number") {
         if (!Number.isFinite(value)) return fail(messages.number("amount"));
         numeral = String(value);
-        // Exponent notation only appears for very large or very small numbers.
-        if (/e/i.test(numeral))
-          return fail(
-            Math.abs(value) >= 1
-              ? messages.max("amount", MAX_AMOUNT)
-              : messages.decimalsAtMost("amount", MOST_DECIMALS),
-          );
+        // Exponent notation only appears for very large or very small numbers: a large one stands in as a
+        // numeral over every maximum, so amountRefusal words it in its currency.
+        if (/e/i.test(numeral)) {
+          if (Math.abs(value) < 1) return fail(messages.decimalsAtMost("amount", MOST_DECIMALS));
+          numeral = `${value < 0 ? "-" : ""}1${"0".repeat(OVER_MAX_DIGITS)}`;
+        }
       } else if (typeof value === "string" && DECIMAL_NUMERAL.test(value)) {
         numeral = value;
       } else {
@@ -134,12 +145,12 @@ export function amountField({ positive }: { positive: boolean }) {
         : `${whole.replace(/^0+/, "") || "0"}.${fraction}`;
     })
     .meta({
-      description: `Amount in standard units: ${positive ? "more than" : "at least"} 0, at most 999999999999.99, with at most the currency's minor units of decimals (0 for JPY, 2 for EUR, 3 for KWD).`,
+      description: `Amount in standard units: ${positive ? "more than" : "at least"} 0, at most 999999999999 and the largest fraction of its currency (999999999999.99 EUR, 999999999999 JPY), with at most the currency's minor units of decimals (0 for JPY, 2 for EUR, 3 for KWD).`,
       anyOf: [
         {
           type: "number",
           ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }),
-          maximum: 999999999999.99,
+          maximum: 999999999999.9999,
         },
         { type: "string", pattern: "^(\\d+(\\.\\d{0,3})?|\\.\\d{1,3})$" },
       ],

@@ -11,13 +11,32 @@ export const IDEMPOTENCY_KEY_REUSED = "This Idempotency-Key was already used wit
 /** How long a key is remembered (the contract's 24 hours). */
 const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-/** What a key can create: a payment, a refund or a payout, each remembered in its own column. */
-const TARGET_FIELDS = { payment: "paymentId", refund: "refundId", payout: "payoutId" } as const;
+/**
+ * What a key's request answered with: a payment, a refund or a payout in a column of its own (a creation, or
+ * a cancel of one); a dispute (evidence, close), a payment link or the payout account in `resource_id`.
+ */
+const TARGET_FIELDS = {
+  payment: "paymentId",
+  refund: "refundId",
+  payout: "payoutId",
+  dispute: "resourceId",
+  payment_link: "resourceId",
+  payout_account: "resourceId",
+} as const;
 export type IdempotentTarget = keyof typeof TARGET_FIELDS;
 
-/** The fingerprint a replay must match: what was asked (the validated input, and for a refund its payment). */
+/**
+ * The fingerprint a replay must match: what was asked, by meaning (the validated input, its amounts as
+ * `sameAmount` writes them, and the action and object it concerns), never the raw body.
+ */
 export function requestHash(request: unknown): string {
   return createHash("sha256").update(JSON.stringify(request)).digest("hex");
+}
+
+/** An amount numeral by value, for a request's hash: "10.5", "10.50" and "010.500" are all "10.5". */
+export function sameAmount(numeral: string | undefined): string | null {
+  if (numeral === undefined) return null;
+  return numeral.includes(".") ? numeral.replace(/0+$/, "").replace(/\.$/, "") : numeral;
 }
 
 /**
@@ -46,6 +65,7 @@ export async function runOnceForKey(
           paymentId: null,
           refundId: null,
           payoutId: null,
+          resourceId: null,
           createdAt: sql`excluded.created_at`,
         },
         // Keys are remembered for 24 hours; an older one is free to reuse. The cut-off is a value, not now():
@@ -70,4 +90,29 @@ export async function runOnceForKey(
       .where(ofThisKey);
     return { id, replayed: false };
   });
+}
+
+/**
+ * A state-changing request run once per Idempotency-Key (DESIGN.md, "Idempotency"): without a key, `act` runs
+ * as it is; with one, inside the key's transaction, and a retry of the same request answers with the object
+ * as it is now (`current`), `replayed`, instead of acting twice (a submitted evidence is not a 409 on retry).
+ * A refusal thrown by `act` rolls the key back with it: the retry is judged afresh.
+ */
+export async function onceForKey<T extends { id: number }>(
+  db: Executor,
+  merchantId: number,
+  key: string | undefined,
+  request: { target: IdempotentTarget; hash: string },
+  act: (executor: Executor) => Promise<T>,
+  current: (executor: Executor, id: number) => Promise<T | undefined>,
+): Promise<{ result: T; replayed: boolean }> {
+  if (key === undefined) return { result: await act(db), replayed: false };
+  let made: T | undefined;
+  const { id, replayed } = await runOnceForKey(db, merchantId, key, request, async (tx) => {
+    made = await act(tx);
+    return made.id;
+  });
+  const result = made ?? (await current(db, id));
+  if (!result) throw new DomainError("not_found", "The object this Idempotency-Key answered with is gone.");
+  return { result, replayed };
 }

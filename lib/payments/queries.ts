@@ -70,10 +70,14 @@ export async function listPayments(
 
 export type PaymentLookup = { payment: RetrievedPayment; merchantId: number } | undefined;
 
-/** What refunds have taken from a payment, as text (numeric arithmetic in PostgreSQL, never a float). */
+/**
+ * What refunds have taken from a payment, as text (numeric arithmetic in PostgreSQL, never a float). Nothing
+ * is refundable while a dispute is open or lost: the bank has the money (DESIGN.md, "Disputed money").
+ */
 export const refundSums = {
   amount_refunded: sql<string>`${payments.amountRefunded}::text`,
   amount_refundable: sql<string>`(case when ${payments.status} = 'completed'
+      and coalesce(${payments.disputeStatus} in ('won', 'warning_closed'), true)
     then ${payments.amount} - ${payments.amountRefunded} - ${payments.amountRefundPending} else 0 end)::text`,
 };
 

@@ -2,12 +2,24 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { PAYMENT_STATUSES, type PaymentStatus } from "@/db/enums";
+import { disputeFee } from "@/lib/ledger/pricing";
 import { inMinorUnits } from "@/lib/money/amount";
 import type { OverviewRange } from "./filters";
 
 export type StatusTotals = Record<PaymentStatus, { count: number; volume: string }>;
 /** Gross: completed payments' volume; refunded: succeeded refunds; net: the one less the other. */
-export type NetVolume = { gross: string; refunded: string; net: string; refunds: number };
+/**
+ * Net volume is gross less refunds less what disputes took and did not give back (DESIGN.md, "Disputed
+ * money"); the dispute fees are fees, shown apart, never in it.
+ */
+export type NetVolume = {
+  gross: string;
+  refunded: string;
+  disputed: string;
+  disputeFees: string;
+  net: string;
+  refunds: number;
+};
 /** One bar of the chart: completed payments, and the refunds that succeeded, in a day (or a month). */
 export type ChartPoint = { day: string; count: number; volume: string; refunds: number; refunded: string };
 export type OverviewStats = {
@@ -57,6 +69,11 @@ export async function getPaymentStats(
   const payments = sql`payment_daily_totals
     where merchant_id = ${merchantId} and customer_id = '' and currency = ${currency} ${inRange}`;
   const refunds = sql`refund_daily_totals where merchant_id = ${merchantId} and currency = ${currency} ${inRange}`;
+  // Disputes from the balance transactions' daily totals: `dispute` withdrew amount and fee, `dispute_won`
+  // gave the amount back; inquiries post nothing.
+  const disputes = sql`balance_transaction_daily_totals where merchant_id = ${merchantId} and currency = ${currency}
+    and type in ('dispute', 'dispute_won') ${inRange}`;
+  const fee = disputeFee(currency);
   const bucket = range === "all" ? "month" : "day";
   const bucketOf = (day: SQL) => (bucket === "month" ? sql`date_trunc('month', ${day})::date` : day);
   // All time starts at the month of the first payment or refund (this month when there is none).
@@ -72,13 +89,25 @@ export async function getPaymentStats(
       sql`select status, sum(count) as count, sum(volume)::text as volume
           from ${payments} group by status`,
     ),
-    selectRows<{ gross: string; refunded: string; net: string; refunds: number | string }>(
+    selectRows<{
+      gross: string;
+      refunded: string;
+      disputed: string;
+      dispute_fees: string;
+      net: string;
+      refunds: number | string;
+    }>(
       db,
-      sql`select gross::text as gross, refunded::text as refunded, (gross - refunded)::text as net, refunds
+      sql`select gross::text as gross, refunded::text as refunded, disputed::text as disputed,
+                 dispute_fees::text as dispute_fees, (gross - refunded - disputed)::text as net, refunds
+          from (select gross, refunded, refunds, -disputes_net - dispute_fees as disputed, dispute_fees
           from (select
             coalesce((select sum(volume) from ${payments} and status = 'completed'), 0) as gross,
             coalesce((select sum(amount) from ${refunds}), 0) as refunded,
-            coalesce((select sum(count) from ${refunds}), 0) as refunds) sums`,
+            coalesce((select sum(count) from ${refunds}), 0) as refunds,
+            coalesce((select sum(net) from ${disputes}), 0) as disputes_net,
+            coalesce((select sum(count) from ${disputes} and type = 'dispute'), 0) * ${fee}::numeric
+              as dispute_fees) sums) figures`,
     ),
     selectRows<{
       day: string;
@@ -111,6 +140,8 @@ export async function getPaymentStats(
     volume: {
       gross: money(volume?.gross),
       refunded: money(volume?.refunded),
+      disputed: money(volume?.disputed),
+      disputeFees: money(volume?.dispute_fees),
       net: money(volume?.net),
       refunds: Number(volume?.refunds ?? 0),
     },

@@ -23,11 +23,11 @@ export function normalIban(text: string): string | null {
   return remainder === 1 ? iban : null;
 }
 
-/** `iban` as the API takes it: required, and a valid IBAN ("The iban field must be a valid IBAN."). */
+/** `iban` as the API takes it: required, and a valid IBAN ("The IBAN field must be a valid IBAN."). */
 export const ibanField = stringField("iban", { required: true, max: 64 }).transform((text, ctx) => {
   const iban = normalIban(text);
   if (!iban) {
-    ctx.addIssue({ code: "custom", message: "The iban field must be a valid IBAN." });
+    ctx.addIssue({ code: "custom", message: "The IBAN field must be a valid IBAN." });
     return z.NEVER;
   }
   return iban;

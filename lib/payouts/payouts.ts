@@ -3,14 +3,15 @@ import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PayoutStatus } from "@/db/enums";
 import { addToBalances, addToDailyTotals } from "@/lib/ledger/postings";
-import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
-import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
+import { amountRefusal, exceedsMaxAmount, inMinorUnits, maxAmount } from "@/lib/money/amount";
+import { onceForKey, requestHash, sameAmount } from "@/lib/payments/idempotency";
 import { recordEvent } from "@/lib/payments/outbox";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { isoDate, isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
+import { accountNeedsReplacing } from "./account";
 import { CLOSED_ACCOUNT, TEST_IBANS } from "./iban";
 import { createPayoutSchema, PAYOUT_EVENT_TYPES, settlePayoutSchema, type Payout } from "./schemas";
 
@@ -140,18 +141,16 @@ export async function createPayout(
   if (currency === undefined) throw validationError({ currency: [messages.required("currency")] });
   const refusal = amount === undefined ? null : amountRefusal(amount, currency);
   if (refusal) throw validationError({ amount: [refusal] });
-  const create = (tx: Transaction) => insertPayout(tx, merchantId, currency, amount, autoSettleMs);
-  if (idempotencyKey === undefined) return { payout: await db.transaction(create), replayed: false };
-  let made: Payout | undefined;
-  const { id, replayed } = await runOnceForKey(
+  const { result, replayed } = await onceForKey(
     db,
     merchantId,
     idempotencyKey,
-    { target: "payout", hash: requestHash({ payout: { currency, amount: amount ?? null } }) },
-    async (tx) => (made = await create(tx)).id,
+    { target: "payout", hash: requestHash({ payout: { currency, amount: sameAmount(amount) } }) },
+    (executor) => executor.transaction((tx) => insertPayout(tx, merchantId, currency, amount, autoSettleMs)),
+    // A replay answers with the payout as it is now (it may have moved on since).
+    (executor, id) => findPayout(executor, merchantId, id),
   );
-  // A replay answers with the payout as it is now (it may have moved on since).
-  return { payout: made ?? (await findPayout(db, merchantId, id))!, replayed };
+  return { payout: result, replayed };
 }
 
 async function insertPayout(
@@ -161,12 +160,20 @@ async function insertPayout(
   amount: string | undefined,
   autoSettleMs: number,
 ): Promise<Payout> {
-  const [account] = await selectRows<{ iban_ciphertext: string; iban_last4: string }>(
+  const [account] = await selectRows<{
+    iban_ciphertext: string;
+    iban_last4: string;
+    status: string;
+    failure_reason: string | null;
+  }>(
     tx,
-    sql`select iban_ciphertext, iban_last4 from payout_accounts where merchant_id = ${merchantId}`,
+    sql`select iban_ciphertext, iban_last4, status, failure_reason from payout_accounts
+        where merchant_id = ${merchantId}`,
   );
   if (!account)
     throw validationError({ payout_account: ["Add a payout account (PUT /api/payout-account) first."] });
+  if (account.status === "errored")
+    throw validationError({ payout_account: [accountNeedsReplacing(account.failure_reason)] });
   await lockBalance(tx, merchantId, currency);
   const { available, positive, exceeded } = await availableBalance(tx, merchantId, currency, amount);
   const availableText = inMinorUnits(available, currency);
@@ -175,6 +182,8 @@ async function insertPayout(
     throw validationError({
       amount: [`Nothing is available to pay out in ${currency} (${availableText}).`],
     });
+  // "All available" above the largest amount pays the largest and leaves the rest (DESIGN.md, "Largest payout").
+  if (amount === undefined && exceedsMaxAmount(available, currency)) amount = maxAmount(currency);
   const whole = amount === undefined || inMinorUnits(amount, currency) === availableText;
   const closed = decryptSecret(account.iban_ciphertext) === TEST_IBANS.closed;
   const [row] = await selectRows<PayoutRow>(
@@ -190,7 +199,7 @@ async function insertPayout(
   if (whole) {
     // What it pays out: every available transaction no payout has carried; together they are the balance.
     // A release committed since the balance was read is carried too, so the amount is their sum.
-    const [carried] = await selectRows<PayoutRow & { positive: boolean }>(
+    const [carried] = await selectRows<PayoutRow & { positive: boolean; carried_total: string }>(
       tx,
       sql`with carried as (
             update balance_transactions set payout_id = ${row!.id}
@@ -200,11 +209,14 @@ async function insertPayout(
           total as (select coalesce(sum(net), 0) as carried_total from carried)
           update payouts p set amount = total.carried_total from total
           where p.merchant_id = ${merchantId} and p.id = ${row!.id}
-          returning ${PAYOUT_COLUMNS}, total.carried_total > 0 as positive`,
+          returning ${PAYOUT_COLUMNS}, total.carried_total > 0 as positive, total.carried_total::text`,
     );
+    // What it would carry is the balance now (a refund may have taken it below 0 since it was read).
     if (!carried!.positive)
       throw validationError({
-        amount: [`Nothing is available to pay out in ${currency} (${availableText}).`],
+        amount: [
+          `Nothing is available to pay out in ${currency} (${inMinorUnits(carried!.carried_total, currency)}).`,
+        ],
       });
     made = carried!;
   }
@@ -250,6 +262,14 @@ async function movePayout(
         returning ${PAYOUT_COLUMNS}`,
   );
   if (!row) return undefined;
+  // The account it failed on needs replacing, unless it was replaced since the payout left.
+  if (to === "failed")
+    await tx.execute(
+      sql`update payout_accounts a set status = 'errored', failure_reason = ${reason}
+          from payouts p
+          where a.merchant_id = ${merchantId} and p.merchant_id = ${merchantId} and p.id = ${payoutId}
+            and a.updated_at <= p.created_at`,
+    );
   if (to !== "in_transit") {
     await postPayoutMovement(tx, row, to === "paid" ? "arrived" : "returned");
     await recordPayoutEvent(tx, TERMINAL[to], toPayout(row), merchantId);

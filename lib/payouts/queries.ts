@@ -31,27 +31,38 @@ export type PayoutOutlook = {
   moving: Payout[];
   schedule: PayoutSchedule;
   hasAccount: boolean;
+  /** Where payouts go, and whether a failed payout left it needing replacement. */
+  account: { last4: string; errored: boolean; failureReason: string | null } | null;
 };
 
 /** What the Balance page and the Overview say of the next payout: those moving, the schedule, the account. */
 export async function payoutOutlook(db: Executor, merchantId: number): Promise<PayoutOutlook> {
-  const [moving, [merchant]] = await Promise.all([
+  const [moving, [merchant], [account]] = await Promise.all([
     selectRows<PayoutRow>(
       db,
       sql`select ${PAYOUT_COLUMNS} from payouts
           where merchant_id = ${merchantId} and status in ('pending', 'in_transit')
           order by arrival_date, id limit 5`,
     ),
-    selectRows<{ payout_schedule: PayoutOutlook["schedule"]; has_account: boolean }>(
+    selectRows<{ payout_schedule: PayoutOutlook["schedule"] }>(
       db,
-      sql`select payout_schedule,
-                 exists (select 1 from payout_accounts where merchant_id = ${merchantId}) as has_account
-          from merchants where id = ${merchantId}`,
+      sql`select payout_schedule from merchants where id = ${merchantId}`,
+    ),
+    selectRows<{ iban_last4: string; status: string; failure_reason: string | null }>(
+      db,
+      sql`select iban_last4, status, failure_reason from payout_accounts where merchant_id = ${merchantId}`,
     ),
   ]);
   return {
     moving: moving.map(toPayout),
     schedule: merchant?.payout_schedule ?? "daily",
-    hasAccount: merchant?.has_account ?? false,
+    hasAccount: account !== undefined,
+    account: account
+      ? {
+          last4: account.iban_last4,
+          errored: account.status === "errored",
+          failureReason: account.failure_reason,
+        }
+      : null,
   };
 }

@@ -46,9 +46,10 @@ export async function runScheduledPayouts(db: Executor, today: string, autoSettl
   for (const { id } of claimed) {
     const merchantId = Number(id);
     // Asked apart, not in the claim: merchants is global (a reference table on Citus), its accounts sharded.
+    // An account a payout failed on waits for its replacement (DESIGN.md, "A payout account that failed").
     const [account] = await selectRows(
       db,
-      sql`select 1 from payout_accounts where merchant_id = ${merchantId}`,
+      sql`select 1 from payout_accounts where merchant_id = ${merchantId} and status = 'active'`,
     );
     if (!account) continue;
     const currencies = await selectRows<{ currency: string }>(

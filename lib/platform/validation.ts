@@ -3,9 +3,12 @@ import { z } from "zod";
 import { util } from "zod/v4/core";
 import { validationError, type FieldErrors } from "./errors";
 
+/** Fields whose name in a message is not their key's words (Laravel's custom `attributes`): an acronym. */
+const ATTRIBUTE_NAMES: Record<string, string> = { iban: "IBAN" };
+
 /** Laravel names a field in messages without underscores: `external_id` → "external id". */
 export function attributeName(field: string): string {
-  return field.replaceAll("_", " ");
+  return ATTRIBUTE_NAMES[field] ?? field.replaceAll("_", " ");
 }
 
 /** Laravel's wording for the rules this product uses, so every surface says the same thing. */

@@ -4,7 +4,7 @@ import { selectRows, type Executor } from "@/db/client";
 import { onceMoreOnConflict } from "@/db/errors";
 import { refundPostingCtes } from "@/lib/ledger/postings";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
-import { requestHash, runOnceForKey } from "@/lib/payments/idempotency";
+import { requestHash, runOnceForKey, sameAmount } from "@/lib/payments/idempotency";
 import { eventStatement } from "@/lib/payments/outbox";
 import { validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
@@ -16,6 +16,8 @@ import { createRefundSchema, type CreateRefundInput, type RefundResource } from 
 /** The 422 on `payment` for a payment that is not completed (DESIGN.md). */
 export const NOT_REFUNDABLE = "Only a completed payment can be refunded.";
 export const NOTHING_LEFT = "This payment has nothing left to refund.";
+/** A payment of 0 (DESIGN.md, "Zero"): nothing moved, so there is nothing to give back. */
+export const NOTHING_TO_REFUND = "There is nothing to refund.";
 
 export type CreateRefundOptions = {
   /** Delay before the simulated processor settles it; 0 leaves it pending until settled by hand. */
@@ -97,14 +99,16 @@ async function explainRefusal(db: Executor, merchantId: number, paymentId: numbe
     currency: string;
     refundable: string;
     disputed: boolean;
+    zero: boolean;
   }>(
     db,
     sql`select merchant_id, status, currency, (amount - amount_refunded - amount_refund_pending)::text as refundable,
-               coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed
+               coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed, amount = 0 as zero
         from payments where merchant_id = ${merchantId} and id = ${paymentId}`,
   );
   if (!payment) return unownedRowError(db, "payments", paymentId, merchantId);
   if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
+  if (payment.zero) return validationError({ amount: [NOTHING_TO_REFUND] });
   if (payment.disputed) return validationError({ payment: ["A disputed payment cannot be refunded."] });
   const refusal = amount === undefined ? null : amountRefusal(amount, payment.currency);
   if (refusal) return validationError({ amount: [refusal] });
@@ -148,7 +152,10 @@ export async function createRefund(
       db,
       merchantId,
       idempotencyKey,
-      { target: "refund", hash: requestHash({ refund_of: paymentId, ...input }) },
+      {
+        target: "refund",
+        hash: requestHash({ refund_of: paymentId, ...input, amount: sameAmount(input.amount) }),
+      },
       create,
     ),
   );

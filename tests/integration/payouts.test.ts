@@ -67,15 +67,15 @@ const setAccount = (iban: string) =>
 describe("the payout account", () => {
   it.each([
     [{ iban: "DE89 3704 0044 0532 0130 00" }, { account_holder: ["The account holder field is required."] }],
-    [{ account_holder: "A" }, { iban: ["The iban field is required."] }],
+    [{ account_holder: "A" }, { iban: ["The IBAN field is required."] }],
     [
       { account_holder: "A", iban: "DE89 3704 0044 0532 0130 01" },
-      { iban: ["The iban field must be a valid IBAN."] },
+      { iban: ["The IBAN field must be a valid IBAN."] },
     ],
-    [{ account_holder: "A", iban: "not an iban" }, { iban: ["The iban field must be a valid IBAN."] }],
+    [{ account_holder: "A", iban: "not an iban" }, { iban: ["The IBAN field must be a valid IBAN."] }],
     [
       { account_holder: "A", iban: "DE89\u00003704" },
-      { iban: ["The iban field must not contain NUL characters."] },
+      { iban: ["The IBAN field must not contain NUL characters."] },
     ],
   ])("refuses %j, writing nothing", async (json, errors) => {
     const response = await merchant("/api/payout-account", { method: "PUT", json });
@@ -88,7 +88,13 @@ describe("the payout account", () => {
     const response = await setAccount("de89 3704 0044 0532 0130 00");
     expect(response.status).toBe(200);
     const { data } = response.body as { data: Record<string, string> };
-    expect(Object.keys(data).sort()).toEqual(["account_holder", "iban_last4", "updated_at"]);
+    expect(Object.keys(data).sort()).toEqual([
+      "account_holder",
+      "failure_reason",
+      "iban_last4",
+      "status",
+      "updated_at",
+    ]);
     expect(data).toMatchObject({ account_holder: "Ledger GmbH", iban_last4: "3000" });
     expect(JSON.stringify((await merchant("/api/payout-account")).body)).not.toContain("DE89");
     expect((await other("/api/payout-account")).status).toBe(404);

@@ -20,7 +20,7 @@ describe("an amount in its currency's minor units", () => {
     ["1500.5", "JPY", "The amount field must have at most 0 decimal places."],
     ["1.2345", "KWD", "The amount field must have at most 3 decimal places."],
     ["12.500", "EUR", "The amount field must have at most 2 decimal places."],
-    ["1000000000000", "JPY", "The amount field must not be greater than 999999999999.99."],
+    ["1000000000000", "JPY", "The amount field must not be greater than 999999999999."],
   ])("%s %s is refused: %s", (sent, currency, message) => {
     expect(amountRefusal(numeral(sent), currency)).toBe(message);
   });

@@ -904,7 +904,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional: the same key and the same request within 24 h answers with the object as it is now (Idempotent-Replayed: true) without acting again, so a retry after a timeout is safe; another request with the key, 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The payment's id. */
                     id: number;
@@ -983,7 +986,10 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @example Only a pending payment can be canceled. */
+                            /**
+                             * @example Only a pending payment can be canceled.
+                             * @example This Idempotency-Key was already used with a different request body.
+                             */
                             message?: string;
                         };
                     };
@@ -1537,7 +1543,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional: the same key and the same request within 24 h answers with the object as it is now (Idempotent-Replayed: true) without acting again, so a retry after a timeout is safe; another request with the key, 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1610,6 +1619,18 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Idempotency-Key reused with another body. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This Idempotency-Key was already used with a different request body. */
                             message: string;
                         };
                     };
@@ -5035,7 +5056,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional: the same key and the same request within 24 h answers with the object as it is now (Idempotent-Replayed: true) without acting again, so a retry after a timeout is safe; another request with the key, 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5080,6 +5104,18 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @example The request body did not arrive in time. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Idempotency-Key reused with another body. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This Idempotency-Key was already used with a different request body. */
                             message: string;
                         };
                     };
@@ -5560,7 +5596,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional: the same key and the same request within 24 h answers with the object as it is now (Idempotent-Replayed: true) without acting again, so a retry after a timeout is safe; another request with the key, 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The payout's id. */
                     id: number;
@@ -5620,7 +5659,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description No longer pending. */
+                /** @description No longer pending, or the Idempotency-Key was used with another request. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6119,7 +6158,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional: the same key and the same request within 24 h answers with the object as it is now (Idempotent-Replayed: true) without acting again, so a retry after a timeout is safe; another request with the key, 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The dispute's id. */
                     id: number;
@@ -6183,7 +6225,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Closed, or its evidence already submitted. */
+                /** @description Closed, or its evidence already submitted (a retry with the Idempotency-Key of the submission replays it instead), or the key was used with another request. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6282,7 +6324,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional: the same key and the same request within 24 h answers with the object as it is now (Idempotent-Replayed: true) without acting again, so a retry after a timeout is safe; another request with the key, 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The dispute's id. */
                     id: number;
@@ -6342,7 +6387,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The dispute is closed (won, lost or warning_closed). */
+                /** @description The dispute is closed (won, lost or warning_closed), or the Idempotency-Key was used with another request. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6501,7 +6546,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The dispute is closed (won, lost or warning_closed). */
+                /** @description The dispute is closed (won, lost or warning_closed), or the Idempotency-Key was used with another request. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7659,7 +7704,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         CreatePayment: {
-            /** @description Amount in standard units: at least 0, at most 999999999999.99, with at most the currency's minor units of decimals (0 for JPY, 2 for EUR, 3 for KWD). */
+            /** @description Amount in standard units: at least 0, at most 999999999999 and the largest fraction of its currency (999999999999.99 EUR, 999999999999 JPY), with at most the currency's minor units of decimals (0 for JPY, 2 for EUR, 3 for KWD). */
             amount: number | string;
             /** @description ISO 4217 code, any case in, upper case out. Omitted: the merchant's default currency (Settings). */
             currency?: string;
@@ -8020,7 +8065,7 @@ export interface components {
         CreatePaymentLink: {
             /** @description What the payer is paying for. */
             name: string;
-            /** @description Amount in standard units: more than 0, at most 999999999999.99, with at most the currency's minor units of decimals (0 for JPY, 2 for EUR, 3 for KWD). */
+            /** @description Amount in standard units: more than 0, at most 999999999999 and the largest fraction of its currency (999999999999.99 EUR, 999999999999 JPY), with at most the currency's minor units of decimals (0 for JPY, 2 for EUR, 3 for KWD). */
             amount: number | string;
             /** @description ISO 4217 code, any case in, upper case out. Omitted: the merchant's default currency (Settings). */
             currency?: string;
@@ -8088,6 +8133,13 @@ export interface components {
             account_holder: string;
             /** @description The IBAN's last four characters: the rest is never shown again. */
             iban_last4: string;
+            /**
+             * @description `errored` once a payout failed because of the account (closed): payouts wait until another account is saved (`active` again).
+             * @enum {string}
+             */
+            status: "active" | "errored";
+            /** @description Why it errored, the failed payout's reason; null while active. */
+            failure_reason: string | null;
             /** @description UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             updated_at: string;
         };

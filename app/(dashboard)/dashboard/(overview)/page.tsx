@@ -133,7 +133,9 @@ export default async function OverviewPage({
               stats.volume.refunded,
               `${stats.volume.refunds.toLocaleString("en-US")} succeeded refund${stats.volume.refunds === 1 ? "" : "s"}`,
             ],
-            ["Net volume", stats.volume.net, "gross less refunds"],
+            ["Disputed", stats.volume.disputed, "taken back by payers' banks, not reinstated"],
+            ["Net volume", stats.volume.net, "gross less refunds and disputes"],
+            ["Dispute fees", stats.volume.disputeFees, "fees, apart from net volume"],
           ] as const
         ).map(([label, amount, note]) => (
           <div key={label}>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
+import { LinkedRow } from "@/components/ui/linked-row";
 import { SimpleTable } from "@/components/ui/simple-table";
 import type { BalanceTransaction } from "@/lib/ledger/balance-transactions";
 
@@ -16,16 +17,20 @@ const TYPE_LABELS: Record<BalanceTransaction["type"], string> = {
   adjustment: "Adjustment",
 };
 
+/** The page of what moved the money, where the dashboard has one. */
+function sourceHref(move: BalanceTransaction): string | undefined {
+  return move.type === "payment"
+    ? `/dashboard/payments/${move.source_id}`
+    : move.type === "payout" || move.type === "payout_failure"
+      ? `/dashboard/payouts/${move.source_id}`
+      : move.type === "dispute" || move.type === "dispute_won"
+        ? `/dashboard/disputes/${move.source_id}`
+        : undefined;
+}
+
 /** What moved the money, linked where the dashboard has a page for it. */
 function Source({ move }: { move: BalanceTransaction }) {
-  const href =
-    move.type === "payment"
-      ? `/dashboard/payments/${move.source_id}`
-      : move.type === "payout" || move.type === "payout_failure"
-        ? `/dashboard/payouts/${move.source_id}`
-        : move.type === "dispute" || move.type === "dispute_won"
-          ? `/dashboard/disputes/${move.source_id}`
-          : undefined;
+  const href = sourceHref(move);
   const label = `${TYPE_LABELS[move.type]} ${move.source_id}`;
   return href ? (
     <Link href={href} className="text-indigo-700 hover:underline dark:text-indigo-300">
@@ -64,7 +69,7 @@ export function BalanceTransactionsTable({
         empty={empty}
       >
         {moves.map((move) => (
-          <tr key={move.id}>
+          <LinkedRow key={move.id} href={sourceHref(move)}>
             <td className="px-4 py-3">
               <Source move={move} />
             </td>
@@ -78,7 +83,7 @@ export function BalanceTransactionsTable({
             <td className="whitespace-nowrap px-4 py-3">
               <RelativeTime value={move.created_at} />
             </td>
-          </tr>
+          </LinkedRow>
         ))}
       </SimpleTable>
       <CardList label={caption} empty={empty}>

@@ -10,6 +10,7 @@ import { payoutOutlook } from "@/lib/payouts/queries";
 import { BalanceChart } from "./balance-chart";
 import { BalanceTransactionsTable } from "./balance-transactions-table";
 import { NextPayout } from "./next-payout";
+import { PayoutAccountWarning } from "./payout-account-warning";
 
 export const metadata: Metadata = { title: "Balance" };
 
@@ -83,6 +84,7 @@ export default async function BalancePage({
             All payouts →
           </Link>
         </div>
+        <PayoutAccountWarning account={outlook.account} />
         <NextPayout outlook={outlook} />
       </section>
       {charted ? (

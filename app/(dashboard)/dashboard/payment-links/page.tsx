@@ -6,6 +6,7 @@ import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
+import { LinkedRow } from "@/components/ui/linked-row";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
@@ -64,7 +65,7 @@ export default async function PaymentLinksPage({
         empty={empty}
       >
         {links.map((link) => (
-          <tr key={link.id}>
+          <LinkedRow key={link.id} href={`/dashboard/payment-links/${link.id}`}>
             <td className="px-4 py-3">
               <LinkName link={link} />
               {link.description ? (
@@ -85,7 +86,7 @@ export default async function PaymentLinksPage({
               <RelativeTime value={link.created_at} />
             </td>
             <td className="px-4 py-3">{canWrite ? <LinkToggle link={link} /> : null}</td>
-          </tr>
+          </LinkedRow>
         ))}
       </SimpleTable>
       <CardList label="Payment links" empty={empty}>

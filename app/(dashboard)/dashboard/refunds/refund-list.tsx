@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { CardList } from "@/components/ui/card-list";
+import { LinkedRow } from "@/components/ui/linked-row";
 import { SimpleTable } from "@/components/ui/simple-table";
 import type { RefundResource } from "@/lib/refunds/schemas";
 import { RefundCard, RefundDetailCells } from "./refund-parts";
@@ -34,13 +35,13 @@ export function RefundList({
         empty={empty}
       >
         {refunds.map((refund) => (
-          <tr key={refund.id}>
+          <LinkedRow key={refund.id} href={`/dashboard/payments/${refund.payment_id}#refund-${refund.id}`}>
             <td className="px-4 py-3 font-mono">{refund.id}</td>
             <td className="px-4 py-3">
               <PaymentLink refund={refund} />
             </td>
             <RefundDetailCells refund={refund} />
-          </tr>
+          </LinkedRow>
         ))}
       </SimpleTable>
       <CardList label={caption} empty={empty}>

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
+import { LinkedRow } from "@/components/ui/linked-row";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
@@ -61,7 +62,7 @@ export default async function CustomersPage({
         empty={empty}
       >
         {items.map((customer) => (
-          <tr key={customer.id}>
+          <LinkedRow key={customer.id} href={`/dashboard/customers/${encodeURIComponent(customer.id)}`}>
             <td className="px-4 py-3">
               <CustomerLink customer={customer} />
             </td>
@@ -78,7 +79,7 @@ export default async function CustomersPage({
             <td className="whitespace-nowrap px-4 py-3">
               <RelativeTime value={customer.first_payment_at} />
             </td>
-          </tr>
+          </LinkedRow>
         ))}
       </SimpleTable>
       <CardList label="Customers" empty={empty}>

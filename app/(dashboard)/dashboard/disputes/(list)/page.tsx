@@ -7,6 +7,7 @@ import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { DisputeStatusBadge, disputeStatusLabel } from "@/components/status-badges";
 import { Card, CardList } from "@/components/ui/card-list";
+import { LinkedRow } from "@/components/ui/linked-row";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { DISPUTE_CLOSED, DISPUTE_STATUSES, type DisputeStatus } from "@/db/enums";
@@ -86,7 +87,7 @@ export default async function DisputesPage({
         empty={empty}
       >
         {items.map((dispute) => (
-          <tr key={dispute.id}>
+          <LinkedRow key={dispute.id} href={`/dashboard/disputes/${dispute.id}`}>
             <td className="px-4 py-3">
               <DisputeLink dispute={dispute} />
             </td>
@@ -105,7 +106,7 @@ export default async function DisputesPage({
             <td className="whitespace-nowrap px-4 py-3">
               <Deadline dispute={dispute} />
             </td>
-          </tr>
+          </LinkedRow>
         ))}
       </SimpleTable>
       <CardList label="Disputes" empty={empty}>

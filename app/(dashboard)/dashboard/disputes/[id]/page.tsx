@@ -6,9 +6,12 @@ import { RelativeTime } from "@/components/relative-time";
 import { DisputeStatusBadge } from "@/components/status-badges";
 import { FieldGrid } from "@/components/ui/field-grid";
 import { BackLink } from "@/components/ui/simple-table";
+import { getDb } from "@/db/client";
 import { DISPUTE_CLOSED, type DisputeEvidenceField } from "@/db/enums";
 import { can } from "@/lib/accounts/permissions";
-import { disputeFee } from "@/lib/disputes/disputes";
+import { transactionsOfSource } from "@/lib/ledger/balance-transactions";
+import { disputeFee } from "@/lib/ledger/pricing";
+import { BalanceTransactionsTable } from "../../balance/balance-transactions-table";
 import { acceptDisputeAction } from "../actions";
 import { EvidenceForm } from "./evidence-form";
 import { EVIDENCE_LABELS } from "./evidence-labels";
@@ -37,7 +40,7 @@ const REASONS: Record<string, string> = {
  * or submit while one is due, then the evidence as sent; "Accept dispute" until it is decided.
  */
 export default async function DisputePage({ params }: Props) {
-  const { role, record: dispute } = await loadDispute(params);
+  const { merchantId, role, record: dispute } = await loadDispute(params);
   const inquiry = dispute.status.startsWith("warning_");
   const closed = DISPUTE_CLOSED.includes(dispute.status);
   const answering = dispute.status === "needs_response" || dispute.status === "warning_needs_response";
@@ -69,6 +72,21 @@ export default async function DisputePage({ params }: Props) {
   const given = (Object.keys(EVIDENCE_LABELS) as DisputeEvidenceField[]).filter(
     (field) => dispute.evidence[field],
   );
+  const moves = inquiry
+    ? []
+    : await transactionsOfSource(getDb(), merchantId, ["dispute", "dispute_won"], dispute.id);
+  const amount = formatMoney(dispute.amount, dispute.currency);
+  const fee = formatMoney(disputeFee(dispute.currency), dispute.currency);
+  // A closed dispute says how it ended and what money moved (DESIGN.md, "Dashboard").
+  const story = inquiry
+    ? dispute.status === "warning_closed"
+      ? "The inquiry is closed. No money moved."
+      : "The payer's bank asks about this payment before disputing it. Nothing is withdrawn; answering may prevent a dispute."
+    : dispute.status === "won"
+      ? `Won: ${amount} was reinstated to your balance. The ${fee} dispute fee stays withdrawn.`
+      : dispute.status === "lost"
+        ? `Lost: ${amount} and the ${fee} dispute fee stay withdrawn.`
+        : `The payer's bank took ${amount} back, with a ${fee} dispute fee. Won, the amount returns (the fee does not); lost or unanswered by the deadline, both stay withdrawn.`;
   return (
     <div className="max-w-5xl space-y-6">
       <div>
@@ -93,12 +111,20 @@ export default async function DisputePage({ params }: Props) {
           ) : null}
         </div>
       </div>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        {inquiry
-          ? "The payer's bank asks about this payment before disputing it. Nothing is withdrawn; answering may prevent a dispute."
-          : `The payer's bank took ${formatMoney(dispute.amount, dispute.currency)} back, with a ${formatMoney(disputeFee(dispute.currency), dispute.currency)} dispute fee. Won, the amount returns (the fee does not); lost or unanswered by the deadline, both stay withdrawn.`}
+      <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dispute-outcome">
+        {story}
       </p>
       <FieldGrid fields={fields} columns={3} />
+      {moves.length > 0 ? (
+        <section className="space-y-3">
+          <h2 className="text-base font-semibold">Money moved</h2>
+          <BalanceTransactionsTable
+            moves={moves}
+            caption="Money moved by this dispute"
+            empty="No money moved."
+          />
+        </section>
+      ) : null}
       <section
         aria-labelledby="evidence-heading"
         className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"

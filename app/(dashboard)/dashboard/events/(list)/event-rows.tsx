@@ -2,6 +2,7 @@ import Link from "next/link";
 import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
+import { LinkedRow } from "@/components/ui/linked-row";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { paymentIdOf, type DeliverySummary } from "@/lib/events/dashboard";
@@ -71,7 +72,7 @@ export function EventRows({
         empty={empty}
       >
         {events.map((event) => (
-          <tr key={event.id} data-testid="event-row">
+          <LinkedRow key={event.id} href={`/dashboard/events/${event.id}`} data-testid="event-row">
             <td className="px-4 py-3">
               <Link href={`/dashboard/events/${event.id}`} className={`font-medium ${linkClass}`}>
                 {event.event}
@@ -87,7 +88,7 @@ export function EventRows({
             <td className="whitespace-nowrap px-4 py-3">
               <RelativeTime value={event.created_at} />
             </td>
-          </tr>
+          </LinkedRow>
         ))}
       </SimpleTable>
       <CardList label="Events" empty={empty}>

@@ -6,6 +6,7 @@ import { formatMoney } from "@/components/format";
 import { RelativeTime } from "@/components/relative-time";
 import { PayoutStatusBadge } from "@/components/status-badges";
 import { Card, CardList } from "@/components/ui/card-list";
+import { LinkedRow } from "@/components/ui/linked-row";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
@@ -14,6 +15,7 @@ import { getBalance } from "@/lib/ledger/balance";
 import { listPayouts, payoutOutlook } from "@/lib/payouts/queries";
 import type { Payout } from "@/lib/payouts/schemas";
 import { PayoutForm } from "./payout-form";
+import { PayoutAccountWarning } from "../../balance/payout-account-warning";
 
 export const metadata: Metadata = { title: "Payouts" };
 
@@ -80,6 +82,8 @@ export default async function PayoutsPage({
               </Link>{" "}
               first.
             </p>
+          ) : outlook.account?.errored ? (
+            <PayoutAccountWarning account={outlook.account} />
           ) : payable.length === 0 ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
               Nothing is available to pay out yet: completed payments become available{" "}
@@ -93,7 +97,7 @@ export default async function PayoutsPage({
               <p className="text-sm text-zinc-600 dark:text-zinc-400">
                 Available: {payable.map((entry) => formatMoney(entry.amount, entry.currency)).join(" · ")}
               </p>
-              <PayoutForm currencies={payable.map((entry) => entry.currency)} />
+              <PayoutForm available={payable} destinationLast4={outlook.account?.last4 ?? ""} />
             </>
           )}
         </section>
@@ -105,7 +109,7 @@ export default async function PayoutsPage({
         empty={empty}
       >
         {items.map((payout) => (
-          <tr key={payout.id}>
+          <LinkedRow key={payout.id} href={`/dashboard/payouts/${payout.id}`}>
             <td className="px-4 py-3">
               <PayoutLink payout={payout} />
             </td>
@@ -125,7 +129,7 @@ export default async function PayoutsPage({
             <td className="whitespace-nowrap px-4 py-3">
               <RelativeTime value={payout.created_at} />
             </td>
-          </tr>
+          </LinkedRow>
         ))}
       </SimpleTable>
       <CardList label="Payouts" empty={empty}>

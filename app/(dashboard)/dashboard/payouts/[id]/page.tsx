@@ -9,7 +9,11 @@ import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { BackLink } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
-import { listBalanceTransactions, payoutCarriedNet } from "@/lib/ledger/balance-transactions";
+import {
+  listBalanceTransactions,
+  payoutCarriedNet,
+  transactionsOfSource,
+} from "@/lib/ledger/balance-transactions";
 import { BalanceTransactionsTable } from "../../balance/balance-transactions-table";
 import { cancelPayoutAction } from "../actions";
 import { loadPayout } from "./load-payout";
@@ -31,10 +35,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function PayoutPage({ params, searchParams }: Props) {
   const { merchantId, role, record: payout } = await loadPayout(params);
   const { page } = querySchema.parse(await searchParams);
-  const [carried, carriedNet] = await readFor(merchantId, (db) =>
+  const returned = payout.status === "failed" || payout.status === "canceled";
+  const [carried, carriedNet, returns] = await readFor(merchantId, (db) =>
     Promise.all([
       listBalanceTransactions(db, merchantId, { page, perPage: PER_PAGE, payout_id: payout.id }),
       payoutCarriedNet(db, merchantId, payout.id, payout.currency),
+      returned ? transactionsOfSource(db, merchantId, ["payout_failure"], payout.id) : [],
     ]),
   );
   const pageCount = Math.max(1, Math.ceil(carried.total / PER_PAGE));
@@ -72,6 +78,21 @@ export default async function PayoutPage({ params, searchParams }: Props) {
         </div>
       </div>
       <FieldGrid fields={fields} columns={3} />
+      {returned ? (
+        <section className="space-y-3">
+          <h2 className="text-base font-semibold">Money returned</h2>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="payout-returned">
+            {payout.status === "failed" ? "This payout failed" : "This payout was canceled"}:{" "}
+            {formatMoney(payout.amount, payout.currency)} returned to your available balance, below. The
+            transactions it carried stay listed as what it tried to pay out.
+          </p>
+          <BalanceTransactionsTable
+            moves={returns}
+            caption="The transaction that returned this payout"
+            empty="No return posted yet."
+          />
+        </section>
+      ) : null}
       {/* No label of its own: the table is the region named "Transactions in this payout". */}
       <section className="space-y-3">
         <div className="flex items-baseline justify-between gap-3">
@@ -90,7 +111,7 @@ export default async function PayoutPage({ params, searchParams }: Props) {
           <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="reconciliation">
             {carried.total.toLocaleString("en-US")} transaction{carried.total === 1 ? "" : "s"}, net{" "}
             {formatMoney(carriedNet, payout.currency)}
-            {carriedNet === payout.amount ? ": exactly this payout’s amount." : "."}
+            {carriedNet === payout.amount && !returned ? ": exactly this payout’s amount." : "."}
           </p>
         ) : (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">

@@ -17,8 +17,8 @@ export async function savePayoutAccount(_previous: FormState, formData: FormData
       revalidatePath("/dashboard", "layout");
       return { ok: true, message: `Payouts now go to the account ending ${account.iban_last4}.` };
     } catch (error) {
-      // The IBAN is not sent back to the page: only the holder's name refills.
-      return formStateFromError(error, { ...values, iban: "" });
+      // What was typed stays in the form, to correct rather than retype (it is the user's own input).
+      return formStateFromError(error, values);
     }
   });
 }

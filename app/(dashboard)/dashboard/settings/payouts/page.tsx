@@ -10,6 +10,7 @@ import { getPayoutAccount } from "@/lib/payouts/account";
 import { payoutOutlook } from "@/lib/payouts/queries";
 import { savePayoutSchedule } from "./actions";
 import { PayoutAccountForm } from "./payout-account-form";
+import { PayoutAccountWarning } from "../../balance/payout-account-warning";
 
 export const metadata: Metadata = { title: "Payout settings" };
 
@@ -47,6 +48,7 @@ export default async function PayoutSettingsPage() {
         <h2 id="account-heading" className="text-base font-semibold">
           Bank account
         </h2>
+        <PayoutAccountWarning account={outlook.account} settingsLink={false} />
         <p className={muted} data-testid="payout-account">
           {account
             ? `${account.account_holder}, IBAN ending ${account.iban_last4}. The full IBAN is stored encrypted and never shown again.`

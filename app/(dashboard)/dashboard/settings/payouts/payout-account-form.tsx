@@ -25,7 +25,7 @@ export function PayoutAccountForm({ accountHolder }: { accountHolder?: string })
           spellCheck={false}
           placeholder="DE89 3704 0044 0532 0130 00"
           {...fieldState(state, "iban")}
-          defaultValue=""
+          defaultValue={state.ok ? "" : (state.values?.iban ?? "")}
         />
       </div>
       <Button type="submit" variant="primary" disabled={pending}>

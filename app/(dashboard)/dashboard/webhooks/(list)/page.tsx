@@ -4,6 +4,7 @@ import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
+import { LinkedRow } from "@/components/ui/linked-row";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
@@ -88,7 +89,7 @@ export default async function WebhooksPage() {
         className="hidden sm:block"
       >
         {endpoints.map((endpoint) => (
-          <tr key={endpoint.id}>
+          <LinkedRow key={endpoint.id} href={`/dashboard/webhooks/${endpoint.id}`}>
             <td className="max-w-md truncate px-4 py-3">
               <EndpointName endpoint={endpoint} />
             </td>
@@ -102,7 +103,7 @@ export default async function WebhooksPage() {
             <td className="whitespace-nowrap px-4 py-3">
               <RelativeTime value={endpoint.createdAt} />
             </td>
-          </tr>
+          </LinkedRow>
         ))}
       </SimpleTable>
       {/* Below 640 px each endpoint is a card, so its health and status stay in view. */}
