@@ -23,7 +23,8 @@ export default defineConfig({
   // recipe 20 s and 40 s); a test asserts outcomes, the timeout only ends one that is stuck.
   timeout: 120_000,
   expect: { timeout: 10_000 },
-  globalSetup: "./e2e/global-setup.ts",
+  // The second gives docs/samples/checkout.spec.ts its settings (a key, a webhook secret, its shop's port).
+  globalSetup: ["./e2e/global-setup.ts", "./e2e/docs-samples-setup.ts"],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
@@ -38,5 +39,15 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"] } },
+    // The Playwright sample docs/checkout.md shows, run from the very file it includes
+    // (scripts/check-doc-samples.mjs holds the two to each other).
+    {
+      name: "docs-samples",
+      testDir: "docs/samples",
+      testMatch: "*.spec.ts",
+      use: { ...devices["Desktop Chrome"] },
+    },
+  ],
 });
