@@ -77,10 +77,31 @@ test("4000 0000 0000 0259: a dispute appears, -40.00 and a 15.00 fee; winning ev
   // Sent evidence is shown as sent, and there is nothing left to accept.
   await expect(page.getByText("A blue teapot, sent on 2026-11-02.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Accept dispute" })).toHaveCount(0);
+  // Closed, it says how it ended and what moved: the withdrawal and the reinstatement, linked.
+  await expect(page.getByTestId("dispute-outcome")).toHaveText(
+    "Won: €40.00 was reinstated to your balance. The €15.00 dispute fee stays withdrawn.",
+  );
+  const moved = page.getByRole("table", { name: "Money moved by this dispute" });
+  await expect(moved.getByRole("row").filter({ hasText: `Dispute won ${disputeId}` })).toContainText(
+    "€40.00",
+  );
+  await expect(
+    moved
+      .getByRole("row")
+      .filter({ hasText: `Dispute ${disputeId}` })
+      .first(),
+  ).toContainText("-€55.00");
   await page.goto("/dashboard/balance");
   await expect(page.getByRole("row").filter({ hasText: "Dispute won" }).first()).toContainText("€40.00");
   await page.goto("/dashboard/disputes?status=won");
   await expect(page.getByRole("row").filter({ hasText: String(paymentId) })).toContainText("won");
+  // The row opens its dispute, as a payment's row does, clicked anywhere but its links.
+  await page
+    .getByRole("row")
+    .filter({ hasText: String(paymentId) })
+    .getByText("won")
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/disputes/${disputeId}$`));
   // Another merchant: no such dispute.
   const foreign = await page.request.get(`/api/disputes/${disputeId}`, {
     headers: { Authorization: `Bearer ${seedData.tokens.other}` },

@@ -138,6 +138,39 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
     page.getByRole("definition").filter({ hasText: "available" }).filter({ hasText: "€0.00" }),
   ).toBeVisible();
   await expect(page.getByRole("region", { name: "Next payout" })).toContainText("Payouts are manual");
+  // Released early, the money is available from now: no row still says it becomes available in days.
+  await expect(page.getByRole("table", { name: "Recent balance transactions" })).not.toContainText(
+    "in 2 days",
+  );
+
+  // The bank account closes: the payout to it fails, and every page that sends money asks for a new one.
+  await api("put", "/api/payout-account", {
+    account_holder: "Ledger GmbH",
+    iban: "GB33 BUKB 2020 1555 5555 55",
+  });
+  const more = await api("post", "/api/payments", { amount: "20.00", currency: "EUR" });
+  const moreId = Number(more.headers().location!.split("/").at(-1));
+  await api("post", `/api/test-helpers/payments/${moreId}/settle`, { outcome: "completed" });
+  await api("post", "/api/test-helpers/balance/release");
+  const doomed = (await (await api("post", "/api/payouts", { currency: "EUR" })).json()) as {
+    data: { id: number };
+  };
+  const failed = await api("post", `/api/test-helpers/payouts/${doomed.data.id}/settle`, {});
+  expect(((await failed.json()) as { data: { status: string } }).data.status).toBe("failed");
+  const warning =
+    /Replace your bank account\. A payout to the account ending 5555 failed: The bank account is closed\./;
+  await page.goto("/dashboard/balance");
+  await expect(page.getByRole("region", { name: "Next payout" })).toContainText(warning);
+  await page.screenshot({ path: test.info().outputPath("balance-account-errored.png"), fullPage: true });
+  await page.goto("/dashboard/payouts");
+  await expect(payOut).toContainText(warning);
+  await expect(payOut.getByRole("button", { name: "Pay out" })).toHaveCount(0);
+  await page.goto("/dashboard/settings/payouts");
+  await expect(account).toContainText(/Payouts are paused until you save another account\./);
+  await account.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 00");
+  await account.getByRole("button", { name: "Replace account" }).click();
+  await expect(page.getByText("Payouts now go to the account ending 3000.")).toBeVisible();
+  await expect(account).not.toContainText("Replace your bank account");
 
   // Another merchant: no such payout, no CSV.
   const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.252" } });

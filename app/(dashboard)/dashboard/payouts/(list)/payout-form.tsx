@@ -47,9 +47,14 @@ export function PayoutForm({
           : `${typed} ${currency}`,
     );
   };
+  // Confirmed: the dialog closes as the form is sent (its button must stay mounted until then).
+  const submit = (data: FormData) => {
+    setAsking(null);
+    formAction(data);
+  };
   return (
     <>
-      <form id={formId} ref={form} action={formAction} className="space-y-3" noValidate>
+      <form id={formId} ref={form} action={submit} className="space-y-3" noValidate>
         <div className="flex flex-wrap items-start gap-3">
           <div className="w-32">
             <CurrencySelect
@@ -85,7 +90,7 @@ export function PayoutForm({
             <Button variant="secondary" onClick={() => setAsking(null)}>
               Cancel
             </Button>
-            <Button type="submit" form={formId} variant="primary" onClick={() => setAsking(null)}>
+            <Button type="submit" form={formId} variant="primary">
               Pay out now
             </Button>
           </div>
