@@ -116,14 +116,17 @@ function ledger(table: "payments" | "refunds"): Batch {
         insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status,
                                           available_on, created_at)
         select merchant_id, type, id, currency, amount, 0, amount, 'available', at, at from picked
-        returning merchant_id, id, type, currency, amount, net, created_at),
+        returning merchant_id, id, type, currency, amount, fee, net, created_at),
       counted as (
-        -- Counted here, not by ledger.3: these transactions come after the id it walks up to.
-        insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, net)
-        select merchant_id, (created_at at time zone 'UTC')::date, type, currency, 0, count(*), sum(net)
+        -- Counted here, not by ledger.3: these transactions come after the id it walks up to. Their amount
+        -- and fee too: this runs after migration 0046, so they come after the id ledger.4 walks up to.
+        insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, amount, fee, net)
+        select merchant_id, (created_at at time zone 'UTC')::date, type, currency, 0, count(*), sum(amount),
+               sum(fee), sum(net)
         from posted group by 1, 2, 3, 4 order by 1, 2, 3, 4
         on conflict (merchant_id, day, type, currency, slot) do update
-          set count = d.count + excluded.count, net = d.net + excluded.net),
+          set count = d.count + excluded.count, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
+              net = d.net + excluded.net),
       lines as (
         select merchant_id, id, currency, account, moved from posted,
                lateral (values ('available', amount), ('clearing', -amount)) as entry (account, moved)),
@@ -155,6 +158,23 @@ const balanceTransactionDailyTotals: Batch = async (tx, { position, through }, s
   return to >= last ? null : to.toString();
 };
 
+/**
+ * Migration 0046: the amount and fee of the balance transactions posted before the daily totals kept them are
+ * added in, by id up to the highest then (count and net were counted already; later ones add their own).
+ */
+const balanceTransactionDailySums: Batch = async (tx, { position, through }, size) => {
+  const from = BigInt(position || "0");
+  const last = BigInt(through || "0");
+  const to = from + BigInt(size) < last ? from + BigInt(size) : last;
+  await tx.execute(sql`insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, amount, fee)
+    select merchant_id, (created_at at time zone 'UTC')::date, type, currency, 0, sum(amount), sum(fee)
+    from balance_transactions where id > ${from.toString()} and id <= ${to.toString()}
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (merchant_id, day, type, currency, slot) do update
+      set amount = d.amount + excluded.amount, fee = d.fee + excluded.fee`);
+  return to >= last ? null : to.toString();
+};
+
 const STEPS: Record<string, Batch> = {
   "currency.1.payments": byId("payments"),
   "currency.2.refunds": byId("refunds"),
@@ -164,6 +184,7 @@ const STEPS: Record<string, Batch> = {
   "ledger.1.payments": ledger("payments"),
   "ledger.2.refunds": ledger("refunds"),
   "ledger.3.balance_transaction_daily_totals": balanceTransactionDailyTotals,
+  "ledger.4.balance_transaction_daily_sums": balanceTransactionDailySums,
 };
 
 /**

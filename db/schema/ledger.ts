@@ -98,6 +98,9 @@ export const balanceTransactionDailyTotals = pgTable(
     currency: text("currency").notNull(),
     slot: smallint("slot").notNull(),
     count: bigint("count", { mode: "number" }).notNull().default(0),
+    /** Sums of the day's transactions' amount and fee (net = amount − fee): the reports' and the Overview's. */
+    amount: numeric("amount").notNull().default("0"),
+    fee: numeric("fee").notNull().default("0"),
     net: numeric("net").notNull().default("0"),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.day, t.type, t.currency, t.slot] })],

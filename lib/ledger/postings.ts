@@ -107,17 +107,19 @@ export const addToBalances = (lines: SQL, posting: string, prefix = "ledger") =>
     returning 1)`;
 
 /**
- * A CTE that counts the balance transactions `posted` returns (merchant_id, type, currency, net, created_at) in
+ * A CTE that counts the balance transactions `posted` returns (merchant_id, type, currency, amount, fee, net,
+ * created_at) in
  * their day's totals, each change to one slot, in key order. `prefix` names it apart from the statement's others.
  */
 export const addToDailyTotals = (posted: SQL, prefix = "ledger") => sql`
   ${sql.identifier(`${prefix}_counted`)} as (
-    insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, net)
+    insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, amount, fee, net)
     select merchant_id, (created_at at time zone 'UTC')::date, type, currency,
-           floor(random() * ${BALANCE_SLOTS})::smallint, count(*), sum(net)
+           floor(random() * ${BALANCE_SLOTS})::smallint, count(*), sum(amount), sum(fee), sum(net)
     from ${posted} group by 1, 2, 3, 4 order by 1, 2, 3, 4
     on conflict (merchant_id, day, type, currency, slot) do update
-      set count = d.count + excluded.count, net = d.net + excluded.net
+      set count = d.count + excluded.count, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
+          net = d.net + excluded.net
     returning 1)`;
 
 /**
@@ -142,7 +144,7 @@ export function refundPostingCtes(prefix: string, type: "refund" | "refund_failu
   return sql`${posted} as (
       insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status, available_on)
       select merchant_id, ${type}, id, currency, ${signed}, 0, ${signed}, 'available', now() from ${source}
-      returning merchant_id, id, type, currency, amount, net, created_at),
+      returning merchant_id, id, type, currency, amount, fee, net, created_at),
     ${lines} as (
       select merchant_id, id as transaction_id, currency, account, moved as amount
       from ${posted}, lateral (values ('available', amount), ('clearing', -amount)) as entry (account, moved)),
@@ -169,7 +171,7 @@ export async function post(tx: Executor, postings: readonly Posting[]): Promise<
           select merchant_id, type, source_id, currency, amount, fee, net,
                  case when available_on <= now() then 'available' else 'pending' end, available_on
           from v
-          returning merchant_id, id, type, source_id, status, currency, net, created_at),
+          returning merchant_id, id, type, source_id, status, currency, amount, fee, net, created_at),
         lines as (
           select p.merchant_id, p.id as transaction_id, v.currency, e.amount::numeric as amount,
                  case when e.account <> ${BALANCE} then e.account

@@ -61,14 +61,16 @@ export async function verifyLedger(db: Executor): Promise<LedgerReport> {
       selectRows<{ n: number }>(
         db,
         sql`select count(*) as n from (
-            select merchant_id, day, type, currency, sum(count) as count, sum(net) as net
+            select merchant_id, day, type, currency, sum(count) as count, sum(amount) as amount, sum(fee) as fee,
+                   sum(net) as net
             from balance_transaction_daily_totals group by 1, 2, 3, 4) kept
           full join (
             select merchant_id, (created_at at time zone 'UTC')::date as day, type, currency, count(*) as count,
-                   sum(net) as net
+                   sum(amount) as amount, sum(fee) as fee, sum(net) as net
             from balance_transactions group by 1, 2, 3, 4) posted
           using (merchant_id, day, type, currency)
-          where coalesce(kept.count, 0) <> coalesce(posted.count, 0) or coalesce(kept.net, 0) <> coalesce(posted.net, 0)`,
+          where coalesce(kept.count, 0) <> coalesce(posted.count, 0) or coalesce(kept.net, 0) <> coalesce(posted.net, 0)
+             or coalesce(kept.amount, 0) <> coalesce(posted.amount, 0) or coalesce(kept.fee, 0) <> coalesce(posted.fee, 0)`,
       ),
       selectRows<{ n: number }>(
         db,

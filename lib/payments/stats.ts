@@ -2,7 +2,6 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { PAYMENT_STATUSES, type PaymentStatus } from "@/db/enums";
-import { disputeFee } from "@/lib/ledger/pricing";
 import { inMinorUnits } from "@/lib/money/amount";
 import type { OverviewRange } from "./filters";
 
@@ -10,12 +9,13 @@ export type StatusTotals = Record<PaymentStatus, { count: number; volume: string
 /** Gross: completed payments' volume; refunded: succeeded refunds; net: the one less the other. */
 /**
  * Net volume is gross less refunds less what disputes took and did not give back (DESIGN.md, "Disputed
- * money"); the dispute fees are fees, shown apart, never in it.
+ * money"); the payments' fees and the dispute fees are fees, shown apart, never in it.
  */
 export type NetVolume = {
   gross: string;
   refunded: string;
   disputed: string;
+  paymentFees: string;
   disputeFees: string;
   net: string;
   refunds: number;
@@ -69,11 +69,10 @@ export async function getPaymentStats(
   const payments = sql`payment_daily_totals
     where merchant_id = ${merchantId} and customer_id = '' and currency = ${currency} ${inRange}`;
   const refunds = sql`refund_daily_totals where merchant_id = ${merchantId} and currency = ${currency} ${inRange}`;
-  // Disputes from the balance transactions' daily totals: `dispute` withdrew amount and fee, `dispute_won`
-  // gave the amount back; inquiries post nothing.
-  const disputes = sql`balance_transaction_daily_totals where merchant_id = ${merchantId} and currency = ${currency}
-    and type in ('dispute', 'dispute_won') ${inRange}`;
-  const fee = disputeFee(currency);
+  // Fees and disputes from the balance transactions' daily totals (by the day each posted): `dispute` withdrew
+  // its amount (negative) with its fee, `dispute_won` gave the amount back; inquiries post nothing.
+  const moved = sql`balance_transaction_daily_totals where merchant_id = ${merchantId} and currency = ${currency}
+    ${inRange}`;
   const bucket = range === "all" ? "month" : "day";
   const bucketOf = (day: SQL) => (bucket === "month" ? sql`date_trunc('month', ${day})::date` : day);
   // All time starts at the month of the first payment or refund (this month when there is none).
@@ -94,20 +93,23 @@ export async function getPaymentStats(
       refunded: string;
       disputed: string;
       dispute_fees: string;
+      payment_fees: string;
       net: string;
       refunds: number | string;
     }>(
       db,
       sql`select gross::text as gross, refunded::text as refunded, disputed::text as disputed,
-                 dispute_fees::text as dispute_fees, (gross - refunded - disputed)::text as net, refunds
-          from (select gross, refunded, refunds, -disputes_net - dispute_fees as disputed, dispute_fees
+                 dispute_fees::text as dispute_fees, (gross - refunded - disputed)::text as net, refunds,
+                 payment_fees::text as payment_fees
+          from (select gross, refunded, refunds, -disputes_amount as disputed, dispute_fees, payment_fees
           from (select
             coalesce((select sum(volume) from ${payments} and status = 'completed'), 0) as gross,
             coalesce((select sum(amount) from ${refunds}), 0) as refunded,
             coalesce((select sum(count) from ${refunds}), 0) as refunds,
-            coalesce((select sum(net) from ${disputes}), 0) as disputes_net,
-            coalesce((select sum(count) from ${disputes} and type = 'dispute'), 0) * ${fee}::numeric
-              as dispute_fees) sums) figures`,
+            coalesce((select sum(amount) from ${moved} and type in ('dispute', 'dispute_won')), 0)
+              as disputes_amount,
+            coalesce((select sum(fee) from ${moved} and type = 'dispute'), 0) as dispute_fees,
+            coalesce((select sum(fee) from ${moved} and type = 'payment'), 0) as payment_fees) sums) figures`,
     ),
     selectRows<{
       day: string;
@@ -141,6 +143,7 @@ export async function getPaymentStats(
       gross: money(volume?.gross),
       refunded: money(volume?.refunded),
       disputed: money(volume?.disputed),
+      paymentFees: money(volume?.payment_fees),
       disputeFees: money(volume?.dispute_fees),
       net: money(volume?.net),
       refunds: Number(volume?.refunds ?? 0),

@@ -99,7 +99,7 @@ async function postPayoutMovement(
                     ${payout.currency}, ${movement === "created" ? sql`-${amount}::numeric` : sql`${amount}::numeric`}, 0,
                     ${movement === "created" ? sql`-${amount}::numeric` : sql`${amount}::numeric`}, 'available', now(),
                     ${carries ? payout.id : null})
-            returning merchant_id, id, type, currency, net, created_at`;
+            returning merchant_id, id, type, currency, amount, fee, net, created_at`;
   await tx.execute(sql`with moved as (${transaction}),
     lines as (
       select ${payout.merchant_id}::bigint as merchant_id, moved.id as transaction_id, ${payout.currency}::text as currency,

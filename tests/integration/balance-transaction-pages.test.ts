@@ -27,9 +27,10 @@ beforeAll(async () => {
              ${hoursAgo(0).toISOString()}::timestamptz - make_interval(hours => g * 2)
       from generate_series(1, 60) as g,
            lateral (select case when g % 5 = 0 then -g else g end::numeric as amount) a
-      returning merchant_id, id, type, currency, net, created_at)
-    insert into balance_transaction_daily_totals (merchant_id, day, type, currency, slot, count, net)
-    select merchant_id, (created_at at time zone 'UTC')::date, type, currency, id % 2, count(*), sum(net)
+      returning merchant_id, id, type, currency, amount, fee, net, created_at)
+    insert into balance_transaction_daily_totals (merchant_id, day, type, currency, slot, count, amount, fee, net)
+    select merchant_id, (created_at at time zone 'UTC')::date, type, currency, id % 2, count(*), sum(amount),
+           sum(fee), sum(net)
     from made group by 1, 2, 3, 4, 5`);
 });
 

@@ -357,6 +357,7 @@ describe("disputed money", () => {
       gross: "40.00",
       refunded: "0.00",
       disputed: "40.00",
+      paymentFees: "1.46",
       disputeFees: "15.00",
       net: "0.00",
     });

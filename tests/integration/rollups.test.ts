@@ -63,14 +63,15 @@ async function rollupsOf(merchantId: number) {
   );
   const ledgerTotals = await selectRows<Record<string, string>>(
     db,
-    sql`select to_char(day, 'YYYY-MM-DD') as day, type, currency, sum(count)::text as count, sum(net)::text as net
+    sql`select to_char(day, 'YYYY-MM-DD') as day, type, currency, sum(count)::text as count,
+               sum(amount)::text as amount, sum(fee)::text as fee, sum(net)::text as net
         from balance_transaction_daily_totals where merchant_id = ${merchantId}
         group by 1, 2, 3 having sum(count) <> 0 order by 1, 2, 3`,
   );
   const expectedLedgerTotals = await selectRows<Record<string, string>>(
     db,
     sql`select to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, type, currency,
-               count(*)::text as count, sum(net)::text as net
+               count(*)::text as count, sum(amount)::text as amount, sum(fee)::text as fee, sum(net)::text as net
         from balance_transactions where merchant_id = ${merchantId} group by 1, 2, 3 order by 1, 2, 3`,
   );
   return {

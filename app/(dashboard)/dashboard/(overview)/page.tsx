@@ -135,6 +135,7 @@ export default async function OverviewPage({
             ],
             ["Disputed", stats.volume.disputed, "taken back by payers' banks, not reinstated"],
             ["Net volume", stats.volume.net, "gross less refunds and disputes"],
+            ["Payment fees", stats.volume.paymentFees, "on completed payments"],
             ["Dispute fees", stats.volume.disputeFees, "fees, apart from net volume"],
           ] as const
         ).map(([label, amount, note]) => (
