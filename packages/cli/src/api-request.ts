@@ -1,5 +1,6 @@
 import { PaymentsApiError, PaymentsConnectionError } from "@payments-platform/sdk";
 import { loadCredentials } from "./config.js";
+import { httpFetch } from "./http-fetch.js";
 import { CliError, EXIT } from "./output.js";
 
 export type ApiRequestOptions = { data?: string; idempotencyKey?: string; json?: boolean };
@@ -82,7 +83,7 @@ export async function requestApi(
   if (options.idempotencyKey !== undefined) headers["Idempotency-Key"] = options.idempotencyKey;
   let response: Response;
   try {
-    response = await fetch(url, { method, headers, body });
+    response = await httpFetch(url, { method, headers, body });
   } catch (error) {
     throw new PaymentsConnectionError(`Could not reach ${url.origin}.`, { cause: error });
   }

@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from "commander";
 import { requestApi, type ApiRequestOptions } from "./api-request.js";
 import { showBalance } from "./balance.js";
 import { keyHint, loadCredentials, parseApiUrl, storeCredentials, type Credentials } from "./config.js";
+import { httpFetch } from "./http-fetch.js";
 import { listen, type ListenOptions } from "./listen.js";
 import {
   listCustomers,
@@ -18,7 +19,7 @@ import { CliError, emit, EXIT, plural } from "./output.js";
 import { collect, trigger, TRIGGERS, type TriggerOptions } from "./trigger.js";
 
 const client = (credentials: Credentials) =>
-  new Payments({ apiKey: credentials.apiKey, baseUrl: credentials.apiUrl, maxRetries: 1 });
+  new Payments({ apiKey: credentials.apiKey, baseUrl: credentials.apiUrl, maxRetries: 1, fetch: httpFetch });
 
 /**
  * A refusal as lines, each saying one thing once: a 422's field errors as `field: message` (the SDK's

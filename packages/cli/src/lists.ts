@@ -155,7 +155,19 @@ export async function listPayouts(client: Payments, options: ListWindow): Promis
   );
 }
 
-/** `payments disputes list`: newest first, by status; one line each (when, id, status, amount, payment, deadline). */
+/** A dispute the bank has decided (or an inquiry it closed): nothing is due any more. */
+const CLOSED_DISPUTE: ReadonlySet<Dispute["status"]> = new Set(["won", "lost", "warning_closed"]);
+
+/** An open dispute's deadline (`due …`), or when a closed one closed (`closed …`): never a past due date. */
+function disputeDeadline(dispute: Dispute): string {
+  if (!CLOSED_DISPUTE.has(dispute.status)) return `due ${timestamp(dispute.evidence_due_by)}`;
+  return dispute.closed_at === null ? "closed" : `closed ${timestamp(dispute.closed_at)}`;
+}
+
+/**
+ * `payments disputes list`: newest first, by status; one line each (when, id, status, amount, payment,
+ * reason, and the deadline of an open one or the time a closed one closed).
+ */
 export async function listDisputes(
   client: Payments,
   options: ListWindow & { status?: Dispute["status"]; payment?: number },
@@ -173,6 +185,6 @@ export async function listDisputes(
     disputes,
     { json: options.json, type: "dispute", none: "No disputes." },
     (dispute) =>
-      `${timestamp(dispute.created_at)}  ${dispute.id}  ${dispute.status.padEnd(22)}  ${dispute.amount} ${dispute.currency}  payment ${dispute.payment_id}  ${dispute.reason}  due ${timestamp(dispute.evidence_due_by)}`,
+      `${timestamp(dispute.created_at)}  ${dispute.id}  ${dispute.status.padEnd(22)}  ${dispute.amount} ${dispute.currency}  payment ${dispute.payment_id}  ${dispute.reason}  ${disputeDeadline(dispute)}`,
   );
 }

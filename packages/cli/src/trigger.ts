@@ -1,5 +1,5 @@
-import type { Payments } from "@payments-platform/sdk";
-import { CliError, emit, EXIT, failureSuffix } from "./output.js";
+import { PaymentsApiError, type Dispute, type Payments } from "@payments-platform/sdk";
+import { CliError, emit, EXIT, failureSuffix, timestamp } from "./output.js";
 
 /** The events `trigger` causes; `payment.canceled` cancels a pending payment (its event is payment.failed). */
 export const TRIGGERS = [
@@ -40,6 +40,51 @@ export function parseMetadata(pairs: string[]): Record<string, string> | undefin
   return metadata;
 }
 
+/**
+ * Settles a payment or refund with the simulator's test helper. The simulator settles on its own too, after
+ * a moment (PAYMENTS_AUTO_SETTLE_MS): when it got there first, the helper's 409 is no failure if the object
+ * already is in the state asked for, and is reported as it came otherwise.
+ */
+async function settledAs<T extends { status: string }>(
+  settle: () => Promise<T>,
+  retrieve: () => Promise<T>,
+  outcome: string,
+): Promise<T> {
+  try {
+    return await settle();
+  } catch (error) {
+    if (!(error instanceof PaymentsApiError && error.status === 409)) throw error;
+    const current = await retrieve();
+    if (current.status !== outcome) throw error;
+    return current;
+  }
+}
+
+/** What a dispute took from the balance, as its `dispute` balance transaction has it, unsigned. */
+type DisputeWithdrawal = { disputed: string; fee: string; withdrawn: string };
+
+const unsigned = (amount: string) => amount.replace(/^-/, "");
+
+/**
+ * The dispute's withdrawal as the API booked it: its amount plus the dispute fee (15.00, 1500 JPY,
+ * 15.000 KWD), from the balance transaction of type `dispute` that opening it posted. The list is newest
+ * first, so it is among the first few (others' disputes opened meanwhile aside); null if not (an inquiry
+ * withdraws nothing).
+ */
+async function disputeWithdrawal(client: Payments, dispute: Dispute): Promise<DisputeWithdrawal | null> {
+  let looked = 0;
+  for await (const move of client.balanceTransactions.list({
+    type: "dispute",
+    currency: dispute.currency,
+    perPage: 20,
+  })) {
+    if (move.source_id === dispute.id)
+      return { disputed: unsigned(move.amount), fee: unsigned(move.fee), withdrawn: unsigned(move.net) };
+    if (++looked >= 100) break;
+  }
+  return null;
+}
+
 /** Collects a repeatable flag's values, in order. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -72,7 +117,11 @@ export async function trigger(client: Payments, name: string, options: TriggerOp
     steps.push(`payment ${payment.id} canceled, failed${failureSuffix(canceled)}`);
   } else if (name !== "payment.pending") {
     const outcome = name === "payment.failed" ? "failed" : "completed";
-    const settled = await client.testHelpers.settlePayment(payment.id, outcome);
+    const settled = await settledAs(
+      () => client.testHelpers.settlePayment(payment.id, outcome),
+      () => client.payments.retrieve(payment.id),
+      outcome,
+    );
     steps.push(`payment ${payment.id} ${outcome}${failureSuffix(settled)}`);
   }
   if (name.startsWith("refund.")) {
@@ -81,16 +130,25 @@ export async function trigger(client: Payments, name: string, options: TriggerOp
     steps.push(`refund ${refund.id} of ${refund.amount} ${refund.currency} created (pending)`);
     if (name !== "refund.created") {
       const outcome = name === "refund.failed" ? "failed" : "succeeded";
-      await client.testHelpers.settleRefund(refund.id, outcome);
+      await settledAs(
+        () => client.testHelpers.settleRefund(refund.id, outcome),
+        () => client.refunds.retrieve(refund.id),
+        outcome,
+      );
       steps.push(`refund ${refund.id} ${outcome}`);
     }
   }
+  let withdrawal: DisputeWithdrawal | null = null;
   if (name === "dispute.created") {
     // As the dispute test cards do: the payer's bank takes the completed payment back, with the dispute fee.
     const dispute = await client.testHelpers.openDispute(payment.id, { reason: "fraudulent" });
     disputeId = dispute.id;
+    withdrawal = await disputeWithdrawal(client, dispute);
+    const money = withdrawal
+      ? `${withdrawal.disputed} ${dispute.currency} + ${withdrawal.fee} ${dispute.currency} dispute fee = ${withdrawal.withdrawn} ${dispute.currency} withdrawn`
+      : `${dispute.amount} ${dispute.currency} withdrawn`;
     steps.push(
-      `dispute ${dispute.id} opened (${dispute.reason}, ${dispute.amount} ${dispute.currency} withdrawn, evidence due by ${dispute.evidence_due_by})`,
+      `dispute ${dispute.id} opened (${dispute.reason}, ${money}, evidence due by ${timestamp(dispute.evidence_due_by)})`,
     );
   }
   emit(
@@ -102,6 +160,10 @@ export async function trigger(client: Payments, name: string, options: TriggerOp
       refund_id: refundId,
       dispute_id: disputeId,
       checkout_url: checkoutUrl,
+      // What the dispute took from the balance, in the payment's currency (null for any other event).
+      currency: payment.currency,
+      dispute_fee: withdrawal?.fee ?? null,
+      withdrawn: withdrawal?.withdrawn ?? null,
     },
     steps.map((step) => `Trigger succeeded: ${step}`).join("\n"),
   );
