@@ -7,7 +7,7 @@ import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { newCheckoutToken } from "@/lib/payments/checkout-token";
-import { createPaymentStatement, storedMetadata } from "@/lib/payments/create-payment";
+import { createPaymentCall, storedMetadata } from "@/lib/payments/create-payment";
 import { listPaymentsStatement } from "@/lib/payments/queries";
 import { publicId } from "@/lib/platform/ids";
 import { authenticationStatement } from "@/lib/tokens/authenticate";
@@ -80,7 +80,7 @@ const server = http.createServer((request, response) => {
       // The customer's rollups as the app keeps them.
       const customer_id = body.customer_id ?? null;
       const [payment] = await run(
-        createPaymentStatement(
+        createPaymentCall(
           merchantId,
           {
             amount,
@@ -97,7 +97,7 @@ const server = http.createServer((request, response) => {
           publicId("evt"),
         ),
       );
-      const id = payment!.id as string;
+      const id = (payment!.created as { id: string | number }).id;
       response
         .writeHead(201, { "content-type": "application/json", location: `/api/payments/${id}` })
         .end('{"message":"Payment created successfully"}');

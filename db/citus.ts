@@ -53,6 +53,41 @@ export async function distributeForCitus(client: Sql): Promise<string[]> {
   const [citus] = await client`select 1 from pg_extension where extname = 'citus'`;
   globalForCitus.paymentsOnCitus = Boolean(citus);
   if (!citus) return [];
+  const distributed = await distributeTables(client);
+  await delegateWriteFunctions(client);
+  return distributed;
+}
+
+/**
+ * The write functions of migration 0047 and after, each by its merchant argument (`p_merchant_id`): a call
+ * names its merchant, so the coordinator hands the whole call to the worker with that merchant's shards
+ * (colocated with `payments`), which runs every statement of it locally. Idempotent (Citus updates the
+ * function's entry).
+ */
+export const DELEGATED_FUNCTIONS = [
+  "create_payment(bigint,text,text,text,numeric,text,text,text,integer,text,bigint,text,text,text,boolean,text,text,timestamptz)",
+  "settle_payment(bigint,bigint,text,text,text,text,json,bigint,boolean)",
+  "record_event(bigint,text,text,bigint,json)",
+];
+
+/**
+ * What they call, on every node too. Created by a migration while the tables were still the coordinator's,
+ * a function over a table's row type stayed there: distributing it copies it to the workers.
+ */
+const PROPAGATED_FUNCTIONS = [
+  "payment_json(payments,text)",
+  "minor_units(text)",
+  "payment_fee(numeric,text,numeric,numeric)",
+];
+
+async function delegateWriteFunctions(client: Sql): Promise<void> {
+  for (const signature of PROPAGATED_FUNCTIONS)
+    await client`select create_distributed_function(${signature})`;
+  for (const signature of DELEGATED_FUNCTIONS)
+    await client`select create_distributed_function(${signature}, 'p_merchant_id', colocate_with := 'payments')`;
+}
+
+async function distributeTables(client: Sql): Promise<string[]> {
   const tables = await client<Array<{ name: string; has_merchant: boolean }>>`
     select c.relname as name,
            exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'merchant_id'

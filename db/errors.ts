@@ -49,6 +49,17 @@ export function isMissingPartition(error: unknown): boolean {
   return false;
 }
 
+/**
+ * True when a write function refused an Idempotency-Key used with another request (SQLSTATE PA409, raised by
+ * the functions of migration 0047): the API's 409.
+ */
+export function isIdempotencyKeyReused(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as Error & { code?: unknown }).code === "PA409") return true;
+  }
+  return false;
+}
+
 /** True when a statement gave up waiting for a lock (SQLSTATE 55P03: lock_timeout, NOWAIT). */
 export function isLockNotAvailable(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {

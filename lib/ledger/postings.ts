@@ -2,7 +2,6 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { BalanceTransactionType, LedgerAccount } from "@/db/enums";
-import { CURRENCY_CODES, minorUnits } from "@/lib/money/currencies";
 import { getEnv } from "@/lib/platform/env";
 
 // Money moves only here (DESIGN.md, "Balances, fees and payouts"): each movement is a balance transaction
@@ -36,30 +35,21 @@ export type Posting = {
 };
 
 /**
- * `currency`'s ISO minor units as SQL: the fee is rounded to them in the statement that completes a payment.
- * Two IN lists, not a CASE branch per currency: that expression is in every settle, and a CASE of 23 branches,
- * twice, halved the settler's throughput (BENCHMARKS.md, "Settling on the ledger").
+ * `currency`'s ISO minor units as SQL: the database's `minor_units` (migration 0047), two IN lists that the
+ * planner inlines, not a CASE branch per currency: that expression is in every settle, and a CASE of 23
+ * branches, twice, halved the settler's throughput (BENCHMARKS.md, "Settling on the ledger").
  */
 export function minorUnitsSql(currency: SQL): SQL {
-  const withUnits = (units: number) =>
-    sql.raw(
-      CURRENCY_CODES.filter((code) => minorUnits(code) === units)
-        .map((code) => `'${code}'`)
-        .join(", "),
-    );
-  // A searched CASE: Citus deparses a simple `case x when 'BHD'` in an UPDATE it routes as `when NULL::boolean`.
-  return sql`(case when ${currency} in (${withUnits(3)}) then 3 when ${currency} in (${withUnits(0)}) then 0 else 2 end)`;
+  return sql`minor_units(${currency})`;
 }
 
 /**
  * A completed payment's fee: percent of the amount plus a fixed count of minor units, rounded half up to the
- * currency's minor unit (PostgreSQL's round() of a positive numeric), exact: numeric throughout. A payment of
- * 0 moved nothing, so it costs nothing (DESIGN.md, "Zero").
+ * currency's minor unit, exact: numeric throughout; a payment of 0 costs nothing (DESIGN.md, "Zero"). The
+ * database's `payment_fee` (migration 0047), which settle_payment uses too: one rule.
  */
 export function feeSql(amount: SQL, currency: SQL, percent: SQL, fixedMinorUnits: SQL): SQL {
-  const units = minorUnitsSql(currency);
-  return sql`case when ${amount} = 0 then 0
-    else round(${amount} * ${percent} / 100 + ${fixedMinorUnits} * power(10::numeric, -${units}), ${units}) end`;
+  return sql`payment_fee(${amount}, ${currency}, ${percent}, ${fixedMinorUnits})`;
 }
 
 /**
@@ -122,15 +112,6 @@ export const addToDailyTotals = (posted: SQL, prefix = "ledger") => sql`
           net = d.net + excluded.net
     returning 1)`;
 
-/**
- * A CTE, `${prefix}_done` (one row), that PostgreSQL can only give once the posting's CTEs named after
- * `prefix` have all run: what reads it runs after them, so its locks are taken after the ledger's.
- */
-export const postingDone = (prefix: string) => {
-  const rowsOf = (name: string) => sql`(select count(*) from ${sql.identifier(`${prefix}_${name}`)})`;
-  return sql`${sql.identifier(`${prefix}_done`)} as (
-    select ${rowsOf("entered")} + ${rowsOf("balanced")} + ${rowsOf("counted")} as rows)`;
-};
 
 /**
  * A refund's money in the statement that makes or fails it (CTEs, named after `prefix`): the rows of

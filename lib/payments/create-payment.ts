@@ -1,16 +1,15 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
+import { onCitus } from "@/db/citus";
 import { selectRows, type Executor } from "@/db/client";
 import type { PaymentSource } from "@/db/enums";
-import { onceMoreOnConflict } from "@/db/errors";
+import { isIdempotencyKeyReused, onceMoreOnConflict } from "@/db/errors";
 import { merchantDefaultCurrency } from "@/lib/accounts/merchants";
 import { parseWithMoney } from "@/lib/money/amount";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "./checkout-token";
-import { requestHash, runOnceForKey } from "./idempotency";
-import { eventStatement } from "./outbox";
-import { paymentResourceJson } from "./resource";
+import { IDEMPOTENCY_KEY_REUSED, requestHash } from "./idempotency";
 import { createPaymentSchema } from "./schemas";
 
 export type CreatePaymentOptions = {
@@ -44,79 +43,27 @@ export type NewPayment = {
   checkout: NewCheckoutToken;
 };
 
+/** How long a key is remembered (the contract's 24 hours): an older one is free to reuse. */
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
 /**
- * The whole creation in one statement, so one round trip and, without an Idempotency-Key, no transaction
- * around it (a statement commits as a whole): the next sequence number from the merchant's counter, the
- * payment, its checkout page, its customer's row, its count in its day's pending totals (the merchant's and
- * its customer's: the Overview's and the lists' rollup), and its `payment.pending` event with deliveries. The
- * merchant's payment_sequences row lock orders creations, so the count is the payment's dense sequence
- * number, and created_at is the clock or the previous payment's, whichever is later, so it keeps the same
- * order (ties go by id, also taken under the lock) even where the clock is read before the lock (Citus
- * evaluates it on the coordinator); nothing
- * waits on the application while the lock is held. Exported so the benchmark's bare baseline runs the same SQL.
+ * The whole creation as one call of the database's `create_payment` (migration 0047: the key's claim, the
+ * merchant's sequence, the payment, its customer, checkout page, day's pending totals and `payment.pending`
+ * event with deliveries, top to bottom), so one round trip, and on Citus one call the coordinator hands to the
+ * merchant's worker. Without a key, `key` is null. Exported so the benchmark's bare baseline runs the same call.
  */
-export function createPaymentStatement(merchantId: number, payment: NewPayment, eventId: string): SQL {
-  return eventStatement({
-    id: eventId,
-    merchantId,
-    type: "payment.pending",
-    paymentId: sql`inserted.id`,
-    data: paymentResourceJson({
-      id: sql`inserted.id`,
-      external_id: sql`${payment.external_id}`,
-      status: sql`'pending'`,
-      amount: sql`${payment.amount}`,
-      currency: sql`${payment.currency}`,
-      metadata: sql`${payment.metadata}`,
-      customer_id: sql`${payment.customer_id}`,
-      created_at: sql`inserted.created_at`,
-      checkout_url: sql`${checkoutUrl(payment.checkout.token)}`,
-      payment_method: sql`null`,
-      failure_code: sql`null`,
-      failure_reason: sql`null`,
-      fee: sql`null`,
-      net: sql`null`,
-    }),
-    after: {
-      ctes: sql`
-      sequence as (
-        insert into payment_sequences as s (merchant_id, payments_count, last_created_at)
-        values (${merchantId}::bigint, 1, clock_timestamp())
-        on conflict (merchant_id) do update
-          set payments_count = s.payments_count + 1,
-              last_created_at = greatest(excluded.last_created_at, s.last_created_at)
-        returning payments_count as seq, last_created_at as at
-      ), inserted as (
-        insert into payments (merchant_id, merchant_seq, external_id, customer_id, amount, currency, metadata, source, settle_at, created_at, updated_at)
-        select ${merchantId}::bigint, seq, ${payment.external_id}::text, ${payment.customer_id}::text, ${payment.amount}::numeric,
-               ${payment.currency}::text,
-               ${payment.metadata}::text, ${payment.source}::text,
-               case when ${payment.autoSettleMs}::int > 0 then at + ${payment.autoSettleMs}::int * interval '1 millisecond' end,
-               at, at
-        from sequence
-        returning id, created_at, amount, customer_id
-      ), customer as (
-        insert into customers as c (merchant_id, customer_id, payments_count, first_payment_at, last_payment_at)
-        select ${merchantId}::bigint, customer_id, 1, created_at, created_at from inserted where customer_id <> ''
-        on conflict (merchant_id, customer_id) do update
-          set payments_count = c.payments_count + 1, last_payment_at = excluded.last_payment_at
-      ), checkout as (
-        insert into checkouts (payment_id, merchant_id, token_hash, token_ciphertext, return_url, payment_link_id, created_at)
-        select id, ${merchantId}::bigint, ${payment.checkout.hash}::text, ${payment.checkout.ciphertext}::text,
-               ${payment.return_url}::text, ${payment.paymentLinkId}::bigint, created_at
-        from inserted
-      ), day_total as (
-        insert into payment_daily_totals as t (merchant_id, customer_id, day, status, currency, count, volume)
-        select ${merchantId}::bigint, scope, (created_at at time zone 'UTC')::date, 'pending', ${payment.currency}::text, 1, amount
-        from inserted, lateral (values (''), (nullif(customer_id, ''))) as scopes (scope) where scope is not null
-        order by scope
-        on conflict (merchant_id, customer_id, day, status, refund_state, currency)
-          do update set count = t.count + 1, volume = t.volume + excluded.volume
-      )`,
-      from: sql`inserted`,
-      returning: sql`inserted.id`,
-    },
-  });
+export function createPaymentCall(
+  merchantId: number,
+  payment: NewPayment,
+  eventId: string,
+  key: { key: string; hash: string } | null = null,
+): SQL {
+  return sql`select create_payment(${merchantId}::bigint, ${eventId}::text, ${payment.external_id}::text,
+    ${payment.customer_id}::text, ${payment.amount}::numeric, ${payment.currency}::text,
+    ${payment.metadata}::text, ${payment.source}::text, ${payment.autoSettleMs}::int, ${payment.return_url}::text,
+    ${payment.paymentLinkId}::bigint, ${payment.checkout.hash}::text, ${payment.checkout.ciphertext}::text,
+    ${checkoutUrl(payment.checkout.token)}::text, ${!onCitus()}::boolean, ${key?.key ?? null}::text,
+    ${key?.hash ?? null}::text, ${new Date(Date.now() - KEY_LIFETIME_MS).toISOString()}::timestamptz) as created`;
 }
 
 /**
@@ -158,10 +105,15 @@ export async function createPayment(
   // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.
   const awaitsPayer = data.return_url !== null || paymentLinkId !== null || options.waitForPayer === true;
   const checkout = newCheckoutToken(merchantId);
-  const created = (executor: Executor) =>
-    selectRows<{ id: number | string }>(
-      executor,
-      createPaymentStatement(
+  const { idempotencyKey } = options;
+  const key =
+    idempotencyKey === undefined
+      ? null
+      : { key: idempotencyKey, hash: requestHash({ ...data, amount, currency }) };
+  const [row] = await onceMoreOnConflict(() =>
+    selectRows<{ created: { id: number | string; replayed: boolean } }>(
+      db,
+      createPaymentCall(
         merchantId,
         {
           ...data,
@@ -174,26 +126,13 @@ export async function createPayment(
           checkout,
         },
         publicId("evt"),
+        key,
       ),
-    ).then(([payment]) => {
-      if (!payment) throw new DomainError("not_found", "Merchant not found.");
-      return Number(payment.id);
-    });
-  const { idempotencyKey } = options;
-  if (idempotencyKey === undefined)
-    return {
-      paymentId: await onceMoreOnConflict(() => created(db)),
-      replayed: false,
-      checkoutToken: checkout.token,
-    };
-  const { id, replayed } = await onceMoreOnConflict(() =>
-    runOnceForKey(
-      db,
-      merchantId,
-      idempotencyKey,
-      { target: "payment", hash: requestHash({ ...data, amount, currency }) },
-      created,
-    ),
+    ).catch((error: unknown) => {
+      throw isIdempotencyKeyReused(error) ? new DomainError("conflict", IDEMPOTENCY_KEY_REUSED) : error;
+    }),
   );
+  const id = Number(row!.created.id);
+  const { replayed } = row!.created;
   return { paymentId: id, replayed, checkoutToken: replayed ? undefined : checkout.token };
 }

@@ -1,4 +1,3 @@
-import { sql, type SQL } from "drizzle-orm";
 import type { PaymentFailureCode, PaymentStatus } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
 import { inMinorUnits } from "@/lib/money/amount";
@@ -69,49 +68,4 @@ export function toPaymentResource(row: FullPaymentRow, checkoutUrl: string | nul
     fee: row.fee === null ? null : inMinorUnits(row.fee, row.currency),
     net: row.net === null ? null : inMinorUnits(row.net, row.currency),
   };
-}
-
-const PAYMENT_JSON_FIELDS = [
-  "id",
-  "external_id",
-  "status",
-  "amount",
-  "currency",
-  "metadata",
-  "customer_id",
-  "created_at",
-  "checkout_url",
-  "payment_method",
-  "failure_code",
-  "failure_reason",
-  "fee",
-  "net",
-] as const;
-
-/** Each field of a payment resource as SQL: a column, or a value the statement knows already. */
-export type PaymentJsonFields = Record<(typeof PAYMENT_JSON_FIELDS)[number], SQL>;
-
-/**
- * toPaymentResource's object built by PostgreSQL (json_build_object keeps this key order), for the statements
- * that write a payment and its event at once: its creation (the id and time exist only once the row does) and
- * a settle. Amounts are stored in exactly their currency's minor units, so their text is the resource's.
- * tests/integration/webhooks.test.ts checks the two agree.
- */
-export function paymentResourceJson(fields: PaymentJsonFields): SQL {
-  return sql`json_build_object('id', ${fields.id}, 'external_id', ${fields.external_id}::text, 'type', 'payment',
-    'status', ${fields.status}::text, 'amount', ${fields.amount}::text,
-    'currency', ${fields.currency}::text, 'metadata', ${fields.metadata}::text,
-    'customer_id', ${fields.customer_id}::text,
-    'created_at', to_char(${fields.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'checkout_url', ${fields.checkout_url}::text, 'payment_method', ${fields.payment_method}::json,
-    'failure_code', ${fields.failure_code}::text, 'failure_reason', ${fields.failure_reason}::text,
-    'fee', ${fields.fee}::text, 'net', ${fields.net}::text)`;
-}
-
-/** paymentResourceJson over the columns of a row named `table` that is no longer pending (no checkout page). */
-export function settledPaymentJson(table: string): SQL {
-  const fields = Object.fromEntries(
-    PAYMENT_JSON_FIELDS.map((name) => [name, sql.raw(`${table}.${name}`)]),
-  ) as PaymentJsonFields;
-  return paymentResourceJson({ ...fields, checkout_url: sql`null` });
 }

@@ -1,12 +1,12 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
+import { onCitus } from "@/db/citus";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
 import type { PaymentMethod } from "@/db/schema";
-import { feeSql, paymentPostingCtes, postingDone } from "@/lib/ledger/postings";
+import { feeSql, paymentPostingCtes } from "@/lib/ledger/postings";
+import { getEnv } from "@/lib/platform/env";
 import { publicId } from "@/lib/platform/ids";
-import { eventStatement } from "./outbox";
 import type { Settlement } from "./processor";
-import { settledPaymentJson } from "./resource";
 import type { TransitionedRow } from "./settled";
 
 // The statements that move a payment out of pending (lib/payments/settlement.ts says who calls them, when).
@@ -61,49 +61,10 @@ export async function transition(
 }
 
 /**
- * One payment's whole settle as one statement, so one round trip and no transaction of its own: the
- * transition and its posting, then its event (with its hour's count and deliveries), then its rollups (its
- * day's totals, its customer's volume; moveRollups' rows). Each part reads what the one before it wrote, so
- * they lock rows in the settler's order (payment, ledger, event count, day's totals, customer), and neither
- * can wait on the other in a cycle. The moved row, or none when it was no longer pending (or not the
- * merchant's).
- */
-function settleOneStatement(paymentId: number, settlement: Settlement | PayerSettlement, merchantId: number) {
-  return eventStatement({
-    id: publicId("evt"),
-    merchantId,
-    type: `payment.${settlement.outcome}`,
-    paymentId: sql`moved.id`,
-    data: settledPaymentJson("moved"),
-    after: {
-      ctes: sql`${transitionCtes([{ paymentId, settlement }], merchantId)}, ${postingDone("payment")}`,
-      from: sql`moved, payment_done`,
-      returning: sql`moved.*`,
-      then: sql`day_moved as (
-          insert into payment_daily_totals as t (merchant_id, customer_id, day, status, currency, count, volume)
-          select moved.merchant_id, scope, (moved.created_at at time zone 'UTC')::date, move.status,
-                 moved.currency, move.count, move.count * moved.amount
-          from moved, recorded,
-               lateral (values (''), (nullif(moved.customer_id, ''))) as scopes (scope),
-               lateral (values ('pending', -1), (moved.status, 1)) as move (status, count)
-          where scope is not null
-          order by scope, move.status
-          on conflict (merchant_id, customer_id, day, status, refund_state, currency) do update
-            set count = t.count + excluded.count, volume = t.volume + excluded.volume
-          returning 1),
-        customer_moved as (
-          insert into customer_volumes as c (merchant_id, customer_id, currency, completed)
-          select moved.merchant_id, moved.customer_id, moved.currency, moved.amount
-          from moved, (select count(*) from day_moved) as totals
-          where moved.status = 'completed' and moved.customer_id <> ''
-          on conflict (merchant_id, customer_id, currency) do update set completed = c.completed + excluded.completed)`,
-    },
-  });
-}
-
-/**
- * Settles one payment of `merchantId` (settleOneStatement), in the caller's transaction when `db` is one: its
- * row, or undefined when it was no longer pending (or not the merchant's).
+ * One payment's whole settle as one call of the database's `settle_payment` (migration 0047: the transition
+ * and its posting, its event with deliveries, then its rollups, top to bottom), so one round trip, and on Citus
+ * one call the coordinator hands to the merchant's worker. In the caller's transaction when `db` is one: the
+ * moved row, or undefined when it was no longer pending (or not the merchant's).
  */
 export async function settleOne(
   db: Executor,
@@ -111,6 +72,12 @@ export async function settleOne(
   settlement: Settlement | PayerSettlement,
   merchantId: number,
 ): Promise<TransitionedRow | undefined> {
-  const [row] = await selectRows<TransitionedRow>(db, settleOneStatement(paymentId, settlement, merchantId));
-  return row;
+  const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
+  const [row] = await selectRows<{ settled: TransitionedRow | null }>(
+    db,
+    sql`select settle_payment(${merchantId}::bigint, ${paymentId}::bigint, ${publicId("evt")}::text,
+      ${settlement.outcome}::text, ${settlement.failureCode}::text, ${settlement.failureReason}::text,
+      ${card}::json, ${getEnv().BALANCE_AVAILABLE_AFTER}::bigint, ${!onCitus()}::boolean) as settled`,
+  );
+  return row?.settled ?? undefined;
 }

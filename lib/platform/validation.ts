@@ -84,12 +84,14 @@ export function requiredChoice<const Values extends readonly [string, ...string[
 
 /**
  * A record id as it arrives in a URL, a form field or a CLI flag, in its one canonical spelling: decimal digits
- * without a leading zero (`01` names nothing, as Laravel's integer rule refuses it), at most 15 of them, so
- * always a safe integer and inside the bigint column (a longer one names nothing either).
+ * without a leading zero (`01` names nothing, as Laravel's integer rule refuses it), at most a safe integer
+ * (2^53 − 1: a JSON number, and inside the bigint column; a larger one names nothing either). Ids made on a
+ * Citus worker start at its group id × 2^48, 16 digits from the fourth worker on.
  */
 export const idParam = z
   .string()
-  .regex(/^(?:0|[1-9]\d{0,14})$/)
+  .regex(/^(?:0|[1-9]\d{0,15})$/)
+  .refine((digits) => Number(digits) <= Number.MAX_SAFE_INTEGER)
   .transform(Number);
 
 /** Reads an id or throws the validation error that names its field (server actions, the CLI). */

@@ -1,7 +1,8 @@
 // On Citus (TEST_CITUS=1, the CI's Citus pass): the schema is sharded by merchant, and every statement of the
 // hot requests goes to one shard (DESIGN.md, "Citus: sharded by merchant"). Two checks:
-// - EXPLAIN of the hot statements, as the app builds them: a list page and the token check are one-task router
-//   queries; every step of a creation stays on the merchant's shard;
+// - EXPLAIN of the hot reads, as the app builds them: a list page and the token check are one-task router
+//   queries;
+// - each write is one call the coordinator hands whole to the merchant's worker, as Citus itself logs it;
 // - the hot requests' domain calls run on a database role whose sessions have
 //   citus.multi_task_query_log_level = error, so any statement that would fan out to several shards fails:
 //   create (with an Idempotency-Key, and its replay), retrieve, list (page 1, deep, filtered), settle,
@@ -72,8 +73,6 @@ describe.runIf(citus)("on Citus, sharded by merchant", () => {
     const { dialect } = await import("@/db/statement");
     const { listPaymentsQuery } = await import("@/lib/payments/queries");
     const { tokenLookup } = await import("@/lib/tokens/authenticate");
-    const { createPaymentStatement } = await import("@/lib/payments/create-payment");
-    const { newCheckoutToken } = await import("@/lib/payments/checkout-token");
     const explain = async (query: Parameters<typeof dialect.sqlToQuery>[0]) => {
       const { sql, params } = dialect.sqlToQuery(query);
       const rows = await admin.unsafe(`explain ${sql}`, params as never[]);
@@ -93,31 +92,83 @@ describe.runIf(citus)("on Citus, sharded by merchant", () => {
       expect(taskCounts(plan), `${name}:\n${plan}`).toEqual([1]);
       expect(plan, name).not.toContain("Distributed Subplan");
     }
-    // The creation's one statement: every step on the merchant's shard (each task count 1), though Citus
-    // runs its CTEs as steps of their own (docs/scaling.md, "Still open").
-    const create = await explain(
-      createPaymentStatement(
-        merchantId,
-        {
-          amount: "1.00",
-          currency: "USD",
-          external_id: null,
-          customer_id: null,
-          metadata: null,
-          source: "api",
-          autoSettleMs: 0,
-          return_url: null,
-          paymentLinkId: null,
-          checkout: newCheckoutToken(merchantId),
-        },
-        "evt_explain",
-      ),
-    );
-    expect(taskCounts(create).length, create).toBeGreaterThan(0);
-    expect(
-      taskCounts(create).every((count) => count === 1),
-      create,
-    ).toBe(true);
+  });
+
+  it("hands each write to the merchant's worker as one call (citus.log_remote_commands)", async () => {
+    const { dialect } = await import("@/db/statement");
+    const { createPaymentCall } = await import("@/lib/payments/create-payment");
+    const { newCheckoutToken } = await import("@/lib/payments/checkout-token");
+    const { sql } = await import("drizzle-orm");
+    type SQL = ReturnType<typeof sql>;
+    // Citus's own account of what the coordinator sent: each remote command is a NOTICE "issuing …", and a
+    // delegated call says "pushing down the function call" (DEBUG1).
+    const notices: string[] = [];
+    const details: string[] = [];
+    const watched = postgres(sharedUrl, {
+      max: 1,
+      onnotice: (notice) => {
+        notices.push(String(notice.message));
+        details.push(String(notice.detail ?? ""));
+      },
+    });
+    try {
+      await watched`set citus.log_remote_commands = on`;
+      await watched`set client_min_messages = debug1`;
+      const [worker] = await watched<Array<{ nodeport: number }>>`
+        select nodeport from citus_shards
+        where shardid = get_shard_id_for_distribution_column('payments', ${merchantId}::bigint)`;
+      const payment = {
+        amount: "1.00",
+        currency: "USD",
+        external_id: null,
+        customer_id: "cus_delegated",
+        metadata: null,
+        source: "api" as const,
+        autoSettleMs: 0,
+        return_url: null,
+        paymentLinkId: null,
+        checkout: newCheckoutToken(merchantId),
+      };
+      const creations = {
+        "create a payment": createPaymentCall(merchantId, payment, `evt_delegated_${Date.now()}`),
+        "create a payment with an Idempotency-Key": createPaymentCall(
+          merchantId,
+          { ...payment, checkout: newCheckoutToken(merchantId) },
+          `evt_delegated_key_${Date.now()}`,
+          { key: `delegated-${Date.now()}`, hash: "h" },
+        ),
+      };
+      const run = (call: SQL) => {
+        const { sql: text, params } = dialect.sqlToQuery(call);
+        return watched.unsafe(text, params as never[]);
+      };
+      const [pending] = await run(
+        createPaymentCall(
+          merchantId,
+          { ...payment, checkout: newCheckoutToken(merchantId) },
+          `evt_to_settle_${Date.now()}`,
+        ),
+      );
+      const toSettle = Number((pending!.created as { id: number }).id);
+      const calls = {
+        ...creations,
+        "settle a payment": sql`select settle_payment(${merchantId}::bigint, ${toSettle}::bigint,
+          ${`evt_settled_${Date.now()}`}::text, 'completed', null, null, null, 0, false)`,
+      };
+      for (const [name, call] of Object.entries(calls)) {
+        notices.length = 0;
+        details.length = 0;
+        await run(call);
+        const issued = notices.filter((message) => message.startsWith("issuing "));
+        expect(notices, name).toContain("pushing down the function call");
+        // One command, the call itself, to the merchant's worker: no statement of it ran from the coordinator.
+        expect(issued, name).toHaveLength(1);
+        expect(issued[0], name).toMatch(/^issuing SELECT public\.(create|settle)_payment\(/);
+        expect(details[notices.indexOf(issued[0]!)], name).toContain(`:${worker!.nodeport} `);
+      }
+    } finally {
+      await watched.end();
+    }
   });
 
   it("runs a merchant's hot requests without a statement that reaches two shards", async () => {

@@ -73,7 +73,7 @@ describe("an amount in its currency's minor units", () => {
     [
       { amount: "1000000000000", currency: "JPY" },
       "amount",
-      "The amount field must not be greater than 999999999999.99.",
+      "The amount field must not be greater than 999999999999.",
     ],
     [{ amount: "10", currency: "XYZ" }, "currency", "The selected currency is invalid."],
     [{ amount: "10", currency: "XAU" }, "currency", "The selected currency is invalid."],

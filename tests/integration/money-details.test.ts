@@ -10,6 +10,7 @@ import { selectRows } from "@/db/client";
 import { openDispute } from "@/lib/disputes/disputes";
 import { acceptDispute } from "@/lib/disputes/evidence";
 import { releaseMerchantBalance } from "@/lib/ledger/release";
+import { CURRENCY_CODES, minorUnits } from "@/lib/money/currencies";
 import { createPayment } from "@/lib/payments/create-payment";
 import { settlePayment } from "@/lib/payments/settlement";
 import { getPaymentStats } from "@/lib/payments/stats";
@@ -239,6 +240,18 @@ describe("a payment of 0 costs nothing", () => {
     expect((dispute.body as { errors: Record<string, string[]> }).errors.payment).toEqual([
       "A payment of 0 cannot be disputed: no money moved.",
     ]);
+  });
+});
+
+describe("one rule for minor units", () => {
+  it("the database's minor_units (fees) agrees with lib/money/currencies (formatting) for every currency", async () => {
+    const rows = await selectRows<{ code: string; units: number }>(
+      db,
+      sql`select code, minor_units(code) as units from unnest(string_to_array(${CURRENCY_CODES.join(",")}, ',')) with ordinality as c (code, n) order by n`,
+    );
+    expect(rows.map((row) => [row.code, Number(row.units)])).toEqual(
+      CURRENCY_CODES.map((code) => [code, minorUnits(code)]),
+    );
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "@/lib/accounts/passwords";
 import { signUpSchema } from "@/lib/accounts/schemas";
 import { DomainError } from "@/lib/platform/errors";
-import { parseInput } from "@/lib/platform/validation";
+import { idParam, parseInput } from "@/lib/platform/validation";
 
 function fieldErrors(input: unknown) {
   try {
@@ -73,4 +73,23 @@ describe("password hashing", () => {
     expect(await verifyPassword("correct horse batterY", hash)).toBe(false);
     expect(await verifyPassword("anything", "garbage")).toBe(false);
   });
+});
+
+describe("idParam", () => {
+  it.each([
+    ["1", 1],
+    ["281474976710657", 281474976710657],
+    // A Citus worker of group 4 makes ids from 4 × 2^48: 16 digits.
+    ["1125899906842625", 1125899906842625],
+    ["9007199254740991", Number.MAX_SAFE_INTEGER],
+  ])("reads %s", (text, id) => {
+    expect(idParam.parse(text)).toBe(id);
+  });
+
+  it.each(["01", "-1", "1.0", "9007199254740992", "12345678901234567", ""])(
+    "names nothing with %j",
+    (text) => {
+      expect(idParam.safeParse(text).success).toBe(false);
+    },
+  );
 });

@@ -6,6 +6,7 @@ import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
 import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { validationError } from "@/lib/platform/errors";
+import { idParam } from "@/lib/platform/validation";
 import { updateWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { getInboxCapture } from "@/lib/webhooks/inbox";
 import { parsePastedHeaders } from "@/lib/webhooks/pasted-headers";
@@ -60,8 +61,8 @@ export async function debugSignature(_previous: DebuggerState, formData: FormDat
           headers: ['Paste the headers as a JSON object, or as "Name: value" lines.'],
         });
       // Opened from a capture: judged as of when it was received (another merchant's capture is none).
-      const captureId = /^[1-9]\d{0,14}$/.exec(formText(formData, "capture_id"))?.[0];
-      const capture = captureId ? await getInboxCapture(getDb(), merchantId, Number(captureId)) : undefined;
+      const captureId = idParam.safeParse(formText(formData, "capture_id")).data;
+      const capture = captureId ? await getInboxCapture(getDb(), merchantId, captureId) : undefined;
       const verdict = await verifyDelivery(
         getDb(),
         merchantId,

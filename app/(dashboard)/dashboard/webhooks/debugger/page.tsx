@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
+import { idParam } from "@/lib/platform/validation";
 import { listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 import { getInboxCapture } from "@/lib/webhooks/inbox";
 import { DebuggerForm } from "./debugger-form";
@@ -17,10 +18,10 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function DebuggerPage({ searchParams }: Props) {
   const { merchantId } = await requireMerchantSession();
   const { capture: captureParam } = await searchParams;
-  const captureId = /^[1-9]\d{0,14}$/.exec(String(captureParam))?.[0];
+  const captureId = idParam.safeParse(captureParam).data;
   const [endpoints, capture] = await Promise.all([
     listWebhookEndpoints(getDb(), merchantId),
-    captureId ? getInboxCapture(getDb(), merchantId, Number(captureId)) : undefined,
+    captureId ? getInboxCapture(getDb(), merchantId, captureId) : undefined,
   ]);
   return (
     <div className="max-w-4xl space-y-6">
