@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { appServerEnv, freshDatabase, percentile, startScript } from "./harness";
 
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_burst";
+const databaseUrl =
+  process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_burst";
 const burst = Number(process.env.BENCH_BURST ?? 24);
 const rounds = Number(process.env.BENCH_BURST_ROUNDS ?? 5);
 process.env.DATABASE_URL = databaseUrl;

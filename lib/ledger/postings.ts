@@ -112,7 +112,6 @@ export const addToDailyTotals = (posted: SQL, prefix = "ledger") => sql`
           net = d.net + excluded.net
     returning 1)`;
 
-
 /**
  * A refund's money in the statement that makes or fails it (CTEs, named after `prefix`): the rows of
  * `source` (merchant_id, id, currency, amount) each post a balance transaction of `type` that moves their
