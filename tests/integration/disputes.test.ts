@@ -6,24 +6,16 @@
 import { describe, expect, it } from "vitest";
 import { callApi } from "../support/api-client";
 import { CARDS, card, paymentWithCheckout, postCheckout } from "../support/checkout-client";
-import { startManualSettlementServer } from "../support/manual-settlement-server";
-import { adminCliEnvironment, runAdmin, type SeedData, type TestServer } from "../support/test-server";
+import { manualSettlementSuite } from "../support/manual-settlement-server";
+import { adminCliEnvironment, runAdmin } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
-let server: TestServer;
-let tokens: SeedData["tokens"];
 const receiver = new WebhookReceiver();
-startManualSettlementServer("disputes", 67, receiver, (started) => {
-  server = started;
-  tokens = started.data.tokens;
-});
-const as =
-  (token: () => string) =>
-  (path: string, request: Parameters<typeof callApi>[2] = {}) =>
-    callApi(server.baseUrl, path, { ...request, token: token() });
+const suite = manualSettlementSuite("disputes", 67, receiver);
+const { as } = suite;
 // The seeded `hooks` merchant: its endpoint on the receiver subscribes to the default events, disputes' too.
-const merchant = as(() => tokens.hooks);
-const other = as(() => tokens.other);
+const merchant = as("hooks");
+const other = as("other");
 
 type Dispute = {
   id: number;
@@ -43,11 +35,11 @@ const dataOf = <T>(response: { body: unknown }) => (response.body as { data: T }
 
 /** A payment paid at its checkout with `number`; its id. */
 async function paidWith(number: string, amount = "40.00"): Promise<number> {
-  const { id, checkoutUrl } = await paymentWithCheckout(server.baseUrl, tokens.hooks, {
+  const { id, checkoutUrl } = await paymentWithCheckout(suite.server.baseUrl, suite.tokens.hooks, {
     amount,
     currency: "EUR",
   });
-  const answer = await postCheckout(server.baseUrl, checkoutUrl, "attempts", card(number));
+  const answer = await postCheckout(suite.server.baseUrl, checkoutUrl, "attempts", card(number));
   expect(answer.status).toBe(200);
   return id;
 }
@@ -274,8 +266,8 @@ describe("disputes", () => {
   // The operator's check reads the server's database: on PGlite that lives inside the server's process.
   it.runIf(process.env.DATABASE_URL)("ledger:verify: the books balance after all of it", () => {
     const result = runAdmin(["ledger:verify", "--json"], {
-      ...adminCliEnvironment(server.env),
-      DATABASE_URL: server.env.DATABASE_URL,
+      ...adminCliEnvironment(suite.server.env),
+      DATABASE_URL: suite.server.env.DATABASE_URL,
     });
     expect([result.status, result.stderr]).toEqual([0, ""]);
     expect(JSON.parse(result.stdout)).toMatchObject({

@@ -5,22 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { callApi } from "../support/api-client";
 import { balance, completedPayment, refund, transactionsOf, type Payment } from "../support/ledger-client";
-import { startManualSettlementServer } from "../support/manual-settlement-server";
-import { type SeedData, type TestServer } from "../support/test-server";
+import { manualSettlementSuite } from "../support/manual-settlement-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
 // Nothing settles by itself here: each payment and refund ends as the test helpers decide.
-let server: TestServer;
-let tokens: SeedData["tokens"];
-startManualSettlementServer("ledger", 59, new WebhookReceiver(), (started) => {
-  server = started;
-  tokens = started.data.tokens;
-});
-const as =
-  (token: () => string) =>
-  (path: string, request: Parameters<typeof callApi>[2] = {}) =>
-    callApi(server.baseUrl, path, { ...request, token: token() });
-const ledger = as(() => tokens.ledger);
+const suite = manualSettlementSuite("ledger", 59, new WebhookReceiver());
+const { as } = suite;
+const ledger = as("ledger");
 
 describe("a completed payment on the ledger", () => {
   it("takes 0.59 of 10.00 EUR, leaves 9.41 pending, then available; a 2.00 refund leaves 7.41", async () => {
@@ -129,11 +120,7 @@ describe("a completed payment on the ledger", () => {
   );
 
   it("charges a merchant its own price (merchant:pricing 1.4 + 0.25)", async () => {
-    const payment = await completedPayment(
-      as(() => tokens.priced),
-      "10.00",
-      "EUR",
-    );
+    const payment = await completedPayment(as("priced"), "10.00", "EUR");
     expect(payment).toMatchObject({ fee: "0.39", net: "9.61" });
   });
 });
@@ -159,7 +146,7 @@ describe("balance transactions' refusals and isolation", () => {
   it("never shows or counts another merchant's", async () => {
     const [mine] = await transactionsOf(ledger, "");
     expect(mine).toBeDefined();
-    const other = as(() => tokens.other);
+    const other = as("other");
     expect((await other(`/api/balance-transactions/${mine!.id}`)).status).toBe(404);
     const theirs = await transactionsOf(other, "");
     expect(theirs.map((row) => row.id)).not.toContain(mine!.id);
@@ -172,12 +159,10 @@ describe("balance transactions' refusals and isolation", () => {
   });
 
   it("refuses the release and reads to a read-only or missing token", async () => {
+    expect((await as("read")("/api/test-helpers/balance/release", { method: "POST" })).status).toBe(403);
+    expect((await callApi(suite.server.baseUrl, "/api/balance")).status).toBe(401);
     expect(
-      (await as(() => tokens.read)("/api/test-helpers/balance/release", { method: "POST" })).status,
-    ).toBe(403);
-    expect((await callApi(server.baseUrl, "/api/balance")).status).toBe(401);
-    expect(
-      (await callApi(server.baseUrl, "/api/balance-transactions", { token: "pay_nonsense" })).status,
+      (await callApi(suite.server.baseUrl, "/api/balance-transactions", { token: "pay_nonsense" })).status,
     ).toBe(401);
   });
 });

@@ -16,26 +16,16 @@ import { settlePayment } from "@/lib/payments/settlement";
 import { getPaymentStats } from "@/lib/payments/stats";
 import { setPayoutAccount } from "@/lib/payouts/account";
 import { runScheduledPayouts } from "@/lib/payouts/schedule";
-import { callApi } from "../support/api-client";
 import { db, newMerchant } from "../support/direct-db";
 import { completedPayment, transactionsOf } from "../support/ledger-client";
-import { startManualSettlementServer } from "../support/manual-settlement-server";
-import type { SeedData, TestServer } from "../support/test-server";
+import { manualSettlementSuite } from "../support/manual-settlement-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
-let server: TestServer;
-let tokens: SeedData["tokens"];
-startManualSettlementServer("money-details", 71, new WebhookReceiver(), (started) => {
-  server = started;
-  tokens = started.data.tokens;
-});
-const as =
-  (token: () => string) =>
-  (path: string, request: Parameters<typeof callApi>[2] = {}) =>
-    callApi(server.baseUrl, path, { ...request, token: token() });
-const merchant = as(() => tokens.ledger);
-const disputer = as(() => tokens.disputer);
-const treasury = as(() => tokens.treasury);
+const suite = manualSettlementSuite("money-details", 71, new WebhookReceiver());
+const { as } = suite;
+const merchant = as("ledger");
+const disputer = as("disputer");
+const treasury = as("treasury");
 
 const dataOf = <T>(response: { body: unknown }) => (response.body as { data: T }).data;
 const keyed = (key: string) => ({ "Idempotency-Key": key });

@@ -12,24 +12,15 @@ import { settlePayment } from "@/lib/payments/settlement";
 import { setPayoutAccount } from "@/lib/payouts/account";
 import { findPayout, moveDuePayouts } from "@/lib/payouts/payouts";
 import { runScheduledPayouts } from "@/lib/payouts/schedule";
-import { callApi } from "../support/api-client";
 import { db, newMerchant } from "../support/direct-db";
-import { startManualSettlementServer } from "../support/manual-settlement-server";
-import { adminCliEnvironment, runAdmin, type SeedData, type TestServer } from "../support/test-server";
+import { manualSettlementSuite } from "../support/manual-settlement-server";
+import { adminCliEnvironment, runAdmin } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
-let server: TestServer;
-let tokens: SeedData["tokens"];
-startManualSettlementServer("payouts", 61, new WebhookReceiver(), (started) => {
-  server = started;
-  tokens = started.data.tokens;
-});
-const as =
-  (token: () => string) =>
-  (path: string, request: Parameters<typeof callApi>[2] = {}) =>
-    callApi(server.baseUrl, path, { ...request, token: token() });
-const merchant = as(() => tokens.ledger);
-const other = as(() => tokens.other);
+const suite = manualSettlementSuite("payouts", 61, new WebhookReceiver());
+const { as } = suite;
+const merchant = as("ledger");
+const other = as("other");
 
 type Payout = { id: number; amount: string; currency: string; status: string; failure_reason: string | null };
 type Amounts = Array<{ currency: string; amount: string }>;
@@ -98,9 +89,7 @@ describe("the payout account", () => {
     expect(data).toMatchObject({ account_holder: "Ledger GmbH", iban_last4: "3000" });
     expect(JSON.stringify((await merchant("/api/payout-account")).body)).not.toContain("DE89");
     expect((await other("/api/payout-account")).status).toBe(404);
-    expect((await as(() => tokens.read)("/api/payout-account", { method: "PUT", json: {} })).status).toBe(
-      403,
-    );
+    expect((await as("read")("/api/payout-account", { method: "PUT", json: {} })).status).toBe(403);
   });
 });
 
@@ -195,7 +184,7 @@ describe("a payout", () => {
   });
 
   it("is refused without a payout account, and another merchant's is none of its", async () => {
-    const priced = as(() => tokens.priced);
+    const priced = as("priced");
     const response = await priced("/api/payouts", { json: { currency: "EUR" } });
     expect(response.status).toBe(422);
     expect(response.body).toMatchObject({ errors: { payout_account: [expect.any(String)] } });
@@ -300,8 +289,8 @@ describe("the schedule and the simulated bank", () => {
 describe("the books after all of it", () => {
   it.runIf(process.env.DATABASE_URL)("leaves books that ledger:verify finds balanced", () => {
     const result = runAdmin(["ledger:verify", "--json"], {
-      ...adminCliEnvironment(server.env),
-      DATABASE_URL: server.env.DATABASE_URL,
+      ...adminCliEnvironment(suite.server.env),
+      DATABASE_URL: suite.server.env.DATABASE_URL,
     });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, balance_mismatches: 0 });

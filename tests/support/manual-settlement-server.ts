@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, inject } from "vitest";
+import { callApi } from "./api-client";
 import { separateDatabase } from "./test-database";
-import { startTestServer, type TestServer } from "./test-server";
+import { startTestServer, type SeedData, type TestServer } from "./test-server";
 import type { WebhookReceiver } from "./webhook-receiver";
 
 /**
@@ -37,4 +38,33 @@ export function startManualSettlementServer(
     await receiver.close();
     await database?.drop();
   });
+}
+
+/**
+ * A test file's manual-settlement server (startManualSettlementServer) with what its tests reach for: the
+ * server and the seeded tokens once it has started, and `as(name)`, a caller of the API with that token.
+ */
+export function manualSettlementSuite(
+  name: string,
+  portOffset: number,
+  receiver: WebhookReceiver,
+  env: Record<string, string> = {},
+) {
+  let started: TestServer | undefined;
+  startManualSettlementServer(name, portOffset, receiver, (server) => (started = server), env);
+  const suite = {
+    get server(): TestServer {
+      if (!started) throw new Error(`The ${name} server has not started yet.`);
+      return started;
+    },
+    get tokens(): SeedData["tokens"] {
+      return suite.server.data.tokens;
+    },
+    /** Calls the API with the seeded token `token`. */
+    as:
+      (token: keyof SeedData["tokens"]) =>
+      (path: string, request: Parameters<typeof callApi>[2] = {}) =>
+        callApi(suite.server.baseUrl, path, { ...request, token: suite.tokens[token] }),
+  };
+  return suite;
 }
