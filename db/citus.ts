@@ -59,7 +59,7 @@ export async function distributeForCitus(client: Sql): Promise<string[]> {
 }
 
 /**
- * The write functions of migration 0047 and after, each by its merchant argument (`p_merchant_id`): a call
+ * The write functions of migrations 0047 and 0048, each by its merchant argument (`p_merchant_id`): a call
  * names its merchant, so the coordinator hands the whole call to the worker with that merchant's shards
  * (colocated with `payments`), which runs every statement of it locally. Idempotent (Citus updates the
  * function's entry).
@@ -67,6 +67,7 @@ export async function distributeForCitus(client: Sql): Promise<string[]> {
 export const DELEGATED_FUNCTIONS = [
   "create_payment(bigint,text,text,text,numeric,text,text,text,integer,text,bigint,text,text,text,boolean,text,text,timestamptz)",
   "settle_payment(bigint,bigint,text,text,text,text,json,bigint,boolean)",
+  "create_refund(bigint,bigint,text,numeric,text,text,integer,boolean,text,text,timestamptz)",
   "record_event(bigint,text,text,bigint,json)",
 ];
 
@@ -78,6 +79,7 @@ const PROPAGATED_FUNCTIONS = [
   "payment_json(payments,text)",
   "minor_units(text)",
   "payment_fee(numeric,text,numeric,numeric)",
+  "refund_json(refunds)",
 ];
 
 async function delegateWriteFunctions(client: Sql): Promise<void> {

@@ -28,11 +28,23 @@ const UNAVAILABLE_CODES = new Set([
   "25006",
 ]);
 
-/** True when a failure is the database being down or restarting (SQLSTATE class 08 included). */
+/**
+ * A Citus coordinator's word for a worker it lost on the way (a node restarting, a connection cut): raised
+ * without a SQLSTATE of its own (XX000), so told by its message (remote_transaction.c, connection_management.c;
+ * PostgreSQL's own when the worker's postmaster died under the call).
+ */
+const CITUS_NODE_LOST =
+  /^(failure on connection marked as essential|connection to the remote node .* failed|could not establish any connections to the node|connection not open|terminating connection due to unexpected postmaster exit|server closed the connection unexpectedly)/;
+
+/**
+ * True when a failure is the database being down or restarting (SQLSTATE class 08 included), or, on Citus, a
+ * worker lost during the request: a transient fault, answered 503 with Retry-After, never 500.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {
     const code = (current as Error & { code?: unknown }).code;
     if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+    if (code === "XX000" && CITUS_NODE_LOST.test(current.message)) return true;
   }
   return false;
 }
@@ -56,6 +68,17 @@ export function isMissingPartition(error: unknown): boolean {
 export function isIdempotencyKeyReused(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {
     if ((current as Error & { code?: unknown }).code === "PA409") return true;
+  }
+  return false;
+}
+
+/**
+ * True when a write function refused what was asked (SQLSTATE PA422: a refund of more than is refundable, say),
+ * having written nothing: the caller reads the state and says why, in the API's words.
+ */
+export function isWriteRefused(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as Error & { code?: unknown }).code === "PA422") return true;
   }
   return false;
 }

@@ -1,16 +1,15 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { onCitus } from "@/db/citus";
 import { selectRows, type Executor } from "@/db/client";
-import { onceMoreOnConflict } from "@/db/errors";
-import { refundPostingCtes } from "@/lib/ledger/postings";
+import { isIdempotencyKeyReused, isWriteRefused, onceMoreOnConflict } from "@/db/errors";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
-import { requestHash, runOnceForKey, sameAmount } from "@/lib/payments/idempotency";
-import { eventStatement } from "@/lib/payments/outbox";
-import { validationError } from "@/lib/platform/errors";
+import { IDEMPOTENCY_KEY_REUSED, requestHash, sameAmount } from "@/lib/payments/idempotency";
+import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { unownedRowError } from "@/lib/platform/ownership";
 import { messages, parseInput } from "@/lib/platform/validation";
-import { refundResourceJson, toRefundResource, type RefundRow } from "./resource";
+import { toRefundResource, type RefundRow } from "./resource";
 import { createRefundSchema, type CreateRefundInput, type RefundResource } from "./schemas";
 
 /** The 422 on `payment` for a payment that is not completed (DESIGN.md). */
@@ -25,70 +24,27 @@ export type CreateRefundOptions = {
   idempotencyKey?: string;
 };
 
+/** How long a key is remembered (the contract's 24 hours): an older one is free to reuse. */
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
 /**
- * The refund, the payment's pending sum, and the `refund.created` event with its deliveries, in one
- * statement. `locked` takes the payment's row lock (FOR UPDATE reads the latest committed version), so the
- * refundable amount is checked and reserved under it: concurrent refunds queue on the row and can never
- * pass the payment's amount. An amount left out is everything refundable at that moment. No row when
- * the payment is not this merchant's, not completed, or has less refundable than asked.
+ * The whole refund as one call of the database's `create_refund` (migration 0048): the key's claim, the
+ * payment's row lock under which what is refundable is checked and reserved (concurrent refunds queue on it and
+ * never pass its amount), the refund, its day's counts, its money, and `refund.created` with its deliveries.
+ * A refusal is SQLSTATE PA422 (nothing written, the key's claim undone with it; explainRefusal says why).
+ * Exported for the Citus router test.
  */
-function createRefundStatement(
+export function createRefundCall(
   merchantId: number,
   paymentId: number,
   input: CreateRefundInput,
   autoSettleMs: number,
+  key: { key: string; hash: string } | null,
 ) {
-  return eventStatement({
-    id: publicId("evt"),
-    merchantId,
-    type: "refund.created",
-    paymentId,
-    data: refundResourceJson("inserted"),
-    after: {
-      ctes: sql`
-      locked as (
-        -- An amount with more decimals than the payment's currency has matches nothing (explained below);
-        -- one with fewer is written out to the currency's (0.5 KWD is 0.500), as the payment's own amount is.
-        select id, customer_id, currency,
-               round(coalesce(${input.amount ?? null}::numeric, amount - amount_refunded - amount_refund_pending),
-                     scale(amount)) as refund,
-               amount - amount_refunded - amount_refund_pending as refundable,
-               coalesce(scale(${input.amount ?? null}::numeric) <= scale(amount), true) as fits
-        from payments
-        where id = ${paymentId} and merchant_id = ${merchantId} and status = 'completed'
-          -- Read in the row this locks (a dispute moves it under the same lock): none while disputed.
-          and (dispute_status is null or dispute_status in ('won', 'warning_closed'))
-        for update
-      ), reserved as (
-        update payments p set amount_refund_pending = p.amount_refund_pending + locked.refund, updated_at = now()
-        from locked
-        where p.merchant_id = ${merchantId} and p.id = locked.id
-          and locked.fits and locked.refund > 0 and locked.refund <= locked.refundable
-        returning p.id, p.customer_id, p.currency, locked.refund
-      ), inserted as (
-        insert into refunds (merchant_id, payment_id, customer_id, amount, currency, reason, external_id, settle_at)
-        select ${merchantId}::bigint, reserved.id, reserved.customer_id, reserved.refund, reserved.currency,
-               ${input.reason}::text,
-               ${input.external_id}::text,
-               case when ${autoSettleMs}::int > 0 then now() + ${autoSettleMs}::int * interval '1 millisecond' end
-        from reserved
-        returning *
-      ), day_counted as (
-        -- Its day's count, the merchant's and its customer's (the refunds list's totals), after the payment's lock.
-        insert into refund_daily_counts as t (merchant_id, customer_id, day, status, count)
-        select inserted.merchant_id, scope, (inserted.created_at at time zone 'UTC')::date, inserted.status, 1
-        from inserted, lateral (values (''), (nullif(inserted.customer_id, ''))) as scopes (scope)
-        where scope is not null
-        order by 2
-        on conflict (merchant_id, customer_id, day, status) do update set count = t.count + 1
-      ), ${refundPostingCtes("refund", "refund", sql`inserted`)}`,
-      from: sql`inserted`,
-      returning: sql`${sql.raw(
-        "inserted.id, inserted.payment_id, inserted.amount, inserted.currency, inserted.status, inserted.reason, " +
-          "inserted.external_id, inserted.failure_reason, inserted.created_at, inserted.settled_at",
-      )}`,
-    },
-  });
+  return sql`select create_refund(${merchantId}::bigint, ${paymentId}::bigint, ${publicId("evt")}::text,
+    ${input.amount ?? null}::numeric, ${input.reason}::text, ${input.external_id}::text, ${autoSettleMs}::int,
+    ${!onCitus()}::boolean, ${key?.key ?? null}::text, ${key?.hash ?? null}::text,
+    ${new Date(Date.now() - KEY_LIFETIME_MS).toISOString()}::timestamptz) as made`;
 }
 
 /** Why no refund was made: the payment's state as it is now, in the API's words. */
@@ -132,32 +88,24 @@ export async function createRefund(
   options: CreateRefundOptions,
 ): Promise<CreateRefundResult> {
   const input = parseInput(createRefundSchema, body);
-  let refund: RefundResource | undefined;
-  const create = async (executor: Executor) => {
-    const [row] = await selectRows<RefundRow>(
-      executor,
-      createRefundStatement(merchantId, paymentId, input, options.autoSettleMs),
-    );
-    if (!row) throw await explainRefusal(executor, merchantId, paymentId, input.amount);
-    refund = toRefundResource(row);
-    return refund.id;
-  };
   const { idempotencyKey } = options;
-  if (idempotencyKey === undefined) {
-    const refundId = await onceMoreOnConflict(() => create(db));
-    return { refundId, replayed: false, refund };
-  }
-  const { id, replayed } = await onceMoreOnConflict(() =>
-    runOnceForKey(
+  const key =
+    idempotencyKey === undefined
+      ? null
+      : {
+          key: idempotencyKey,
+          hash: requestHash({ refund_of: paymentId, ...input, amount: sameAmount(input.amount) }),
+        };
+  const [row] = await onceMoreOnConflict(() =>
+    selectRows<{ made: { id: number | string; replayed: boolean; refund?: RefundRow } }>(
       db,
-      merchantId,
-      idempotencyKey,
-      {
-        target: "refund",
-        hash: requestHash({ refund_of: paymentId, ...input, amount: sameAmount(input.amount) }),
-      },
-      create,
-    ),
+      createRefundCall(merchantId, paymentId, input, options.autoSettleMs, key),
+    ).catch(async (error: unknown) => {
+      if (isIdempotencyKeyReused(error)) throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+      if (isWriteRefused(error)) throw await explainRefusal(db, merchantId, paymentId, input.amount);
+      throw error;
+    }),
   );
-  return { refundId: id, replayed, refund: replayed ? undefined : refund };
+  const { id, replayed, refund } = row!.made;
+  return { refundId: Number(id), replayed, refund: refund && toRefundResource(refund) };
 }

@@ -150,10 +150,18 @@ describe.runIf(citus)("on Citus, sharded by merchant", () => {
         ),
       );
       const toSettle = Number((pending!.created as { id: number }).id);
+      const { createRefundCall } = await import("@/lib/refunds/create-refund");
       const calls = {
         ...creations,
         "settle a payment": sql`select settle_payment(${merchantId}::bigint, ${toSettle}::bigint,
           ${`evt_settled_${Date.now()}`}::text, 'completed', null, null, null, 0, false)`,
+        "refund it": createRefundCall(
+          merchantId,
+          toSettle,
+          { amount: "0.50", reason: null, external_id: null },
+          0,
+          null,
+        ),
       };
       for (const [name, call] of Object.entries(calls)) {
         notices.length = 0;
@@ -163,7 +171,9 @@ describe.runIf(citus)("on Citus, sharded by merchant", () => {
         expect(notices, name).toContain("pushing down the function call");
         // One command, the call itself, to the merchant's worker: no statement of it ran from the coordinator.
         expect(issued, name).toHaveLength(1);
-        expect(issued[0], name).toMatch(/^issuing SELECT public\.(create|settle)_payment\(/);
+        expect(issued[0], name).toMatch(
+          /^issuing SELECT public\.(create_payment|settle_payment|create_refund)\(/,
+        );
         expect(details[notices.indexOf(issued[0]!)], name).toContain(`:${worker!.nodeport} `);
       }
     } finally {

@@ -293,7 +293,16 @@ describe("the Overview's rollup", () => {
       refunds: 1,
       refunded: "5.05",
     });
-    expect(stats.volume).toEqual({ gross: "1020.20", refunded: "5.05", net: "1015.15", refunds: 1 });
+    // Fees apart from net volume: 2.9% + 0.30 of each completed payment (0.89, 0.30, 29.30).
+    expect(stats.volume).toEqual({
+      gross: "1020.20",
+      refunded: "5.05",
+      disputed: "0.00",
+      paymentFees: "30.49",
+      disputeFees: "0.00",
+      net: "1015.15",
+      refunds: 1,
+    });
     // All time: by month, from the first payment's.
     const allTime = await getPaymentStats(db, merchantId, "USD", "all");
     expect(allTime.bucket).toBe("month");
