@@ -44,7 +44,10 @@ max_connections = 300
 max_worker_processes = 32
 shared_buffers = 128MB
 fsync = off
-synchronous_commit = off
+# A commit is acknowledged once its WAL is written (to the OS: fsync is off), so a node's process killed with
+# SIGKILL loses nothing acknowledged (tests/integration/citus-worker-loss.test.ts); off, the last 200 ms of
+# commits went with it.
+synchronous_commit = on
 full_page_writes = off
 citus.shard_count = 32
 # A transaction left prepared on a worker that died under a two-phase commit is settled by the coordinator's
