@@ -77,8 +77,16 @@ export async function seedBenchmark(
     await sql`insert into payment_sequences (merchant_id, payments_count, last_created_at) values (${merchantId}, ${paymentCount}, now())`;
     const email = `bench-${merchantId}@example.test`;
     await sql`insert into users (merchant_id, email, name, password_hash) values (${merchantId}, ${email}, 'Bench', ${await hashPassword(BENCH_PASSWORD)})`;
+    // BENCH_TOKEN_MERCHANTS=64: the tokens spread over that many merchants (the first one holds the seeded
+    // payments; the others start empty), so a create load is many merchants' instead of one's.
+    const owners = [merchantId];
+    for (let index = 1; index < Number(process.env.BENCH_TOKEN_MERCHANTS ?? 1); index++) {
+      const [other] = await sql<{ id: string }[]>`
+        insert into merchants (name, rate_limit_per_minute) values (${`Bench merchant ${index}`}, 100000000) returning id`;
+      owners.push(Number(other!.id));
+    }
     const tokens = Array.from({ length: tokenCount }, () => generateToken());
-    await sql`insert into api_tokens ${sql(tokens.map((token, index) => ({ merchant_id: merchantId, name: `bench ${index}`, token_hash: hashToken(token), display_hint: tokenDisplayHint(token), scope: "write" })))}`;
+    await sql`insert into api_tokens ${sql(tokens.map((token, index) => ({ merchant_id: owners[index % owners.length]!, name: `bench ${index}`, token_hash: hashToken(token), display_hint: tokenDisplayHint(token), scope: "write" })))}`;
     await sql`
       insert into payments (merchant_id, merchant_seq, external_id, customer_id, status, amount, currency, amount_refunded, source, created_at, updated_at)
       select ${merchantId}, g, 'bench_' || g,

@@ -133,10 +133,10 @@ export default async function OverviewPage({
               stats.volume.refunded,
               `${stats.volume.refunds.toLocaleString("en-US")} succeeded refund${stats.volume.refunds === 1 ? "" : "s"}`,
             ],
-            ["Disputed", stats.volume.disputed, "taken back by payers' banks, not reinstated"],
+            ["Disputed", stats.volume.disputed, "taken back, not reinstated"],
             ["Net volume", stats.volume.net, "gross less refunds and disputes"],
             ["Payment fees", stats.volume.paymentFees, "on completed payments"],
-            ["Dispute fees", stats.volume.disputeFees, "fees, apart from net volume"],
+            ["Dispute fees", stats.volume.disputeFees, "kept apart, as fees"],
           ] as const
         ).map(([label, amount, note]) => (
           <div key={label}>
