@@ -27,10 +27,12 @@ const operatorServer = metricsPort
       })
       .listen(metricsPort)
   : undefined;
-console.log(
-  `Webhook worker running (pid ${process.pid}${metricsPort ? `, metrics on port ${metricsPort}` : ""}).`,
-);
 stopPlatformOnSignals(() => {
   console.log("Stopping: finishing the sends under way…");
   operatorServer?.close();
 });
+// Said once the signals are handled: a supervisor (or a test) that stops it on this line gets a graceful stop,
+// never the default SIGTERM's sudden exit (CI saw it, the worker descheduled between the two on a loaded machine).
+console.log(
+  `Webhook worker running (pid ${process.pid}${metricsPort ? `, metrics on port ${metricsPort}` : ""}).`,
+);
