@@ -9,7 +9,7 @@ import { parseWithMoney } from "@/lib/money/amount";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "./checkout-token";
-import { IDEMPOTENCY_KEY_REUSED, requestHash } from "./idempotency";
+import { IDEMPOTENCY_KEY_REUSED, keyCutoff, requestHash } from "./idempotency";
 import { createPaymentSchema } from "./schemas";
 
 export type CreatePaymentOptions = {
@@ -43,9 +43,6 @@ export type NewPayment = {
   checkout: NewCheckoutToken;
 };
 
-/** How long a key is remembered (the contract's 24 hours): an older one is free to reuse. */
-const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
 /**
  * The whole creation as one call of the database's `create_payment` (migration 0047: the key's claim, the
  * merchant's sequence, the payment, its customer, checkout page, day's pending totals and `payment.pending`
@@ -63,7 +60,7 @@ export function createPaymentCall(
     ${payment.metadata}::text, ${payment.source}::text, ${payment.autoSettleMs}::int, ${payment.return_url}::text,
     ${payment.paymentLinkId}::bigint, ${payment.checkout.hash}::text, ${payment.checkout.ciphertext}::text,
     ${checkoutUrl(payment.checkout.token)}::text, ${!onCitus()}::boolean, ${key?.key ?? null}::text,
-    ${key?.hash ?? null}::text, ${new Date(Date.now() - KEY_LIFETIME_MS).toISOString()}::timestamptz) as created`;
+    ${key?.hash ?? null}::text, ${keyCutoff()}::timestamptz) as created`;
 }
 
 /**

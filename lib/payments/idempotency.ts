@@ -12,6 +12,14 @@ export const IDEMPOTENCY_KEY_REUSED = "This Idempotency-Key was already used wit
 const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * The time before which a key is free to reuse, as an ISO value: a value, not now(), since Citus takes only
+ * immutable functions in an upsert's DO UPDATE. The write functions (create_payment, create_refund) take it too.
+ */
+export function keyCutoff(): string {
+  return new Date(Date.now() - KEY_LIFETIME_MS).toISOString();
+}
+
+/**
  * What a key's request answered with: a payment, a refund or a payout in a column of its own (a creation, or
  * a cancel of one); a dispute (evidence, close), a payment link or the payout account in `resource_id`.
  */
@@ -70,7 +78,7 @@ export async function runOnceForKey(
         },
         // Keys are remembered for 24 hours; an older one is free to reuse. The cut-off is a value, not now():
         // Citus takes only immutable functions in an upsert's DO UPDATE.
-        setWhere: sql`${idempotencyKeys.createdAt} < ${new Date(Date.now() - KEY_LIFETIME_MS).toISOString()}::timestamptz`,
+        setWhere: sql`${idempotencyKeys.createdAt} < ${keyCutoff()}::timestamptz`,
       })
       .returning({ id: idempotencyKeys.id });
     const ofThisKey = and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key));

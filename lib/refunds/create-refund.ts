@@ -4,7 +4,7 @@ import { onCitus } from "@/db/citus";
 import { selectRows, type Executor } from "@/db/client";
 import { isIdempotencyKeyReused, isWriteRefused, onceMoreOnConflict } from "@/db/errors";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
-import { IDEMPOTENCY_KEY_REUSED, requestHash, sameAmount } from "@/lib/payments/idempotency";
+import { IDEMPOTENCY_KEY_REUSED, keyCutoff, requestHash, sameAmount } from "@/lib/payments/idempotency";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { unownedRowError } from "@/lib/platform/ownership";
@@ -24,9 +24,6 @@ export type CreateRefundOptions = {
   idempotencyKey?: string;
 };
 
-/** How long a key is remembered (the contract's 24 hours): an older one is free to reuse. */
-const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
 /**
  * The whole refund as one call of the database's `create_refund` (migration 0048): the key's claim, the
  * payment's row lock under which what is refundable is checked and reserved (concurrent refunds queue on it and
@@ -44,7 +41,7 @@ export function createRefundCall(
   return sql`select create_refund(${merchantId}::bigint, ${paymentId}::bigint, ${publicId("evt")}::text,
     ${input.amount ?? null}::numeric, ${input.reason}::text, ${input.external_id}::text, ${autoSettleMs}::int,
     ${!onCitus()}::boolean, ${key?.key ?? null}::text, ${key?.hash ?? null}::text,
-    ${new Date(Date.now() - KEY_LIFETIME_MS).toISOString()}::timestamptz) as made`;
+    ${keyCutoff()}::timestamptz) as made`;
 }
 
 /** Why no refund was made: the payment's state as it is now, in the API's words. */
