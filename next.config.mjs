@@ -33,6 +33,8 @@ const nextConfig = (phase) => ({
   },
   typedRoutes: false,
   experimental: {
+    // forbidden(): a page an owner alone may see answers 403 to any other role (app/forbidden.tsx).
+    authInterrupts: true,
     // No source maps in a production build: where Node's source-map support is on (tsx, or the test servers'
     // --enable-source-maps), Node parses the map of every chunk it loads (22 MB of maps, 28 MB of heap kept
     // in each server process). Development keeps them for readable stack traces.

@@ -28,6 +28,9 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two cores: files run one after another against the one server.
     fileParallelism: false,
+    // The domain functions the tests call in their own process: a replaced payout account holds nothing, as on
+    // the test servers (tests/support/test-server.ts).
+    env: { PAYOUT_ACCOUNT_CHANGE_HOLD: "0" },
     sequence: { sequencer: TenantScopingLast },
   },
 });

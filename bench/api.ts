@@ -6,7 +6,7 @@ import path from "node:path";
 import { setTimeout } from "node:timers/promises";
 import { IDLE_MS } from "@/lib/platform/async-context";
 import { childPids } from "./cpu";
-import { measureDashboard } from "./dashboard";
+import { measureDashboard, measureExport } from "./dashboard";
 import { measureFilters } from "./filters";
 import {
   appServerEnv,
@@ -178,11 +178,19 @@ let listWithStoresOn: LoadResult | undefined;
 const list = SCENARIOS.find((scenario) => scenario.key === "list");
 let filterRows: Array<Record<string, string | number>> = [];
 let moneyRows: Array<Record<string, string | number>> = [];
+let transactionsExportRow: Awaited<ReturnType<typeof measureExport>> | undefined;
 try {
   dashboard = await measureDashboard(servers[0]!.server, seed.email, seed.password, seed.firstPaymentId);
   const { cookie } = await logInOverHttp(servers[0]!.server.baseUrl, seed.email, seed.password);
   filterRows = await measureFilters(servers[0]!.server.baseUrl, seed, cookie);
   moneyRows = await measureMoneyPages(servers[0]!.server.baseUrl, seed, cookie);
+  // Every balance transaction as CSV, to compare with the payments' rate above.
+  if (seed.ledgerBackfillSeconds !== undefined)
+    transactionsExportRow = await measureExport(
+      servers[0]!.server,
+      "/dashboard/balance/transactions/export",
+      cookie,
+    );
   // The same pass on the app without the request log, so both app processes have loaded and run the
   // dashboard (a production server serves both): without it the log-off process was the leaner one, and
   // the difference was counted as the log's cost.
@@ -280,8 +288,8 @@ const report = [
   markdownTable(memory),
   "Dashboard, one request at a time (time to the full response):",
   markdownTable(dashboard.pages),
-  "CSV export of every payment:",
-  markdownTable([dashboard.exportRow]),
+  "CSV exports (every payment; with BENCH_LEDGER=1 every balance transaction):",
+  markdownTable([dashboard.exportRow, ...(transactionsExportRow ? [transactionsExportRow] : [])]),
   "Filtered lists and customers, one request at a time (bench/filters.ts):",
   markdownTable(filterRows),
   `Currencies, disputes and the balance, one request at a time (bench/money-pages.ts)${seed.ledgerBackfillSeconds === undefined ? "" : `; the ledger's backfill posted the seeded payments in ${seed.ledgerBackfillSeconds} s`}:`,

@@ -14,12 +14,17 @@ function ticksPerSecond(): number {
 }
 const TICKS_PER_SECOND = ticksPerSecond();
 
-/** A process's user + system CPU time so far, in microseconds (0 once it has gone). */
-function processCpuMicros(pid: number): number {
+/**
+ * A process's user + system CPU time so far, in microseconds (0 once it has gone); with `reaped`, that of its
+ * children that have exited too (a PostgreSQL's backends for connections closed since).
+ */
+function processCpuMicros(pid: number, reaped = false): number {
   try {
     // The fields after the command name, which is in parentheses and may contain spaces.
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / TICKS_PER_SECOND;
+    const own = Number(fields[11]) + Number(fields[12]);
+    const children = reaped ? Number(fields[13]) + Number(fields[14]) : 0;
+    return ((own + children) * 1_000_000) / TICKS_PER_SECOND;
   } catch {
     return 0;
   }
@@ -74,8 +79,17 @@ export function clusterCpuMicros(cluster: string): number {
   const version = readdirSync("/etc/postgresql")
     .sort((a, b) => Number(a) - Number(b))
     .at(-1);
-  const postmaster = Number(
-    readFileSync(`/var/lib/postgresql/${version}/${cluster}/postmaster.pid`, "utf8").split("\n")[0],
+  return postmasterCpuMicros(`/var/lib/postgresql/${version}/${cluster}`);
+}
+
+/**
+ * The CPU time so far of the PostgreSQL server whose data directory is `dataDir`: the postmaster, every process
+ * it forked, and those that have exited (a connection's backend ends with it).
+ */
+export function postmasterCpuMicros(dataDir: string): number {
+  const postmaster = Number(readFileSync(`${dataDir}/postmaster.pid`, "utf8").split("\n")[0]);
+  return childPids(postmaster).reduce(
+    (sum, pid) => sum + processCpuMicros(pid),
+    processCpuMicros(postmaster, true),
   );
-  return [postmaster, ...childPids(postmaster)].reduce((sum, pid) => sum + processCpuMicros(pid), 0);
 }

@@ -48,6 +48,18 @@ export async function measureMoneyPages(baseUrl: string, seed: BenchSeed, cookie
   if (seed.ledgerBackfillSeconds !== undefined) {
     const transactions = await firstPage(baseUrl, "/api/balance-transactions", seed.tokens[0]!);
     const deep = Math.floor(transactions.meta.last_page / 2);
+    // The dashboard pages 25 at a time, the API 15: the same middle.
+    const deepDashboard = Math.floor((transactions.meta.last_page * 15) / 25 / 2);
+    const day = (time: number) => new Date(time).toISOString().slice(0, 10);
+    const now = new Date();
+    const lastMonth = {
+      from: day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)),
+      to: day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+      lastDay: day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0)),
+      month: day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).slice(0, 7),
+    };
+    const tomorrow = day(Date.now() + 86_400_000);
+    const yearAgo = day(Date.now() - 365 * 86_400_000);
     pages.push(
       ["GET /api/balance", "/api/balance"],
       ["GET /api/balance-transactions (page 1)", "/api/balance-transactions"],
@@ -56,6 +68,29 @@ export async function measureMoneyPages(baseUrl: string, seed: BenchSeed, cookie
       ["GET /api/balance-transactions/{id}", `/api/balance-transactions/${transactions.data[0]!.id}`],
       ["Dashboard /balance", "/dashboard/balance"],
       ["Dashboard /balance?currency=EUR", "/dashboard/balance?currency=EUR"],
+      // The accountant's (issue 58): a month's and a year's summary, the Reports page, All transactions.
+      [
+        "GET /api/reports/balance-summary (last month, USD)",
+        `/api/reports/balance-summary?currency=USD&from=${lastMonth.from}&to=${lastMonth.to}`,
+      ],
+      [
+        "GET /api/reports/balance-summary (366 days to today, EUR)",
+        `/api/reports/balance-summary?currency=EUR&from=${yearAgo}&to=${tomorrow}`,
+      ],
+      ["Dashboard /reports (last month, USD)", `/dashboard/reports?currency=USD&month=${lastMonth.month}`],
+      ["Dashboard /balance/transactions (page 1)", "/dashboard/balance/transactions"],
+      [
+        `Dashboard /balance/transactions?page=${deepDashboard}`,
+        `/dashboard/balance/transactions?page=${deepDashboard}`,
+      ],
+      [
+        "Dashboard /balance/transactions?type=refund&currency=EUR",
+        "/dashboard/balance/transactions?type=refund&currency=EUR",
+      ],
+      [
+        "Dashboard /balance/transactions, last month's days",
+        `/dashboard/balance/transactions?from=${lastMonth.from}&to=${lastMonth.lastDay}`,
+      ],
     );
   }
   const rows: Array<Record<string, string | number>> = [];

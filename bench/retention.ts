@@ -117,7 +117,11 @@ const results = [
   }),
   await measured("  then the VACUUM that DELETE leaves to do", () => client`vacuum api_request_logs_flat`),
   await measured("DROP of the day's partition (the pruner's dropExpiredPartitions)", async () => {
-    const dropped = await dropExpiredPartitions(db, { api_request_logs: days - 1, webhook_attempts: 3650 });
+    const dropped = await dropExpiredPartitions(db, {
+      api_request_logs: days - 1,
+      webhook_attempts: 3650,
+      security_events: 3650,
+    });
     if (dropped.api_request_logs !== 1)
       throw new Error(`expected one partition dropped, not ${dropped.api_request_logs}`);
   }),

@@ -3,7 +3,8 @@
 // POST /api/test-helpers/payments/{id}/settle, BENCH_BURST_ROUNDS (5) times. Prints each burst's wall time
 // (first request sent to last answer), the median, and every answer that was not a 200 (a refusal, a 503 past
 // the API's deadline). Needs a production build. On PostgreSQL BENCH_DATABASE_URL is dropped and recreated;
-// on Citus (BENCH_CITUS=1) `scripts/citus-cluster.sh up <name>` makes it fresh first.
+// on Citus (BENCH_CITUS=1) `scripts/citus-cluster.sh up <name>` makes it fresh first, and
+// BENCH_ON_MERCHANTS_WORKER=1 gives the server the merchant's worker ("Any node").
 import { randomBytes } from "node:crypto";
 import { appServerEnv, freshDatabase, percentile, startScript } from "./harness";
 
@@ -29,12 +30,26 @@ const { token } = await createApiToken(db, merchantId, { name: "burst", scope: "
 // The burst's requests and the creations before it are more than the default 30 a minute.
 const { sql } = await import("drizzle-orm");
 await db.execute(sql`update merchants set rate_limit_per_minute = 100000 where id = ${merchantId}`);
+// BENCH_ON_MERCHANTS_WORKER=1 (Citus, "Any node"): the server is given the worker that holds the merchant's
+// shards instead of the coordinator.
+let serverUrl = databaseUrl;
+if (process.env.BENCH_ON_MERCHANTS_WORKER === "1") {
+  const { selectRows } = await import("@/db/client");
+  const [placed] = await selectRows<{ nodeport: number }>(
+    db,
+    sql`select nodeport from citus_shards
+        where shardid = get_shard_id_for_distribution_column('payments', ${merchantId}::bigint)`,
+  );
+  const url = new URL(databaseUrl);
+  url.port = String(placed!.nodeport);
+  serverUrl = url.toString();
+}
 await closeDatabase();
 
 const port = 4400;
 const server = await startScript(
   "scripts/server.ts",
-  appServerEnv(databaseUrl, port, {
+  appServerEnv(serverUrl, port, {
     ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS,
     AUTH_SECRET: process.env.AUTH_SECRET,
     DATABASE_POOL_MAX: String(burst),
@@ -71,7 +86,7 @@ try {
   await server.stop();
 }
 console.log(
-  `\n${burst} settles of one merchant at once, ${rounds} bursts on ${new URL(databaseUrl).host}: median ` +
+  `\n${burst} settles of one merchant at once, ${rounds} bursts on ${new URL(serverUrl).host}: median ` +
     `${percentile(times, 50).toFixed(0)} ms (${times.map((time) => time.toFixed(0)).join(", ")}); ` +
     `answers other than 200: ${refused.length === 0 ? "none" : refused.join("; ")}`,
 );

@@ -23,7 +23,10 @@ export const SEPARATELY_DISTRIBUTED: Record<string, string> = {
   event_stream_leases: "token_id",
 };
 
-const globalForCitus = globalThis as unknown as { paymentsOnCitus?: boolean };
+const globalForCitus = globalThis as unknown as {
+  paymentsOnCitus?: boolean;
+  paymentsOnCitusWorker?: boolean;
+};
 
 /**
  * Whether this process's database is a Citus coordinator, as found when it migrated at start: statements that
@@ -34,11 +37,44 @@ export function onCitus(): boolean {
 }
 
 /**
- * Kept on the coordinator only, never joined with merchants' rows: the bookkeeping of migrations, and the rate
- * limits' buckets, which the statement that checks an API token (reference tables, read on the coordinator)
- * counts the request in, in the same round trip.
+ * Whether this process was given a Citus worker ("Any node", docs/scaling.md): it serves merchants' requests
+ * there, and leaves the schema and its data backfills to the coordinator's processes.
  */
-export const COORDINATOR_TABLES = ["backfills", "rate_limit_buckets"];
+export function onCitusWorker(): boolean {
+  return globalForCitus.paymentsOnCitusWorker === true;
+}
+
+/**
+ * Whether the database is a Citus worker with the cluster's metadata (Citus's default), the schema already
+ * distributed from the coordinator: a process given a worker does no migration. A worker whose coordinator
+ * has not migrated yet is refused with a clear error, rather than served half a schema.
+ */
+export async function joinCitusWorker(client: Sql): Promise<boolean> {
+  const [citus] = await client`select 1 from pg_extension where extname = 'citus'`;
+  if (!citus) return false;
+  const [node] = await client<Array<{ coordinator: boolean; ready: boolean }>>`
+    select citus_is_coordinator() as coordinator,
+           exists (select 1 from pg_dist_partition where logicalrelid = to_regclass('payments')) as ready`;
+  if (node!.coordinator) return false;
+  if (!node!.ready)
+    throw new Error(
+      "DATABASE_URL is a Citus worker whose schema is not distributed yet: start a process on the coordinator first (it migrates).",
+    );
+  globalForCitus.paymentsOnCitus = true;
+  globalForCitus.paymentsOnCitusWorker = true;
+  return true;
+}
+
+/** Kept on the coordinator only, never joined with merchants' rows: the bookkeeping of migrations. */
+export const COORDINATOR_TABLES = ["backfills"];
+
+/**
+ * On the coordinator, but in Citus's metadata (a "Citus local table"), so processes on the workers reach it
+ * too: the rate limits' buckets, counted by every request. A process on the coordinator counts there without a
+ * hop (a call delegated to a worker cost about 300 µs of CPU more a request, bench:any-node); one on a worker
+ * sends the count to the coordinator, a few small statements, and the rest of its request stays on the worker.
+ */
+export const COORDINATOR_SHARED_TABLES = ["rate_limit_buckets"];
 
 /**
  * Makes the reference tables and distributes every other table of the schema by merchant_id (or by its own
@@ -59,7 +95,7 @@ export async function distributeForCitus(client: Sql): Promise<string[]> {
 }
 
 /**
- * The write functions of migrations 0047 and 0048, each by its merchant argument (`p_merchant_id`): a call
+ * The write functions of migrations 0047 to 0051, each by its merchant argument (`p_merchant_id`): a call
  * names its merchant, so the coordinator hands the whole call to the worker with that merchant's shards
  * (colocated with `payments`), which runs every statement of it locally. Idempotent (Citus updates the
  * function's entry).
@@ -69,6 +105,15 @@ export const DELEGATED_FUNCTIONS = [
   "settle_payment(bigint,bigint,text,text,text,text,json,bigint,boolean)",
   "create_refund(bigint,bigint,text,numeric,text,text,integer,boolean,text,text,timestamptz)",
   "record_event(bigint,text,text,bigint,json)",
+  "claim_idempotency_key(bigint,text,text,timestamptz,text)",
+  "enter_lines(bigint,bigint,text,text,text[],numeric[])",
+  "post_move(bigint,text,bigint,text,numeric,numeric,bigint,text[],numeric[])",
+  "settle_refund(bigint,bigint,text,text,text,boolean)",
+  "create_payout(bigint,text,text,numeric,numeric,text,boolean,integer,boolean,text,text,timestamptz)",
+  "move_payout(bigint,bigint,text,text[],text,text,integer,boolean)",
+  "pay_checkout(bigint,text,text,text,text,text,json,boolean,bigint,boolean,integer,text,boolean,integer)",
+  "open_dispute(bigint,bigint,text,text,text,boolean,integer,text[],boolean)",
+  "decide_dispute(bigint,bigint,text,text,text,text[],boolean)",
 ];
 
 /**
@@ -80,6 +125,12 @@ const PROPAGATED_FUNCTIONS = [
   "minor_units(text)",
   "payment_fee(numeric,text,numeric,numeric)",
   "refund_json(refunds)",
+  "refund_state(numeric,numeric)",
+  "payout_json(payouts)",
+  "dispute_json(disputes,text[])",
+  "dispute_fee(text)",
+  // A rate limit's count (migration 0052): run where it is called, its statements on the coordinator's table.
+  "count_request(text,integer,float8)",
 ];
 
 async function delegateWriteFunctions(client: Sql): Promise<void> {
@@ -111,6 +162,10 @@ async function distributeTables(client: Sql): Promise<string[]> {
         and (conrelid::regclass::text = any(${names}) or confrelid::regclass::text = any(${names}))`;
     for (const key of foreignKeys) await tx.unsafe(`alter table ${key.on_table} drop constraint ${key.name}`);
     for (const table of tables) {
+      if (COORDINATOR_SHARED_TABLES.includes(table.name)) {
+        await tx`select citus_add_local_table_to_metadata(${table.name})`;
+        continue;
+      }
       if (REFERENCE_TABLES.includes(table.name)) {
         await tx`select create_reference_table(${table.name})`;
         continue;

@@ -4,7 +4,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runBackfills } from "./backfills";
-import { distributeForCitus } from "./citus";
+import { distributeForCitus, joinCitusWorker, onCitusWorker } from "./citus";
 import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import type { Connection, Database, Executor } from "./database-types";
 import {
@@ -103,6 +103,7 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
       const lock = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
       const single = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
       try {
+        if (await joinCitusWorker(single)) return;
         for (;;) {
           const migrated = await lock.begin(async (tx) => {
             const [held] = await tx
@@ -170,7 +171,8 @@ export function getBackgroundDb(): Database {
 /** The schema's migrations, then the data backfills they left (db/backfills.ts), before anything is served. */
 export async function migrateDatabase(): Promise<void> {
   await connection().migrate();
-  await runBackfills(connection().db);
+  // A Citus worker's processes leave them to the coordinator's, where their bookkeeping is.
+  if (!onCitusWorker()) await runBackfills(connection().db);
 }
 
 export function listenForNotifications(channel: string, onNotify: () => void): Promise<void> {

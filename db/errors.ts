@@ -31,10 +31,11 @@ const UNAVAILABLE_CODES = new Set([
 /**
  * A Citus coordinator's word for a worker it lost on the way (a node restarting, a connection cut): raised
  * without a SQLSTATE of its own (XX000), so told by its message (remote_transaction.c, connection_management.c;
- * PostgreSQL's own when the worker's postmaster died under the call).
+ * PostgreSQL's own when the worker's postmaster died under the call; Citus's when the coordinator's own
+ * postmaster died while its backend waited on a worker).
  */
 const CITUS_NODE_LOST =
-  /^(failure on connection marked as essential|connection to the remote node .* failed|could not establish any connections to the node|connection not open|terminating connection due to unexpected postmaster exit|server closed the connection unexpectedly)/;
+  /^(failure on connection marked as essential|connection to the remote node .* failed|could not establish any connections to the node|connection not open|terminating connection due to unexpected postmaster exit|server closed the connection unexpectedly|postmaster was shut down, exiting)/;
 
 /**
  * True when a failure is the database being down or restarting (SQLSTATE class 08 included), or, on Citus, a
@@ -74,13 +75,20 @@ export function isIdempotencyKeyReused(error: unknown): boolean {
 
 /**
  * True when a write function refused what was asked (SQLSTATE PA422: a refund of more than is refundable, say),
- * having written nothing: the caller reads the state and says why, in the API's words.
+ * having written nothing: the caller says why, in the API's words.
  */
 export function isWriteRefused(error: unknown): boolean {
+  return writeRefusal(error) !== undefined;
+}
+
+/** A write function's refusal as it raised it: its message, detail and hint (create_payout names the field). */
+export function writeRefusal(
+  error: unknown,
+): { message: string; detail?: string; hint?: string } | undefined {
   for (let current = error; current instanceof Error; current = current.cause) {
-    if ((current as Error & { code?: unknown }).code === "PA422") return true;
+    if ((current as Error & { code?: unknown }).code === "PA422") return current;
   }
-  return false;
+  return undefined;
 }
 
 /** True when a statement gave up waiting for a lock (SQLSTATE 55P03: lock_timeout, NOWAIT). */

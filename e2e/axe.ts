@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** How every page is looked at: light and dark at 1280 px, and a 390 px phone. */
 export const VIEWS = [
@@ -54,4 +54,17 @@ export async function allViolationsInEveryView(page: Page) {
   }
   await showIn(page, VIEWS[0]);
   return found;
+}
+
+/**
+ * A new page's look: a full-page screenshot in each view (test-results/screenshots/<name>-<view>.png) and axe's
+ * findings in each, which must be none; then back to the first view.
+ */
+export async function lookInEveryView(page: Page, name: string) {
+  for (const view of VIEWS) {
+    await showIn(page, view);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${view.name}.png`, fullPage: true });
+    expect(await allViolations(page), `${name} (${view.name})`).toEqual([]);
+  }
+  await showIn(page, VIEWS[0]);
 }

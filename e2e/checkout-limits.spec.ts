@@ -144,8 +144,15 @@ for (const view of VIEWS)
     await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByLabel("Amount").fill("35.00");
     await page.getByLabel("Description (optional)").fill("Saturday, 10:00");
-    await page.getByRole("button", { name: "Create link" }).click();
-    const url = (await page.getByTestId("new-link-url").textContent())!;
+    // A click before the page has hydrated was lost once on CI's loaded machine (2026-11-29: the test waited
+    // 4 minutes for the link): clicked again until the new link shows, which a second link of the same name
+    // would not disturb (the list's link is taken first below).
+    const created = page.getByTestId("new-link-url");
+    await expect(async () => {
+      if (!(await created.isVisible())) await page.getByRole("button", { name: "Create link" }).click();
+      await expect(created).toBeVisible({ timeout: 15_000 });
+    }).toPass({ timeout: 120_000 });
+    const url = (await created.textContent())!;
     await look(page, "payment-links-list", view);
     await page.goto(url);
     await expect(page.getByText("Saturday, 10:00")).toBeVisible();
@@ -155,7 +162,7 @@ for (const view of VIEWS)
     await page.getByRole("button", { name: "Pay $35.00" }).click();
     await expect(page.getByText("Payment complete")).toBeVisible();
     await page.goto("/dashboard/payment-links");
-    await page.getByRole("link", { name, exact: true }).locator("visible=true").click();
+    await page.getByRole("link", { name, exact: true }).locator("visible=true").first().click();
     await expect(page.getByRole("heading", { name })).toBeVisible();
     await look(page, "payment-link-detail", view);
   });

@@ -2,6 +2,7 @@ import http from "node:http";
 import { allViolations, showIn, VIEWS } from "./axe";
 import { expect, fillCard, logInAs, newPayment, test } from "./fixtures";
 import { CARDS } from "../tests/support/checkout-client";
+import { findFreePort } from "../tests/support/free-port";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
 // The payer's side in Chromium (DESIGN.md, "Checkout"): each test card from the API's payment to the signed
@@ -9,7 +10,8 @@ import { WebhookReceiver } from "../tests/support/webhook-receiver";
 // a payment link paid twice, and the pages under axe in light, dark and on a phone.
 
 const receiver = new WebhookReceiver();
-const receiverPort = Number(process.env.E2E_RECEIVER_PORT);
+// Ports of its own (findFreePort leaves the next one free too): another worker's spec may listen at once.
+const receiverPort = findFreePort();
 const hookPath = `/checkout-${Date.now()}`;
 /** The merchant's own site, where return_url sends the payer. */
 const shopPort = receiverPort + 1;

@@ -173,3 +173,15 @@ export async function fillCard(page: Page, number: string) {
   await page.getByLabel("CVC").fill("123");
   await page.getByLabel("Name on card").fill("Ada Lovelace");
 }
+
+/**
+ * Saves Settings → Payouts' bank account as its owner does: the form's button (`label`: "Save account", or
+ * "Replace account" once there is one), then the password again in the dialog that asks for it.
+ */
+export async function saveBankAccount(page: Page, password: string, label = "Save account") {
+  const account = page.getByRole("region", { name: "Bank account" });
+  await account.getByRole("button", { name: label }).click();
+  const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+  await dialog.getByLabel("Password").fill(password);
+  await dialog.getByRole("button", { name: label }).click();
+}

@@ -9,7 +9,8 @@ export default async function globalSetup() {
   // On PostgreSQL webhooks are delivered by a separate worker process, as in production.
   const worker = server.env.WORKER_MODE === "off" ? await startWorkerProcess(server.env) : undefined;
   process.env.E2E_SEED_DATA = JSON.stringify(server.data);
-  process.env.E2E_RECEIVER_PORT = server.env.TEST_RECEIVER_PORT;
+  // Where the server keeps every mail it sends (lib/platform/mailer.ts), for the specs that read one.
+  process.env.E2E_MAIL_OUTBOX = server.env.MAIL_OUTBOX_DIR;
   return async () => {
     await worker?.kill("SIGTERM");
     if (worker) assertNoSecretLogged(worker.output(), server.data);

@@ -68,6 +68,9 @@ test("create a test payment, find it, open it, mark it paid and failed, export C
   await expect(page.getByTestId("timeline-event")).toHaveCount(2);
   await expect(page.getByTestId("timeline-event").nth(1)).toContainText("payment.completed");
   await expect(page.getByRole("button", { name: "Mark as paid" })).toHaveCount(0);
+  // Its fee at the merchant's price (2.9% + $0.30, half up) and what it added to the balance.
+  await expect(page.getByText("$1.53", { exact: true })).toBeVisible();
+  await expect(page.getByText("$40.97", { exact: true })).toBeVisible();
   const paymentUrl = page.url();
 
   // The payment links to its customer: its payments and what they add up to, from the rollup.

@@ -1,4 +1,4 @@
-import { expect, logInAs, test } from "./fixtures";
+import { expect, logInAs, saveBankAccount, test } from "./fixtures";
 
 // The money path in the dashboard (DESIGN.md, "Balances, fees and payouts"): a balance, a bank account, a payout
 // made by hand whose transactions add up to it (page and CSV), canceled, made again and paid. The seeded
@@ -13,7 +13,13 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   const api = (method: "get" | "post" | "put", path: string, data?: unknown) =>
     page.request[method](path, { headers, ...(data === undefined ? {} : { data }) });
   // A 10.00 EUR payment, completed: 0.59 fee, 9.41 pending, then available.
-  const created = await api("post", "/api/payments", { amount: "10.00", currency: "EUR" });
+  const externalId = `order-${Date.now()}`;
+  const created = await api("post", "/api/payments", {
+    amount: "10.00",
+    currency: "EUR",
+    external_id: externalId,
+    customer_id: "cus_payout_csv",
+  });
   expect(created.status()).toBe(201);
   const paymentId = Number(created.headers().location!.split("/").at(-1));
   expect(
@@ -43,12 +49,12 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   const account = page.getByRole("region", { name: "Bank account" });
   await account.getByLabel("Account holder").fill("Ledger GmbH");
   await account.getByLabel("IBAN").fill("DE00 1234 5678");
-  await account.getByRole("button", { name: "Save account" }).click();
+  await saveBankAccount(page, seedData.ledger.password);
   await expect(account.getByText("The IBAN field must be a valid IBAN.")).toBeVisible();
   // What was typed stays, to correct rather than retype.
   await expect(account.getByLabel("IBAN")).toHaveValue("DE00 1234 5678");
   await account.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 00");
-  await account.getByRole("button", { name: "Save account" }).click();
+  await saveBankAccount(page, seedData.ledger.password);
   await expect(page.getByText("Payouts now go to the account ending 3000.")).toBeVisible();
   await expect(page.getByTestId("payout-account")).toContainText("Ledger GmbH, IBAN ending 3000");
   // The IBAN is never shown again, not even in the form.
@@ -105,11 +111,18 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   expect(csv.status()).toBe(200);
   expect(csv.headers()["content-type"]).toContain("text/csv");
   const lines = (await csv.text()).trim().split("\n");
-  expect(lines[0]).toBe("id,type,source_id,currency,amount,fee,net,status,available_on,payout_id,created_at");
-  const nets = lines.slice(1).map((line) => line.split(",")[6]!);
-  expect(lines.slice(1).some((line) => line.includes(`,payment,${paymentId},EUR,10.00,0.59,9.41,`))).toBe(
-    true,
+  expect(lines[0]).toBe(
+    "id,type,source_id,payment_id,external_id,customer_id,currency,amount,fee,net,status,available_on,payout_id,created_at",
   );
+  const nets = lines.slice(1).map((line) => line.split(",")[9]!);
+  // Each line names its order and customer, to match the merchant's books.
+  expect(
+    lines
+      .slice(1)
+      .some((line) =>
+        line.includes(`,payment,${paymentId},${paymentId},${externalId},cus_payout_csv,EUR,10.00,0.59,9.41,`),
+      ),
+  ).toBe(true);
   // Summed in minor units (cents), never through a float.
   const cents = (text: string) => BigInt(text.replace(".", ""));
   expect(nets.reduce((sum, net) => sum + cents(net), 0n)).toBe(cents(payout.data.amount));
@@ -168,7 +181,7 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   await page.goto("/dashboard/settings/payouts");
   await expect(account).toContainText(/Payouts are paused until you save another account\./);
   await account.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 00");
-  await account.getByRole("button", { name: "Replace account" }).click();
+  await saveBankAccount(page, seedData.ledger.password, "Replace account");
   await expect(page.getByText("Payouts now go to the account ending 3000.")).toBeVisible();
   await expect(account).not.toContainText("Replace your bank account");
 

@@ -1,9 +1,11 @@
 import { axeOn, showIn } from "./axe";
 import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
+import { findFreePort } from "../tests/support/free-port";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
 const receiver = new WebhookReceiver();
-const port = Number(process.env.E2E_RECEIVER_PORT);
+// A port of its own: another worker's spec may be listening on one at the same time.
+const port = findFreePort();
 
 test.beforeAll(() => receiver.listen(port));
 test.afterAll(() => receiver.close());

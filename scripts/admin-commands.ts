@@ -4,13 +4,14 @@ import { sendInvitation } from "@/lib/accounts/invitations";
 import { resetPassword } from "@/lib/accounts/members";
 import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/accounts/merchants";
 import { setMerchantPricing } from "@/lib/ledger/pricing";
-import { verifyLedger } from "@/lib/ledger/verify";
+import { ledgerEntryBalances, verifyLedger } from "@/lib/ledger/verify";
 import { createPayment } from "@/lib/payments/create-payment";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { keyId, reencryptStoredSecrets } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
 import { parseId } from "@/lib/platform/validation";
 import { settleRefund } from "@/lib/refunds/settlement";
+import { OPERATOR } from "@/lib/security/history";
 import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
@@ -61,11 +62,12 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
-      const token = await createApiToken(db, merchantId, {
-        name: options.name,
-        scope: options.scope ?? "write",
-        expires_in_days: options["expires-in-days"],
-      });
+      const token = await createApiToken(
+        db,
+        merchantId,
+        { name: options.name, scope: options.scope ?? "write", expires_in_days: options["expires-in-days"] },
+        OPERATOR,
+      );
       return { id: token.id, name: token.name, token: token.token, scope: token.scope };
     },
   },
@@ -95,7 +97,7 @@ export const adminCommands: Record<string, AdminCommand> = {
     options: { email: emailOption, id: { type: "string", required: true, description: "the token's id" } },
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
-      const revoked = await revokeApiToken(db, merchantId, parseId(options.id));
+      const revoked = await revokeApiToken(db, merchantId, parseId(options.id), OPERATOR);
       return { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() };
     },
   },
@@ -123,14 +125,24 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
-      return setMerchantPricing(db, merchantId, { percent: options.percent, fixed: options.fixed });
+      return setMerchantPricing(db, merchantId, { percent: options.percent, fixed: options.fixed }, OPERATOR);
     },
   },
   "ledger:verify": {
     summary:
       "Check the books: every posting sums to 0, every balance equals its entries (exits 1 on a difference).",
-    options: {},
-    run: (db) => verifyLedger(db),
+    options: {
+      email: {
+        type: "string",
+        description: "also that merchant's balance per currency, summed from its ledger entries",
+      },
+    },
+    async run(db, options) {
+      const report = await verifyLedger(db);
+      if (typeof options.email !== "string") return report;
+      const merchantId = await findMerchantIdByEmail(db, options.email);
+      return { ...report, balances: await ledgerEntryBalances(db, merchantId) };
+    },
     failed: (result) => result.ok !== true,
   },
   "webhook:create": {
@@ -214,10 +226,13 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options["merchant-email"]));
-      const invitation = await sendInvitation(db, merchantId, null, {
-        email: options.email,
-        role: options.role,
-      });
+      const invitation = await sendInvitation(
+        db,
+        merchantId,
+        null,
+        { email: options.email, role: options.role },
+        OPERATOR,
+      );
       return {
         invitation_id: invitation.id,
         email: invitation.email,
@@ -234,7 +249,7 @@ export const adminCommands: Record<string, AdminCommand> = {
       email: { type: "string", required: true, description: "the user's login email" },
       password: { type: "string", required: true, description: "the new password (at least 10 characters)" },
     },
-    run: (db, options) => resetPassword(db, { email: options.email, password: options.password }),
+    run: (db, options) => resetPassword(db, { email: options.email, password: options.password }, OPERATOR),
   },
   "secrets:reencrypt": {
     summary:

@@ -35,6 +35,7 @@ const LANGUAGE_OF = { ".ts": ["ts", "typescript"], ".sh": ["sh", "bash", "shell"
 
 /** Blocks shown but not run, each named by its page and its first line, with the reason. */
 const NOT_RUN = [
+
   {
     doc: "docs/operations.md",
     first: "pg_autoctl create monitor  --pgdata /srv/monitor",
@@ -46,6 +47,12 @@ const NOT_RUN = [
     first: "sudo ../shared/citus/install.sh",
     reason:
       "Citus installed as root into this machine's PostgreSQL, then a server that runs until stopped. CI runs the same scripts (../shared/citus/install.sh, scripts/citus-cluster.sh) and the Citus suites on the cluster (.ci/run).",
+  },
+  {
+    doc: "docs/scaling.md",
+    first: "# The coordinator's processes first: they migrate, distribute, and run the background services.",
+    reason:
+      "Servers on a reader's own Citus nodes, each running until stopped. tests/integration/citus-any-node.test.ts starts a server on a worker of CI's local cluster the same way (DATABASE_URL a worker's) and uses it over HTTP (.ci/run, the Citus pass).",
   },
 ];
 

@@ -14,6 +14,8 @@ const dev = process.argv.includes("--dev");
 // Before anything reads the environment: .env files are chosen by mode, as `next dev` / `next start` do.
 (process.env as Record<string, string>).NODE_ENV ??= dev ? "development" : "production";
 await import("./load-env");
+// In development every mail is kept as a file to read (README, "Mail"), beside the embedded database's data.
+if (dev) process.env.MAIL_OUTBOX_DIR ??= ".data/outbox";
 
 // On PostgreSQL in production this process only forks the servers, and never gets past here.
 const { default: cluster } = await import("node:cluster");

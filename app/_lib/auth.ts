@@ -60,12 +60,15 @@ function refusalCode(error: DomainError, codeStep: boolean) {
 }
 
 /** The password step, or the code step when the form carries a challenge. */
-async function checkCredentials(credentials: unknown, ip: string): Promise<MerchantAccount> {
+async function checkCredentials(
+  credentials: unknown,
+  { ip, userAgent }: { ip: string; userAgent: string | null },
+): Promise<MerchantAccount> {
   const secondFactor = secondFactorSchema.safeParse(credentials);
-  if (secondFactor.success) return completeSecondFactor(getDb(), secondFactor.data, ip);
+  if (secondFactor.success) return completeSecondFactor(getDb(), secondFactor.data, ip, userAgent);
   const parsed = logInSchema.safeParse(credentials);
   if (!parsed.success) throw new LoginRefused("invalid", "Invalid credentials.");
-  const result = await authenticateMerchantUser(getDb(), parsed.data, ip);
+  const result = await authenticateMerchantUser(getDb(), parsed.data, ip, userAgent);
   if ("challenge" in result)
     throw new LoginRefused("two_factor", "A second factor is needed.", result.challenge);
   return result.account;
@@ -97,7 +100,7 @@ const nextAuth = NextAuth({
       async authorize(credentials, request) {
         try {
           const client = { ip: clientIp(request.headers), userAgent: request.headers.get("user-agent") };
-          const account = await checkCredentials(credentials, client.ip);
+          const account = await checkCredentials(credentials, client);
           return {
             id: String(account.userId),
             email: account.email,

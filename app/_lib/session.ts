@@ -7,6 +7,7 @@ import type { UserRole } from "@/db/enums";
 import { getMemberStanding } from "@/lib/accounts/members";
 import { touchUserSession } from "@/lib/accounts/sessions";
 import { clientIp } from "@/lib/platform/client-ip";
+import type { SecurityActor } from "@/lib/security/history";
 import { auth } from "./auth";
 import { REQUESTED_PATH_HEADER, safeReturnPath } from "./return-path";
 
@@ -19,6 +20,8 @@ export type MerchantSession = {
   role: UserRole;
   /** This sign-in's server-side session, kept when the user ends their other sessions. */
   sessionKey: string;
+  /** Who acts, and from where, as the security history records an action (lib/security/history.ts). */
+  actor: SecurityActor;
 };
 
 /** Where a member without a second factor is sent when the team requires one. */
@@ -40,10 +43,8 @@ const currentMember = cache(async (): Promise<CurrentMember | null> => {
   const standing = await getMemberStanding(getDb(), { userId, merchantId, sessionKey });
   if (!standing) return null;
   const requestHeaders = await headers();
-  await touchUserSession(getDb(), sessionKey, standing.sessionLastUsedAt, {
-    ip: clientIp(requestHeaders),
-    userAgent: requestHeaders.get("user-agent"),
-  });
+  const client = { ip: clientIp(requestHeaders), userAgent: requestHeaders.get("user-agent") };
+  await touchUserSession(getDb(), sessionKey, standing.sessionLastUsedAt, client);
   return {
     userId,
     merchantId,
@@ -52,6 +53,7 @@ const currentMember = cache(async (): Promise<CurrentMember | null> => {
     // From the database, not the cookie: a name given or changed since sign-in shows at once.
     name: standing.name ?? session.user.email,
     role: standing.role,
+    actor: { actor: session.user.email, ...client },
     mustEnrolSecondFactor: standing.mustEnrolSecondFactor,
   };
 });

@@ -12,5 +12,6 @@ export * from "./payments";
 export * from "./payouts";
 export * from "./platform";
 export * from "./refunds";
+export * from "./security";
 export * from "./tokens";
 export * from "./webhooks";

@@ -16,6 +16,12 @@ export const payoutAccounts = pgTable("payout_accounts", {
   status: text("status", { enum: PAYOUT_ACCOUNT_STATUSES }).notNull().default("active"),
   /** Why it errored (the failed payout's reason); null while active. */
   failureReason: text("failure_reason"),
+  /**
+   * Until when payouts wait after the account was replaced (PAYOUT_ACCOUNT_CHANGE_HOLD, DESIGN.md "Changing the
+   * payout account"): a stolen session that redirects the money gives the owners, emailed, time to act. Null for
+   * a first account.
+   */
+  payoutsStartAt: at("payouts_start_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,5 +1,5 @@
 // What the platform keeps for itself: rate-limit counters and each merchant's last write position.
-import { bigint, boolean, customType, doublePrecision, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, doublePrecision, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { merchants } from "./accounts";
 import { at } from "./columns";
 
@@ -10,8 +10,11 @@ import { at } from "./columns";
 export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   /** What is limited, e.g. `token:42`. */
   key: text("key").primaryKey(),
-  /** GCRA "theoretical arrival time": a request is allowed while tat + interval - now <= period. */
-  tat: at("tat").notNull(),
+  /**
+   * GCRA "theoretical arrival time" (UTC, without a zone: its arithmetic is immutable, which Citus requires of
+   * an UPDATE's expressions): a request is allowed while tat + interval - now <= period.
+   */
+  tat: timestamp("tat", { precision: 3 }).notNull(),
   /** Whether the latest request was allowed (returned by the same statement that updates tat). */
   allowed: boolean("allowed").notNull(),
   /** Seconds between requests at the steady rate (period / limit), as of the latest request. */

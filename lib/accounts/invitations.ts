@@ -9,6 +9,7 @@ import { appOrigin } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { sendMail } from "@/lib/platform/mailer";
 import { parseInput } from "@/lib/platform/validation";
+import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import type { MerchantAccount } from "./accounts";
 import { hashPassword } from "./passwords";
 import { acceptInvitationSchema, inviteSchema } from "./schemas";
@@ -32,6 +33,7 @@ export async function inviteMember(
   merchantId: number,
   invitedBy: number | null,
   input: unknown,
+  by?: SecurityActor,
 ): Promise<CreatedInvitation> {
   const { email, role } = parseInput(inviteSchema, input);
   // The email is the login name, unique across the platform.
@@ -49,6 +51,7 @@ export async function inviteMember(
       .insert(invitations)
       .values({ merchantId, email, role, tokenHash: hashToken(token), invitedBy, expiresAt })
       .returning({ id: invitations.id });
+    if (by) await recordSecurityEvent(tx, merchantId, by, "member.invited", `${email}, ${role}`);
     return { id: row!.id, email, role, token, expiresAt };
   });
 }
@@ -62,8 +65,9 @@ export async function sendInvitation(
   merchantId: number,
   invitedBy: number | null,
   input: unknown,
+  by?: SecurityActor,
 ): Promise<CreatedInvitation & { url: string; mailed: boolean }> {
-  const invitation = await inviteMember(db, merchantId, invitedBy, input);
+  const invitation = await inviteMember(db, merchantId, invitedBy, input, by);
   const url = `${appOrigin()}/invite/${invitation.token}`;
   const [merchant] = await db
     .select({ name: merchants.name })

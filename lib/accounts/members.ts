@@ -5,6 +5,7 @@ import type { UserRole } from "@/db/enums";
 import { merchants, userSessions, users } from "@/db/schema";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
+import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import { hashPassword, verifyPassword } from "./passwords";
 import { changePasswordSchema, resetPasswordSchema, roleSchema } from "./schemas";
 import { endOtherUserSessions } from "./sessions";
@@ -64,9 +65,13 @@ export async function changePassword(
   userId: number,
   input: unknown,
   keepSessionKey: string,
+  by?: SecurityActor,
 ): Promise<void> {
   const { current_password, new_password } = parseInput(changePasswordSchema, input);
-  const [user] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  const [user] = await db
+    .select({ hash: users.passwordHash, merchantId: users.merchantId, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!user) throw new DomainError("not_found", "User not found.");
   if (!(await verifyPassword(current_password, user.hash)))
     throw validationError({ current_password: ["The current password is not correct."] });
@@ -74,6 +79,7 @@ export async function changePassword(
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
     await endOtherUserSessions(tx, userId, keepSessionKey);
+    if (by) await recordSecurityEvent(tx, user.merchantId, by, "user.password_changed", user.email);
   });
 }
 
@@ -84,6 +90,7 @@ export async function changePassword(
 export async function resetPassword(
   db: Executor,
   input: unknown,
+  by?: SecurityActor,
 ): Promise<{ user_id: number; email: string }> {
   const { email, password } = parseInput(resetPasswordSchema, input);
   const passwordHash = await hashPassword(password);
@@ -92,9 +99,10 @@ export async function resetPassword(
       .update(users)
       .set({ passwordHash, updatedAt: new Date() })
       .where(eq(users.email, email))
-      .returning({ id: users.id });
+      .returning({ id: users.id, merchantId: users.merchantId });
     if (!user) throw new DomainError("not_found", `No user has the email ${email}.`);
     await endOtherUserSessions(tx, user.id, null);
+    if (by) await recordSecurityEvent(tx, user.merchantId, by, "user.password_changed", `${email}, reset`);
     return { user_id: user.id, email };
   });
 }
@@ -134,16 +142,16 @@ async function changeMembers(
   db: Executor,
   merchantId: number,
   userId: number,
-  change: (tx: Executor) => Promise<void>,
+  change: (tx: Executor, member: { email: string; role: UserRole }) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select id from merchants where id = ${merchantId} for update`);
     const [member] = await tx
-      .select({ id: users.id })
+      .select({ id: users.id, email: users.email, role: users.role })
       .from(users)
       .where(and(eq(users.id, userId), eq(users.merchantId, merchantId)));
     if (!member) throw new DomainError("not_found", "Member not found.");
-    await change(tx);
+    await change(tx, member);
     const [{ owners }] = (await tx
       .select({ owners: sql<number>`count(*)::int` })
       .from(users)
@@ -161,17 +169,33 @@ export async function changeMemberRole(
   merchantId: number,
   userId: number,
   input: unknown,
+  by?: SecurityActor,
 ): Promise<UserRole> {
   const { role } = parseInput(roleSchema, input);
-  await changeMembers(db, merchantId, userId, async (tx) => {
+  await changeMembers(db, merchantId, userId, async (tx, member) => {
     await tx.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, userId));
+    if (by)
+      await recordSecurityEvent(
+        tx,
+        merchantId,
+        by,
+        "member.role_changed",
+        `${member.email}: ${member.role} → ${role}`,
+      );
   });
   return role;
 }
 
 /** Removes a member (or, for their own id, leaves): their session ends on their next request. */
-export async function removeMember(db: Executor, merchantId: number, userId: number): Promise<void> {
-  await changeMembers(db, merchantId, userId, async (tx) => {
+export async function removeMember(
+  db: Executor,
+  merchantId: number,
+  userId: number,
+  by?: SecurityActor,
+): Promise<void> {
+  await changeMembers(db, merchantId, userId, async (tx, member) => {
     await tx.delete(users).where(eq(users.id, userId));
+    if (by)
+      await recordSecurityEvent(tx, merchantId, by, "member.removed", `${member.email}, ${member.role}`);
   });
 }

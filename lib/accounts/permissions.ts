@@ -17,6 +17,8 @@ export const PERMISSIONS = {
   // Money leaving for the bank: a payout made or canceled by hand.
   "payouts:write": ["owner"],
   "members:manage": ["owner"],
+  // Who signed in, changed the bank account or revoked a key, from where: an owner's to read.
+  "security_history:read": ["owner"],
   "account:self": ["owner", "developer", "viewer"],
 } as const satisfies Record<string, readonly UserRole[]>;
 

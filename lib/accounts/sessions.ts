@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { userSessions } from "@/db/schema";
+import { recorded, type SecurityActor } from "@/lib/security/history";
 
 /** Where a session was used from, as the dashboard shows it. */
 export type SessionClient = { ip: string; userAgent: string | null };
@@ -77,6 +78,27 @@ export async function endOtherUserSessions(
     )
     .returning({ id: userSessions.id });
   return ended.length;
+}
+
+/**
+ * "Sign out of all other sessions", on the Security page: every session of the user but this one, recorded in
+ * the merchant's security history with `by`. Returns how many ended.
+ */
+export async function signOutOtherSessions(
+  db: Executor,
+  merchantId: number,
+  user: { id: number; email: string },
+  keepSessionKey: string,
+  by?: SecurityActor,
+): Promise<number> {
+  return recorded(
+    db,
+    merchantId,
+    by,
+    "user.signed_out_everywhere",
+    (tx) => endOtherUserSessions(tx, user.id, keepSessionKey),
+    (ended) => `${user.email}: ${ended} other session${ended === 1 ? "" : "s"} ended`,
+  );
 }
 
 /** Ends one of the user's own sessions, by the id the Security page lists; false when there is none. */

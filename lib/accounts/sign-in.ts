@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { users } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
+import { recordSecurityEvent } from "@/lib/security/history";
 import type { MerchantAccount } from "./accounts";
 import { beginLoginAttempt, discardLoginAttempt, finishLoginAttempt, throttledError } from "./login-throttle";
 import { getDecoyPasswordHash, verifyPassword } from "./passwords";
@@ -22,12 +23,44 @@ export class CodeAlreadyUsed extends DomainError {
   }
 }
 
+/** Where a sign-in comes from: the security history records it with each attempt on a known user. */
+export type SignInClient = { ip: string; userAgent: string | null };
+
+/** A sign-in, and its record in the merchant's security history, in one transaction. */
 async function signedIn(
   db: Executor,
   user: { id: number; merchantId: number; email: string; name: string | null },
+  client: SignInClient,
+  how: string,
 ) {
-  await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+    await recordSecurityEvent(tx, user.merchantId, { actor: user.email, ...client }, "user.signed_in", how);
+  });
   return { merchantId: user.merchantId, userId: user.id, email: user.email, name: user.name ?? user.email };
+}
+
+/**
+ * A refused attempt on a known user: the login throttle's count and the merchant's record in one transaction.
+ * An unknown email belongs to no merchant: the throttle alone counts it.
+ */
+async function failedSignIn(
+  db: Executor,
+  attempt: Parameters<typeof finishLoginAttempt>[1],
+  user: { merchantId: number; email: string },
+  client: SignInClient,
+  why: string,
+) {
+  await db.transaction(async (tx) => {
+    await finishLoginAttempt(tx, attempt, false);
+    await recordSecurityEvent(
+      tx,
+      user.merchantId,
+      { actor: user.email, ...client },
+      "user.sign_in_failed",
+      why,
+    );
+  });
 }
 
 /**
@@ -38,7 +71,9 @@ export async function authenticateMerchantUser(
   db: Executor,
   credentials: LogInInput,
   ip: string,
+  userAgent: string | null = null,
 ): Promise<PasswordResult> {
+  const client = { ip, userAgent };
   const attempt = await beginLoginAttempt(db, credentials.email, ip);
   if ("retryAfterSeconds" in attempt) throw throttledError(attempt.retryAfterSeconds);
   const [user] = await db
@@ -57,8 +92,12 @@ export async function authenticateMerchantUser(
     credentials.password,
     user?.passwordHash ?? (await getDecoyPasswordHash()),
   );
-  if (!user || !valid) {
+  if (!user) {
     await finishLoginAttempt(db, attempt, false);
+    throw refused();
+  }
+  if (!valid) {
+    await failedSignIn(db, attempt, user, client, "wrong password");
     throw refused();
   }
   if (user.secondFactor) {
@@ -67,7 +106,7 @@ export async function authenticateMerchantUser(
     return { challenge: createSignInChallenge(user.id) };
   }
   await finishLoginAttempt(db, attempt, true);
-  return { account: await signedIn(db, user) };
+  return { account: await signedIn(db, user, client, "password") };
 }
 
 /** The second step: a TOTP or recovery code for the challenge, throttled like passwords. */
@@ -75,7 +114,9 @@ export async function completeSecondFactor(
   db: Executor,
   input: { challenge: string; code: string },
   ip: string,
+  userAgent: string | null = null,
 ): Promise<MerchantAccount> {
+  const client = { ip, userAgent };
   const userId = readSignInChallenge(input.challenge);
   if (userId === null) throw new DomainError("unauthenticated", "The sign-in expired. Please start again.");
   const [user] = await db
@@ -87,8 +128,12 @@ export async function completeSecondFactor(
   if ("retryAfterSeconds" in attempt) throw throttledError(attempt.retryAfterSeconds);
   const check = await verifySecondFactor(db, user.id, input.code);
   // A used code counts as a failure, as any code that does not sign in does.
-  await finishLoginAttempt(db, attempt, check === "accepted");
-  if (check === "used") throw new CodeAlreadyUsed();
-  if (check === "invalid") throw new DomainError("unauthenticated", "The code is not valid.");
-  return signedIn(db, user);
+  if (check !== "accepted") {
+    await failedSignIn(db, attempt, user, client, check === "used" ? "code already used" : "wrong code");
+    throw check === "used"
+      ? new CodeAlreadyUsed()
+      : new DomainError("unauthenticated", "The code is not valid.");
+  }
+  await finishLoginAttempt(db, attempt, true);
+  return signedIn(db, user, client, "password and second factor");
 }

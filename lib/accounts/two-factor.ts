@@ -7,6 +7,7 @@ import { selectRows, type Executor } from "@/db/client";
 import { merchants, users } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { DomainError, validationError } from "@/lib/platform/errors";
+import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import { endOtherUserSessions } from "./sessions";
 
 /**
@@ -80,7 +81,7 @@ async function acceptTotp(
   return rows.length === 1 ? "accepted" : "used";
 }
 
-const codeError = (check: CodeCheck = "invalid") =>
+export const codeError = (check: CodeCheck = "invalid") =>
   validationError({
     code: [
       check === "used"
@@ -98,9 +99,10 @@ export async function confirmTwoFactorEnrolment(
   userId: number,
   code: string,
   keepSessionKey: string,
+  by?: SecurityActor,
 ): Promise<string[]> {
   const [user] = await db
-    .select({ email: users.email, pending: users.totpPendingCiphertext })
+    .select({ email: users.email, merchantId: users.merchantId, pending: users.totpPendingCiphertext })
     .from(users)
     .where(eq(users.id, userId));
   if (!user?.pending) throw new DomainError("conflict", "Start the set-up again: no enrolment is under way.");
@@ -121,6 +123,7 @@ export async function confirmTwoFactorEnrolment(
       })
       .where(eq(users.id, userId));
     await endOtherUserSessions(tx, userId, keepSessionKey);
+    if (by) await recordSecurityEvent(tx, user.merchantId, by, "user.two_factor_enabled", user.email);
   });
   return recoveryCodes;
 }
@@ -172,6 +175,7 @@ export async function disableTwoFactor(
   userId: number,
   code: string,
   keepSessionKey: string,
+  by?: SecurityActor,
 ): Promise<void> {
   const status = await getTwoFactorStatus(db, userId);
   if (!status.enabled) return;
@@ -180,11 +184,14 @@ export async function disableTwoFactor(
   const check = await verifySecondFactor(db, userId, code);
   if (check !== "accepted") throw codeError(check);
   await db.transaction(async (tx) => {
-    await tx
+    const [user] = await tx
       .update(users)
       .set({ totpSecretCiphertext: null, totpLastStep: null, recoveryCodeHashes: [], updatedAt: new Date() })
-      .where(eq(users.id, userId));
+      .where(eq(users.id, userId))
+      .returning({ email: users.email, merchantId: users.merchantId });
     await endOtherUserSessions(tx, userId, keepSessionKey);
+    if (by && user)
+      await recordSecurityEvent(tx, user.merchantId, by, "user.two_factor_disabled", user.email);
   });
 }
 

@@ -11,6 +11,7 @@ import {
   openDisputeSchema,
 } from "@/lib/disputes/schemas";
 import { balanceSchema } from "@/lib/ledger/balance";
+import { balanceSummarySchema } from "@/lib/ledger/balance-summary";
 import { balanceTransactionSchema } from "@/lib/ledger/balance-transactions";
 import {
   createPaymentSchema,
@@ -118,6 +119,7 @@ function componentSchemas() {
     Customer: schemaOf(customerSchema),
     Balance: schemaOf(balanceSchema),
     BalanceTransaction: schemaOf(balanceTransactionSchema),
+    BalanceSummary: schemaOf(balanceSummarySchema),
     PayoutAccount: schemaOf(payoutAccountSchema),
     PayoutAccountInput: schemaOf(payoutAccountInputSchema, "input"),
     Payout: schemaOf(payoutSchema),

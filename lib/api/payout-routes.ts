@@ -1,5 +1,6 @@
 import {
   getPayoutAccount,
+  notifyOwnersOfChange,
   payoutAccountInputSchema,
   payoutAccountSchema,
   setPayoutAccount,
@@ -21,6 +22,7 @@ import {
 import { pagedListRoute } from "./paged-list-route";
 import { idOf, pathId } from "./refund-routes";
 import { asApiAnswer, jsonResponse } from "./responses";
+import { apiActor } from "./security-actor";
 
 // Payouts and where they go (DESIGN.md, "Balances, fees and payouts"). Another merchant's payout is a 404.
 
@@ -57,19 +59,24 @@ export const setPayoutAccountRoute = defineRoute({
     422: validationErrorResponse("A missing account_holder, or an IBAN that fails its check."),
   },
   handler: async (context) => {
-    const { merchantId, body } = context;
+    const { db, merchantId, body } = context;
+    const meaning = { payout_account: parseInput(payoutAccountInputSchema, body) };
+    const by = await apiActor(context);
     const { result, replayedHeader } = await asApiAnswer(
       actOnce(
         context,
-        { target: "payout_account", meaning: { payout_account: parseInput(payoutAccountInputSchema, body) } },
-        async (executor) => ({ id: merchantId, ...(await setPayoutAccount(executor, merchantId, body)) }),
+        { target: "payout_account", meaning },
+        async (executor) => ({ id: merchantId, ...(await setPayoutAccount(executor, merchantId, body, by)) }),
         async (executor, id) => {
           const account = await getPayoutAccount(executor, id);
-          return account ? { id, ...account } : undefined;
+          return account ? { id, ...account, replaced_last4: null } : undefined;
         },
       ),
     );
-    return jsonResponse(200, { data: payoutAccountSchema.parse(result) }, replayedHeader);
+    const account = payoutAccountSchema.parse(result);
+    // A replacement (never its replay) is mailed to every owner, once committed.
+    if (result.replaced_last4 !== null) await notifyOwnersOfChange(db, merchantId, account, by);
+    return jsonResponse(200, { data: account }, replayedHeader);
   },
 });
 
@@ -103,7 +110,7 @@ export const createPayoutRoute = defineRoute({
     ),
     409: errorResponse("idempotencyKeyReused"),
     422: validationErrorResponse(
-      "A bad currency or amount, more than is available (errors.amount names it), or no payout account (errors.payout_account).",
+      "A bad currency or amount, more than is available (errors.amount names it), or no payout account, or one replaced within PAYOUT_ACCOUNT_CHANGE_HOLD (errors.payout_account: “Payouts to the new account start at …”).",
     ),
   },
   handler: async ({ db, env, merchantId, body, request }) => {

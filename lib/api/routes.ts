@@ -35,6 +35,7 @@ import {
   showPayoutRoute,
 } from "./payout-routes";
 import { createRefundRoute, listAllRefundsRoute, listRefundsRoute, showRefundRoute } from "./refund-routes";
+import { balanceSummaryRoute } from "./report-routes";
 import { listRequestLogsRoute } from "./request-log-routes";
 import { cancelPaymentRoute, settlePaymentHelperRoute, settleRefundHelperRoute } from "./settlement-routes";
 import {
@@ -88,6 +89,7 @@ export const routes: readonly Route[] = [
   listBalanceTransactionsRoute,
   showBalanceTransactionRoute,
   releaseBalanceHelperRoute,
+  balanceSummaryRoute,
   showPayoutAccountRoute,
   setPayoutAccountRoute,
   listPayoutsRoute,

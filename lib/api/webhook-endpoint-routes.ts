@@ -13,6 +13,7 @@ import { defineRoute } from "./define-route";
 import { bodyRefusals, dataResponse, errorResponse, ref, validationErrorResponse } from "./openapi-parts";
 import { ownedId } from "./owned";
 import { jsonResponse } from "./responses";
+import { apiActor } from "./security-actor";
 
 /**
  * The webhook endpoints API (write scope: endpoints carry signing secrets). The same domain functions, URL
@@ -90,9 +91,12 @@ export const createEndpointRoute = defineRoute({
     ...readOnly,
     ...bodyErrors,
   },
-  handler: async ({ db, merchantId, body }) => {
+  handler: async (context) => {
+    const { db, merchantId, body } = context;
     const { input } = readEndpointBody(body);
-    const created = await apiFields(createWebhookEndpoint(db, merchantId, input, API_WRITE));
+    const created = await apiFields(
+      createWebhookEndpoint(db, merchantId, input, API_WRITE, await apiActor(context)),
+    );
     return jsonResponse(
       201,
       { data: endpointResource(created, created.secret) },
@@ -147,7 +151,8 @@ export const deleteEndpointRoute = defineRoute({
   params: idOf("endpoint"),
   responses: { 204: { description: "Deleted." }, ...endpointRefusals },
   handler: async (context) => {
-    await deleteWebhookEndpoint(context.db, context.merchantId, await endpointIdOf(context));
+    const id = await endpointIdOf(context);
+    await deleteWebhookEndpoint(context.db, context.merchantId, id, await apiActor(context));
     return { status: 204, headers: {}, body: null };
   },
 });
@@ -164,7 +169,7 @@ export const rotateEndpointSecretRoute = defineRoute({
   },
   handler: async (context) => {
     const id = await endpointIdOf(context);
-    const secret = await rotateWebhookSecret(context.db, context.merchantId, id);
+    const secret = await rotateWebhookSecret(context.db, context.merchantId, id, await apiActor(context));
     const endpoint = await getWebhookEndpoint(context.db, context.merchantId, id);
     return jsonResponse(200, { data: endpointResource(endpoint, secret) });
   },

@@ -1,13 +1,14 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { onCitus } from "@/db/citus";
 import { selectRows, type Executor } from "@/db/client";
 import { DISPUTE_CLOSED, DISPUTE_EVIDENCE_FIELDS, type DisputeReason, type DisputeStatus } from "@/db/enums";
-import { BALANCE, post } from "@/lib/ledger/postings";
-import { disputeFee } from "@/lib/ledger/pricing";
+import { isWriteRefused } from "@/db/errors";
 import { inMinorUnits } from "@/lib/money/amount";
 import { recordEvent } from "@/lib/payments/outbox";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
+import { publicId } from "@/lib/platform/ids";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import type { Dispute, DisputeEventType } from "./schemas";
 
@@ -54,8 +55,6 @@ export function toDispute(row: DisputeRow): Dispute {
   };
 }
 
-const isInquiry = (status: DisputeStatus) => status.startsWith("warning_");
-
 export async function recordDisputeEvent(tx: Executor, type: DisputeEventType, row: DisputeRow) {
   await recordEvent(tx, {
     merchantId: Number(row.merchant_id),
@@ -101,115 +100,74 @@ export function refuseClosed(row: DisputeRow) {
     throw new DomainError("conflict", `Dispute ${Number(row.id)} is closed (${row.status}).`);
 }
 
+/** The database's answers in the API's shape: the evidence fields it lists (toDispute's). */
+const EVIDENCE_FIELDS = `{${DISPUTE_EVIDENCE_FIELDS.join(",")}}`;
+
 /**
  * The payer's bank disputes a completed payment, now: the amount not refunded, withdrawn with the dispute fee
- * (`dispute`), unless it is an inquiry. Under the payment's row lock, so a refund cannot slip in beside it.
+ * (`dispute`), unless it is an inquiry. One call of the database's `open_dispute` (migration 0051), under the
+ * payment's row lock, so a refund cannot slip in beside it; in the caller's transaction when `db` is one.
  */
 export async function openDispute(
-  tx: Executor,
+  db: Executor,
   merchantId: number,
   paymentId: number,
   options: { reason: DisputeReason; inquiry: boolean },
-): Promise<DisputeRow> {
+): Promise<Dispute> {
+  const [row] = await selectRows<{ opened: Dispute }>(
+    db,
+    sql`select open_dispute(${merchantId}::bigint, ${paymentId}::bigint, ${publicId("evt")}::text,
+      ${publicId("evt")}::text, ${options.reason}::text, ${options.inquiry}::boolean,
+      ${getEnv().DISPUTE_EVIDENCE_DAYS}::int, ${EVIDENCE_FIELDS}::text[], ${!onCitus()}::boolean) as opened`,
+  ).catch(async (error: unknown) => {
+    throw isWriteRefused(error) ? await whyNotDisputable(db, merchantId, paymentId) : error;
+  });
+  return row!.opened;
+}
+
+/** Why a payment cannot be disputed, as it is now, in the API's words. */
+async function whyNotDisputable(db: Executor, merchantId: number, paymentId: number): Promise<Error> {
   const [payment] = await selectRows<{
     status: string;
-    currency: string;
     disputed: boolean;
     disputable: string;
     zero: boolean;
   }>(
-    tx,
-    sql`select status, currency, dispute_status is not null as disputed, amount = 0 as zero,
+    db,
+    sql`select status, dispute_status is not null as disputed, amount = 0 as zero,
                (amount - amount_refunded - amount_refund_pending)::text as disputable
-        from payments where merchant_id = ${merchantId} and id = ${paymentId} for update`,
+        from payments where merchant_id = ${merchantId} and id = ${paymentId}`,
   );
-  if (!payment) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
+  if (!payment) return new DomainError("not_found", `Payment ${paymentId} was not found.`);
   if (payment.status !== "completed")
-    throw validationError({ payment: ["Only a completed payment can be disputed."] });
+    return validationError({ payment: ["Only a completed payment can be disputed."] });
   if (payment.zero)
-    throw validationError({ payment: ["A payment of 0 cannot be disputed: no money moved."] });
-  if (payment.disputed) throw new DomainError("conflict", `Payment ${paymentId} is already disputed.`);
-  const amount = String(payment.disputable);
-  if (!/[1-9]/.test(amount))
-    throw validationError({ payment: ["A fully refunded payment cannot be disputed."] });
-  const days = getEnv().DISPUTE_EVIDENCE_DAYS;
-  const [row] = await selectRows<DisputeRow>(
-    tx,
-    sql`with opened as (
-          insert into disputes (merchant_id, payment_id, amount, currency, reason, status, evidence_due_by)
-          values (${merchantId}, ${paymentId}, ${amount}::numeric, ${payment.currency}, ${options.reason},
-                  ${options.inquiry ? "warning_needs_response" : "needs_response"},
-                  now() + ${days}::int * interval '1 day')
-          returning ${DISPUTE_COLUMNS}),
-        marked as (
-          update payments p set dispute_status = opened.status, updated_at = now()
-          from opened where p.merchant_id = ${merchantId} and p.id = opened.payment_id)
-        select * from opened`,
-  );
-  await recordDisputeEvent(tx, "dispute.created", row!);
-  if (options.inquiry) return row!;
-  const fee = disputeFee(payment.currency);
-  const [sum] = await selectRows<{ withdrawn: string }>(
-    tx,
-    sql`select (${amount}::numeric + ${fee}::numeric)::text as withdrawn`,
-  );
-  // The processor takes the amount back through clearing; the fee is the platform's.
-  await post(tx, [
-    {
-      merchantId,
-      type: "dispute",
-      sourceId: row!.id,
-      currency: payment.currency,
-      amount: `-${amount}`,
-      fee,
-      net: `-${sum!.withdrawn}`,
-      availableOn: null,
-      entries: [
-        [BALANCE, `-${sum!.withdrawn}`],
-        ["clearing", amount],
-        ["fees", fee],
-      ],
-    },
-  ]);
-  await recordDisputeEvent(tx, "dispute.funds_withdrawn", row!);
-  return row!;
+    return validationError({ payment: ["A payment of 0 cannot be disputed: no money moved."] });
+  if (payment.disputed) return new DomainError("conflict", `Payment ${paymentId} is already disputed.`);
+  return validationError({ payment: ["A fully refunded payment cannot be disputed."] });
 }
 
 /**
  * The bank's decision: an inquiry closes (`warning_closed`, no money either way); a chargeback is won (the
- * amount reinstated, `dispute_won`; the fee is kept) or lost (nothing returns).
+ * amount reinstated, `dispute_won`; the fee is kept) or lost (nothing returns). One call of the database's
+ * `decide_dispute` (migration 0051), under the dispute's row lock; in the caller's transaction when `db` is one.
+ * A closed dispute is a 409, another merchant's a 404.
  */
-export async function decideLocked(
-  tx: Executor,
-  row: DisputeRow,
+export async function decideDispute(
+  db: Executor,
+  merchantId: number,
+  disputeId: number,
   outcome: "won" | "lost",
-): Promise<DisputeRow> {
-  refuseClosed(row);
-  const status: DisputeStatus = isInquiry(row.status) ? "warning_closed" : outcome;
-  const decided = await updateDispute(
-    tx,
-    row,
-    sql`status = ${status}, closed_at = now(), decision = null, decide_at = null`,
+): Promise<Dispute> {
+  const [row] = await selectRows<{ decided: { dispute?: Dispute; closed?: DisputeStatus } | null }>(
+    db,
+    sql`select decide_dispute(${merchantId}::bigint, ${disputeId}::bigint, ${outcome}::text,
+      ${publicId("evt")}::text, ${publicId("evt")}::text, ${EVIDENCE_FIELDS}::text[], ${!onCitus()}::boolean)
+      as decided`,
   );
-  if (status === "won") {
-    await post(tx, [
-      {
-        merchantId: Number(row.merchant_id),
-        type: "dispute_won",
-        sourceId: row.id,
-        currency: row.currency,
-        amount: row.amount,
-        fee: "0",
-        net: row.amount,
-        availableOn: null,
-        entries: [
-          [BALANCE, row.amount],
-          ["clearing", `-${row.amount}`],
-        ],
-      },
-    ]);
-    await recordDisputeEvent(tx, "dispute.funds_reinstated", decided);
-  }
-  await recordDisputeEvent(tx, "dispute.closed", decided);
-  return decided;
+  const decided = row?.decided;
+  if (!decided) throw new DomainError("not_found", `Dispute ${disputeId} was not found.`);
+  if (decided.closed)
+    throw new DomainError("conflict", `Dispute ${disputeId} is closed (${decided.closed}).`);
+  return decided.dispute!;
 }

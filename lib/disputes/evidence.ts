@@ -5,7 +5,7 @@ import { DISPUTE_EVIDENCE_FIELDS } from "@/db/enums";
 import { DomainError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
 import {
-  decideLocked,
+  decideDispute,
   lockDispute,
   recordDisputeEvent,
   refuseClosed,
@@ -74,7 +74,5 @@ export async function saveEvidence(
 
 /** POST /api/disputes/{id}/close: the merchant accepts it, and loses (an inquiry just closes). */
 export async function acceptDispute(db: Executor, merchantId: number, disputeId: number): Promise<Dispute> {
-  return db.transaction(async (tx) =>
-    toDispute(await decideLocked(tx, await lockDispute(tx, merchantId, disputeId), "lost")),
-  );
+  return decideDispute(db, merchantId, disputeId, "lost");
 }

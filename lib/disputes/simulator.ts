@@ -7,14 +7,7 @@ import { DomainError } from "@/lib/platform/errors";
 import { forEachDueMerchant, type MerchantScope } from "@/lib/platform/merchant-claims";
 import { periodicService } from "@/lib/platform/periodic-service";
 import { parseInput } from "@/lib/platform/validation";
-import {
-  DISPUTE_COLUMNS,
-  decideLocked,
-  lockDispute,
-  openDispute,
-  toDispute,
-  type DisputeRow,
-} from "./disputes";
+import { DISPUTE_COLUMNS, decideDispute, openDispute, type DisputeRow } from "./disputes";
 import { decideDisputeSchema, openDisputeSchema, type Dispute } from "./schemas";
 
 // The simulated bank's side of disputes: the test cards' disputes opened a few seconds after their payment,
@@ -22,21 +15,6 @@ import { decideDisputeSchema, openDisputeSchema, type Dispute } from "./schemas"
 
 /** How long after a test card's payment its dispute opens. */
 export const DISPUTE_OPEN_DELAY_MS = 3_000;
-
-/** In the checkout's transaction: the test card's dispute, to open in a few seconds. */
-export async function scheduleDispute(
-  tx: Executor,
-  merchantId: number,
-  paymentId: number,
-  dispute: { reason: DisputeReason; inquiry: boolean },
-) {
-  await tx.execute(
-    sql`insert into scheduled_disputes (merchant_id, payment_id, reason, inquiry, open_at)
-        values (${merchantId}, ${paymentId}, ${dispute.reason}, ${dispute.inquiry},
-                now() + ${DISPUTE_OPEN_DELAY_MS}::int * interval '1 millisecond')
-        on conflict do nothing`,
-  );
-}
 
 /** Opens the disputes scheduled and due, each in its own transaction; how many it opened. */
 export async function openDueDisputes(db: Executor, limit = 20): Promise<number> {
@@ -102,7 +80,7 @@ async function decideClaimed(db: Executor, merchant: MerchantScope, limit: numbe
         verdicts.length > 0 ? verdicts : pick(pastDeadline, sql`evidence_due_by`),
       );
       if (!due) return false;
-      await decideLocked(tx, due, due.decision ?? "lost");
+      await decideDispute(tx, Number(due.merchant_id), Number(due.id), due.decision ?? "lost");
       return true;
     });
     if (!done) break;
@@ -123,9 +101,7 @@ export const startDisputeSimulator: BackgroundService = periodicService(
 /** POST /api/test-helpers/disputes/{id}/close `{outcome}`: the bank decides now. */
 export async function decideDisputeNow(db: Executor, merchantId: number, disputeId: number, input: unknown) {
   const { outcome } = parseInput(decideDisputeSchema, input ?? {});
-  return db.transaction(async (tx) =>
-    toDispute(await decideLocked(tx, await lockDispute(tx, merchantId, disputeId), outcome)),
-  );
+  return decideDispute(db, merchantId, disputeId, outcome);
 }
 
 /** POST /api/test-helpers/payments/{id}/dispute `{reason?, inquiry?}`: the payer's bank disputes it now. */
@@ -136,7 +112,5 @@ export async function disputePaymentNow(
   input: unknown,
 ): Promise<Dispute> {
   const { reason = "fraudulent", inquiry = false } = parseInput(openDisputeSchema, input ?? {});
-  return db.transaction(async (tx) =>
-    toDispute(await openDispute(tx, merchantId, paymentId, { reason, inquiry })),
-  );
+  return openDispute(db, merchantId, paymentId, { reason, inquiry });
 }

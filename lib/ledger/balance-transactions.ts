@@ -19,6 +19,7 @@ import {
   queryChoice,
   queryId,
 } from "@/lib/platform/list-query";
+import { newestFirstBatches } from "@/lib/platform/newest-first-batches";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 
 const money = z.string().describe('Signed, in its currency\'s minor units: "9.41", "-2.00", "1500" JPY.');
@@ -28,6 +29,15 @@ export const balanceTransactionSchema = z.object({
   id: z.number().int(),
   type: z.enum(BALANCE_TRANSACTION_TYPES),
   source_id: z.number().int().describe("The payment, refund, payout or dispute that moved the money."),
+  payment_id: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "The payment it concerns: itself, a refund's or a dispute's; null for payouts and adjustments.",
+    ),
+  external_id: z.string().nullable().describe("That payment's external_id: the merchant's order."),
+  customer_id: z.string().nullable().describe("That payment's customer_id."),
   currency: z.string().describe('ISO 4217, upper case: "EUR".'),
   amount: money,
   fee: money,
@@ -61,6 +71,7 @@ type Row = {
   id: number | string;
   type: BalanceTransaction["type"];
   source_id: number | string;
+  payment: { id: number | string; external_id: string | null; customer_id: string | null } | null;
   currency: string;
   amount: string;
   fee: string;
@@ -71,15 +82,34 @@ type Row = {
   created_at: Date | string;
 };
 
-const COLUMNS = sql.raw(
-  "merchant_id, id, type, source_id, currency, amount, fee, net, status, available_on, payout_id, created_at",
-);
+/**
+ * The columns every read of balance transactions selects, from `balance_transactions` unaliased, with the
+ * payment each concerns (its own, a refund's or a dispute's) and that payment's order and customer: primary-key
+ * lookups in the merchant's own rows, so each line matches an order in the merchant's books.
+ */
+function columnsOf(merchantId: number) {
+  const own = sql.raw("balance_transactions");
+  return sql`${sql.raw(
+    "merchant_id, id, type, source_id, currency, amount, fee, net, status, available_on, payout_id, created_at",
+  )}, (select json_build_object('id', p.id, 'external_id', p.external_id, 'customer_id', p.customer_id)
+        from payments p
+        where p.merchant_id = ${merchantId} and p.id = case
+          when ${own}.type = 'payment' then ${own}.source_id
+          when ${own}.type in ('refund', 'refund_failure') then
+            (select r.payment_id from refunds r where r.merchant_id = ${merchantId} and r.id = ${own}.source_id)
+          when ${own}.type in ('dispute', 'dispute_won') then
+            (select d.payment_id from disputes d where d.merchant_id = ${merchantId} and d.id = ${own}.source_id)
+        end) as payment`;
+}
 
 function toBalanceTransaction(row: Row): BalanceTransaction {
   return {
     id: Number(row.id),
     type: row.type,
     source_id: Number(row.source_id),
+    payment_id: row.payment === null ? null : Number(row.payment.id),
+    external_id: row.payment?.external_id ?? null,
+    customer_id: row.payment?.customer_id ?? null,
     currency: row.currency,
     amount: inMinorUnits(row.amount, row.currency),
     fee: inMinorUnits(row.fee, row.currency),
@@ -89,6 +119,21 @@ function toBalanceTransaction(row: Row): BalanceTransaction {
     payout_id: row.payout_id === null ? null : Number(row.payout_id),
     created_at: isoTimestamp(row.created_at),
   };
+}
+
+/** The statement's conditions for a filter: one merchant's rows, by type, currency, payout and time. */
+function filterConditions(merchantId: number, filter: Omit<BalanceTransactionFilter, "page" | "perPage">) {
+  return [
+    sql`merchant_id = ${merchantId}`,
+    ...(filter.type ? [sql`type = ${filter.type}`] : []),
+    ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
+    // What the payout carried, not its own debit (which is marked too, so no later payout carries it).
+    ...(filter.payout_id !== undefined
+      ? [sql`payout_id = ${filter.payout_id} and not (type = 'payout' and source_id = ${filter.payout_id})`]
+      : []),
+    ...(filter.created_from ? [sql`created_at >= ${filter.created_from.toISOString()}`] : []),
+    ...(filter.created_to ? [sql`created_at < ${filter.created_to.toISOString()}`] : []),
+  ];
 }
 
 /**
@@ -102,20 +147,16 @@ export async function listBalanceTransactions(
   merchantId: number,
   filter: BalanceTransactionFilter,
 ): Promise<{ items: BalanceTransaction[]; total: number }> {
-  const conditions = [
-    sql`merchant_id = ${merchantId}`,
-    ...(filter.type ? [sql`type = ${filter.type}`] : []),
-    ...(filter.currency ? [sql`currency = ${filter.currency}`] : []),
-    // What the payout carried, not its own debit (which is marked too, so no later payout carries it).
-    ...(filter.payout_id !== undefined
-      ? [sql`payout_id = ${filter.payout_id} and not (type = 'payout' and source_id = ${filter.payout_id})`]
-      : []),
-    ...(filter.created_from ? [sql`created_at >= ${filter.created_from.toISOString()}`] : []),
-    ...(filter.created_to ? [sql`created_at < ${filter.created_to.toISOString()}`] : []),
-  ];
+  const conditions = filterConditions(merchantId, filter);
   const range = { offset: (filter.page - 1) * filter.perPage, limit: filter.perPage };
   if (filter.payout_id !== undefined) {
-    const { rows, total } = await readSmallPage<Row>(db, "balance_transactions", conditions, range, COLUMNS);
+    const { rows, total } = await readSmallPage<Row>(
+      db,
+      "balance_transactions",
+      conditions,
+      range,
+      columnsOf(merchantId),
+    );
     return { items: rows.map(toBalanceTransaction), total };
   }
   const dates = { from: filter.created_from, to: filter.created_to };
@@ -126,7 +167,14 @@ export async function listBalanceTransactions(
     ...rollupDayConditions(dates),
   ]);
   const days = await countCutDaysExactly(db, "balance_transactions", conditions, counted, dates);
-  const rows = await readPageByDays<Row>(db, "balance_transactions", conditions, days, range, COLUMNS);
+  const rows = await readPageByDays<Row>(
+    db,
+    "balance_transactions",
+    conditions,
+    days,
+    range,
+    columnsOf(merchantId),
+  );
   return { items: rows.map(toBalanceTransaction), total: days.reduce((sum, day) => sum + day.count, 0) };
 }
 
@@ -141,7 +189,7 @@ export async function findBalanceTransaction(
 ): Promise<BalanceTransaction | undefined> {
   const [row] = await selectRows<Row>(
     db,
-    sql`select ${COLUMNS} from balance_transactions where merchant_id = ${merchantId} and id = ${id}`,
+    sql`select ${columnsOf(merchantId)} from balance_transactions where merchant_id = ${merchantId} and id = ${id}`,
   );
   return row && toBalanceTransaction(row);
 }
@@ -160,7 +208,7 @@ export async function* exportPayoutTransactions(
   for (;;) {
     const rows = await selectRows<Row>(
       db,
-      sql`select ${COLUMNS} from balance_transactions
+      sql`select ${columnsOf(merchantId)} from balance_transactions
           where merchant_id = ${merchantId} and payout_id = ${payoutId} and id > ${after}
             and not (type = 'payout' and source_id = ${payoutId})
           order by id limit ${batchSize}`,
@@ -170,6 +218,28 @@ export async function* exportPayoutTransactions(
     after = Number(rows.at(-1)!.id);
     if (rows.length < batchSize) return;
   }
+}
+
+/**
+ * Every balance transaction a filter matches, newest first, in keyset batches on (created_at, id): the All
+ * transactions CSV, exactly the rows the page lists, with memory flat however many there are.
+ */
+export async function* exportBalanceTransactions(
+  db: Executor,
+  merchantId: number,
+  filter: Omit<BalanceTransactionFilter, "page" | "perPage">,
+  batchSize = 5000,
+): AsyncGenerator<BalanceTransaction[], void> {
+  const batches = newestFirstBatches<Row>(
+    db,
+    {
+      columns: columnsOf(merchantId),
+      from: "balance_transactions",
+      where: sql.join(filterConditions(merchantId, filter), sql` and `),
+    },
+    batchSize,
+  );
+  for await (const rows of batches) yield rows.map(toBalanceTransaction);
 }
 
 /** What a payout's carried transactions add up to (its reconciliation: equal to the payout's amount). */
@@ -200,7 +270,7 @@ export async function transactionsOfSource(
 ): Promise<BalanceTransaction[]> {
   const rows = await selectRows<Row>(
     db,
-    sql`select ${COLUMNS} from balance_transactions
+    sql`select ${columnsOf(merchantId)} from balance_transactions
         where merchant_id = ${merchantId} and source_id = ${sourceId}
           and type in (${sql.join(
             types.map((type) => sql`${type}`),

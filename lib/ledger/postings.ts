@@ -1,38 +1,14 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { selectRows, type Executor } from "@/db/client";
-import type { BalanceTransactionType, LedgerAccount } from "@/db/enums";
 import { getEnv } from "@/lib/platform/env";
 
-// Money moves only here (DESIGN.md, "Balances, fees and payouts"): each movement is a balance transaction
-// whose entries sum to 0, written with the account balances they change in one statement, inside the
-// transaction of whatever moved the money (a payment's completion, a refund, a payout).
+// Money moves only as balance transactions whose entries sum to 0 (DESIGN.md, "Balances, fees and payouts"),
+// written with the account balances they change inside the transaction of whatever moved the money: in the
+// database's write functions (settle_payment, and post_move for refunds, payouts and disputes: migrations 0047
+// to 0051), and for the settler's batches of payments in the CTEs here.
 
 /** Slots each balance is spread over: settles of one merchant pick one at random, so rarely wait on each other. */
 const BALANCE_SLOTS = 8;
-
-/**
- * The merchant's side of a movement into its balance: `pending` while the transaction waits for its
- * available_on, `available` when that has already come (BALANCE_AVAILABLE_AFTER=0, a refund, a payout).
- */
-export const BALANCE = "balance";
-
-export type Entry = readonly [account: LedgerAccount | typeof BALANCE, amount: string];
-
-export type Posting = {
-  merchantId: number | string;
-  type: BalanceTransactionType;
-  sourceId: number | string;
-  currency: string;
-  /** Signed decimal strings: amount - fee = net. */
-  amount: string;
-  fee: string;
-  net: string;
-  /** When it becomes available: null for now. */
-  availableOn: Date | string | null;
-  /** Two or more, summing to 0. */
-  entries: readonly Entry[];
-};
 
 /**
  * `currency`'s ISO minor units as SQL: the database's `minor_units` (migration 0047), two IN lists that the
@@ -111,56 +87,3 @@ export const addToDailyTotals = (posted: SQL, prefix = "ledger") => sql`
       set count = d.count + excluded.count, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
           net = d.net + excluded.net
     returning 1)`;
-
-/**
- * A refund's money in the statement that makes or fails it (CTEs, named after `prefix`): the rows of
- * `source` (merchant_id, id, currency, amount) each post a balance transaction of `type` that moves their
- * amount between the available balance and clearing: out for a refund, back for its failure.
- */
-export function refundPostingCtes(prefix: string, type: "refund" | "refund_failure", source: SQL): SQL {
-  const signed = type === "refund" ? sql`-amount` : sql`amount`;
-  const posted = sql.identifier(`${prefix}_posted`);
-  const lines = sql.identifier(`${prefix}_lines`);
-  return sql`${posted} as (
-      insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status, available_on)
-      select merchant_id, ${type}, id, currency, ${signed}, 0, ${signed}, 'available', now() from ${source}
-      returning merchant_id, id, type, currency, amount, fee, net, created_at),
-    ${lines} as (
-      select merchant_id, id as transaction_id, currency, account, moved as amount
-      from ${posted}, lateral (values ('available', amount), ('clearing', -amount)) as entry (account, moved)),
-    ${addToBalances(sql`${lines}`, "post", prefix)},
-    ${addToDailyTotals(sql`${posted}`, prefix)}`;
-}
-
-/** Writes the postings (balance transactions, their entries, the balances): one statement. Returns their ids. */
-export async function post(tx: Executor, postings: readonly Posting[]): Promise<string[]> {
-  if (postings.length === 0) return [];
-  const values = postings.map(
-    (posting) =>
-      sql`(${posting.merchantId}::bigint, ${posting.type}::text, ${posting.sourceId}::bigint, ${posting.currency}::text,
-           ${posting.amount}::numeric, ${posting.fee}::numeric, ${posting.net}::numeric,
-           coalesce(${posting.availableOn === null ? null : new Date(posting.availableOn).toISOString()}::timestamptz, now()),
-           ${JSON.stringify(posting.entries.map(([account, amount]) => ({ account, amount })))}::jsonb)`,
-  );
-  const rows = await selectRows<{ id: string }>(
-    tx,
-    sql`with v (merchant_id, type, source_id, currency, amount, fee, net, available_on, entries) as (
-          values ${sql.join(values, sql`, `)}),
-        posted as (
-          insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status, available_on)
-          select merchant_id, type, source_id, currency, amount, fee, net,
-                 case when available_on <= now() then 'available' else 'pending' end, available_on
-          from v
-          returning merchant_id, id, type, source_id, status, currency, amount, fee, net, created_at),
-        lines as (
-          select p.merchant_id, p.id as transaction_id, v.currency, e.amount::numeric as amount,
-                 case when e.account <> ${BALANCE} then e.account
-                      when p.status = 'available' then 'available' else 'pending' end as account
-          from posted p join v on v.merchant_id = p.merchant_id and v.type = p.type and v.source_id = p.source_id,
-               jsonb_to_recordset(v.entries) as e(account text, amount text)),
-        ${addToBalances(sql`lines`, "post")},
-        ${addToDailyTotals(sql`posted`)}
-        select id::text from posted`,
-  );
-  return rows.map((row) => row.id);
-}

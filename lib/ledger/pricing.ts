@@ -5,6 +5,7 @@ import type { Executor } from "@/db/client";
 import { merchants } from "@/db/schema";
 import { minorUnits } from "@/lib/money/currencies";
 import { messages, parseInput } from "@/lib/platform/validation";
+import { recorded, type SecurityActor } from "@/lib/security/history";
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
@@ -37,13 +38,27 @@ function minorUnitsOf(fixed: string): string {
   return String(BigInt(whole) * 100n + BigInt(fraction.padEnd(2, "0")));
 }
 
-export async function setMerchantPricing(db: Executor, merchantId: number, input: unknown) {
+/** `admin merchant:pricing`: the merchant's price; with `by`, recorded in its security history. */
+export async function setMerchantPricing(
+  db: Executor,
+  merchantId: number,
+  input: unknown,
+  by?: SecurityActor,
+) {
   const { percent, fixed } = parseInput(pricingSchema, input);
   const feeFixed = minorUnitsOf(fixed);
-  await db
-    .update(merchants)
-    .set({ feePercent: percent, feeFixed, updatedAt: new Date() })
-    .where(eq(merchants.id, merchantId));
+  await recorded(
+    db,
+    merchantId,
+    by,
+    "pricing.changed",
+    (tx) =>
+      tx
+        .update(merchants)
+        .set({ feePercent: percent, feeFixed, updatedAt: new Date() })
+        .where(eq(merchants.id, merchantId)),
+    () => `${percent}% + ${feeFixed} minor units per completed payment`,
+  );
   return { merchant_id: merchantId, percent, fixed_minor_units: Number(feeFixed) };
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
+import { inMinorUnits } from "@/lib/money/amount";
 
 export type LedgerReport = {
   transactions: number;
@@ -101,4 +102,30 @@ export async function verifyLedger(db: Executor): Promise<LedgerReport> {
       report.daily_total_mismatches === 0 &&
       report.payout_mismatches === 0,
   };
+}
+
+/**
+ * `ledger:verify --email …`: one merchant's balance per currency summed from its ledger entries (pending +
+ * available), not from the kept balances: what a report's closing balance must equal.
+ */
+export async function ledgerEntryBalances(
+  db: Executor,
+  merchantId: number,
+): Promise<Array<{ currency: string; pending: string; available: string; total: string }>> {
+  const rows = await selectRows<{ currency: string; pending: string; available: string; total: string }>(
+    db,
+    sql`select currency,
+               coalesce(sum(amount) filter (where account = 'pending'), 0)::text as pending,
+               coalesce(sum(amount) filter (where account = 'available'), 0)::text as available,
+               sum(amount)::text as total
+        from ledger_entries
+        where merchant_id = ${merchantId} and account in ('pending', 'available')
+        group by currency order by currency`,
+  );
+  return rows.map((row) => ({
+    currency: row.currency,
+    pending: inMinorUnits(row.pending, row.currency),
+    available: inMinorUnits(row.available, row.currency),
+    total: inMinorUnits(row.total, row.currency),
+  }));
 }

@@ -84,3 +84,15 @@ export function currencyField(field = "currency") {
     })
     .optional();
 }
+
+/**
+ * A dashboard page's currency filter, read from its URL (any case): a code that is not ISO 4217 filters
+ * nothing instead of failing the page (the Payments and All transactions filters).
+ */
+export const currencyFilter = () =>
+  z
+    .string()
+    .transform((code) => code.trim().toUpperCase())
+    .refine(isCurrency)
+    .optional()
+    .catch(undefined);

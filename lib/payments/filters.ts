@@ -1,18 +1,11 @@
 import { z } from "zod";
 import { PAYMENT_STATUSES } from "@/db/enums";
-import { isCurrency } from "@/lib/money/currencies";
+import { currencyFilter } from "@/lib/money/currencies";
 import type { FieldErrors } from "@/lib/platform/errors";
-import { isStorableText } from "@/lib/platform/validation";
+import { isCalendarDay, isStorableText } from "@/lib/platform/validation";
 import type { PaymentFilter } from "./list";
 
 export const DASHBOARD_PAGE_SIZES = [10, 25, 50, 100] as const;
-
-/** A calendar day that exists (no 2026-02-30), from year 1 to 9999, as `<input type="date">` sends it. */
-function isCalendarDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith("0000")) return false;
-  const day = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
-}
 
 const date = z.string().refine(isCalendarDay).optional().catch(undefined);
 
@@ -31,12 +24,7 @@ const paymentFiltersSchema = z.object({
   /** What refunds took: "partial" (Partially refunded) or "full" (Refunded). */
   refund: z.enum(["partial", "full"]).optional().catch(undefined),
   /** Only payments in this currency (ISO 4217, any case in). */
-  currency: z
-    .string()
-    .transform((code) => code.trim().toUpperCase())
-    .refine(isCurrency)
-    .optional()
-    .catch(undefined),
+  currency: currencyFilter(),
   /** The search box: a payment id, an external id prefix (any case) or a customer id. */
   q: z
     .string()

@@ -1,7 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import type { Executor, Transaction } from "@/db/client";
+import { selectRows, type Executor, type Transaction } from "@/db/client";
+import { isIdempotencyKeyReused } from "@/db/errors";
 import { idempotencyKeys } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 
@@ -51,7 +52,8 @@ export function sameAmount(numeral: string | undefined): string | null {
  * Runs `create` once per Idempotency-Key of a merchant, for 24 hours: the same key with the same request
  * returns the first result's id (`replayed`), concurrent duplicates included (the second waits on the unique
  * index until the first commits); with another request, or for another kind of resource, a 409. One key
- * space per merchant, as Stripe's.
+ * space per merchant, as Stripe's. The claim is the database's `claim_idempotency_key` (migration 0049), the
+ * one the write functions make theirs with.
  */
 export async function runOnceForKey(
   db: Executor,
@@ -61,41 +63,20 @@ export async function runOnceForKey(
   create: (tx: Transaction) => Promise<number>,
 ): Promise<{ id: number; replayed: boolean }> {
   const field = TARGET_FIELDS[request.target];
-  const column = idempotencyKeys[field];
   return db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .insert(idempotencyKeys)
-      .values({ merchantId, key, requestHash: request.hash })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.merchantId, idempotencyKeys.key],
-        set: {
-          requestHash: request.hash,
-          paymentId: null,
-          refundId: null,
-          payoutId: null,
-          resourceId: null,
-          createdAt: sql`excluded.created_at`,
-        },
-        // Keys are remembered for 24 hours; an older one is free to reuse. The cut-off is a value, not now():
-        // Citus takes only immutable functions in an upsert's DO UPDATE.
-        setWhere: sql`${idempotencyKeys.createdAt} < ${keyCutoff()}::timestamptz`,
-      })
-      .returning({ id: idempotencyKeys.id });
-    const ofThisKey = and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key));
-    if (!claimed) {
-      const [existing] = await tx
-        .select({ requestHash: idempotencyKeys.requestHash, id: column })
-        .from(idempotencyKeys)
-        .where(ofThisKey);
-      if (!existing || existing.requestHash !== request.hash || existing.id === null)
-        throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
-      return { id: existing.id, replayed: true };
-    }
+    const [claim] = await selectRows<{ key_id: string | null; replay_id: string | null }>(
+      tx,
+      sql`select key_id, replay_id from claim_idempotency_key(${merchantId}::bigint, ${key}::text,
+            ${request.hash}::text, ${keyCutoff()}::timestamptz, ${idempotencyKeys[field].name}::text)`,
+    ).catch((error: unknown) => {
+      throw isIdempotencyKeyReused(error) ? new DomainError("conflict", IDEMPOTENCY_KEY_REUSED) : error;
+    });
+    if (claim!.replay_id !== null) return { id: Number(claim!.replay_id), replayed: true };
     const id = await create(tx);
     await tx
       .update(idempotencyKeys)
       .set({ [field]: id })
-      .where(ofThisKey);
+      .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.id, Number(claim!.key_id))));
     return { id, replayed: false };
   });
 }

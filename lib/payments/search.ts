@@ -3,7 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { inMinorUnits } from "@/lib/money/amount";
 import { allOf } from "@/lib/platform/day-count-pages";
-import { isoTimestamp } from "@/lib/platform/timestamps";
+import { newestFirstBatches } from "@/lib/platform/newest-first-batches";
 import { hasFilters, toPaymentFilter, type PaymentFilters } from "./filters";
 import { listFilteredPayments, paymentFilterConditions, type PaymentFilter } from "./list";
 import { listPaymentsQuery } from "./queries";
@@ -254,23 +254,19 @@ export async function* exportPayments(
   filters: PaymentFilters,
   batchSize = 5000,
 ): AsyncGenerator<CsvBatch, void> {
-  const where = filterConditions(merchantId, filters);
-  let cursor: { createdAt: string; id: number } | undefined;
-  for (;;) {
-    const after = cursor
-      ? sql`and (created_at, id) < (${cursor.createdAt}::timestamptz, ${cursor.id})`
-      : sql``;
-    const rows = await selectRows<CsvBatch[number]>(
-      db,
-      sql`select id, external_id, customer_id, status, amount, currency, amount_refunded, fee, net, created_at, settled_at,
-                 failure_code, failure_reason
-          from payments
-          where ${where} ${after}
-          order by created_at desc, id desc
-          limit ${batchSize}`,
-    );
-    if (rows.length === 0) return;
-    // Each amount in its currency's minor units, as the API writes it.
+  const batches = newestFirstBatches<CsvBatch[number]>(
+    db,
+    {
+      columns:
+        sql.raw(`id, external_id, customer_id, status, amount, currency, amount_refunded, fee, net, created_at,
+                        settled_at, failure_code, failure_reason`),
+      from: "payments",
+      where: filterConditions(merchantId, filters),
+    },
+    batchSize,
+  );
+  // Each amount in its currency's minor units, as the API writes it.
+  for await (const rows of batches)
     yield rows.map((row) => ({
       ...row,
       amount: inMinorUnits(row.amount, row.currency),
@@ -278,8 +274,4 @@ export async function* exportPayments(
       fee: row.fee === null ? null : inMinorUnits(row.fee, row.currency),
       net: row.net === null ? null : inMinorUnits(row.net, row.currency),
     }));
-    const last = rows.at(-1)!;
-    cursor = { createdAt: isoTimestamp(last.created_at), id: Number(last.id) };
-    if (rows.length < batchSize) return;
-  }
 }

@@ -12,9 +12,7 @@ import { CANCELED_REASON } from "./canceled";
 import { COMPLETED, simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
 import { recordSettled, type TransitionedRow } from "./settled";
-import { settleOne, transition, type Decision, type PayerSettlement } from "./transition";
-
-export type { PayerSettlement } from "./transition";
+import { settleOne, transition, type Decision } from "./transition";
 
 export const settleInputSchema = z.object({
   outcome: requiredChoice("outcome", ["completed", "failed"]),
@@ -63,19 +61,6 @@ async function settleOwned(
     .from(payments)
     .where(and(eq(payments.merchantId, owner), eq(payments.id, paymentId)));
   return existing;
-}
-
-/**
- * The payer's settlement at the checkout page, in the caller's transaction (which holds the checkout's row
- * lock): false when the payment was no longer pending (another tab, a cancel or the expirer came first).
- */
-export async function settleByPayer(
-  tx: Transaction,
-  paymentId: number,
-  merchantId: number,
-  settlement: PayerSettlement,
-): Promise<boolean> {
-  return (await settleOne(tx, paymentId, settlement, merchantId)) !== undefined;
 }
 
 /**

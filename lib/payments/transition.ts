@@ -2,7 +2,6 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { onCitus } from "@/db/citus";
 import { selectRows, type Executor, type Transaction } from "@/db/client";
-import type { PaymentMethod } from "@/db/schema";
 import { feeSql, paymentPostingCtes } from "@/lib/ledger/postings";
 import { getEnv } from "@/lib/platform/env";
 import { publicId } from "@/lib/platform/ids";
@@ -11,10 +10,7 @@ import type { TransitionedRow } from "./settled";
 
 // The statements that move a payment out of pending (lib/payments/settlement.ts says who calls them, when).
 
-/** A settlement decided at the checkout page: with the card the payer paid (or was declined) with. */
-export type PayerSettlement = Settlement & { paymentMethod: PaymentMethod };
-
-export type Decision = { paymentId: number | string; settlement: Settlement | PayerSettlement };
+export type Decision = { paymentId: number | string; settlement: Settlement };
 
 /**
  * The one transition, with its money, as CTEs: `moved` updates the decided payments that are still pending
@@ -24,19 +20,18 @@ export type Decision = { paymentId: number | string; settlement: Settlement | Pa
  * it touches (docs/scaling.md).
  */
 function transitionCtes(decisions: readonly Decision[], merchantId: number): SQL {
-  const decided = decisions.map(({ paymentId, settlement }) => {
-    const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
-    return sql`(${paymentId}::bigint, ${settlement.outcome}::text, ${settlement.failureCode}::text,
-                ${settlement.failureReason}::text, ${card}::json)`;
-  });
+  const decided = decisions.map(
+    ({ paymentId, settlement }) =>
+      sql`(${paymentId}::bigint, ${settlement.outcome}::text, ${settlement.failureCode}::text,
+           ${settlement.failureReason}::text)`,
+  );
   // At the merchant's price (its row is read, not locked: UPDATE … FROM locks only the payment).
   const fee = feeSql(sql`p.amount`, sql`p.currency`, sql`m.fee_percent`, sql`m.fee_fixed`);
-  return sql`decided (id, status, failure_code, failure_reason, payment_method) as (
+  return sql`decided (id, status, failure_code, failure_reason) as (
           values ${sql.join(decided, sql`, `)}),
         moved as (
           update payments p set status = d.status, failure_reason = d.failure_reason,
                  failure_code = d.failure_code, settled_at = now(), updated_at = now(),
-                 payment_method = coalesce(d.payment_method, p.payment_method),
                  fee = case when d.status = 'completed' then ${fee} end,
                  net = case when d.status = 'completed' then p.amount - ${fee} end
           from decided d, merchants m
@@ -69,15 +64,14 @@ export async function transition(
 export async function settleOne(
   db: Executor,
   paymentId: number,
-  settlement: Settlement | PayerSettlement,
+  settlement: Settlement,
   merchantId: number,
 ): Promise<TransitionedRow | undefined> {
-  const card = "paymentMethod" in settlement ? JSON.stringify(settlement.paymentMethod) : null;
   const [row] = await selectRows<{ settled: TransitionedRow | null }>(
     db,
     sql`select settle_payment(${merchantId}::bigint, ${paymentId}::bigint, ${publicId("evt")}::text,
       ${settlement.outcome}::text, ${settlement.failureCode}::text, ${settlement.failureReason}::text,
-      ${card}::json, ${getEnv().BALANCE_AVAILABLE_AFTER}::bigint, ${!onCitus()}::boolean) as settled`,
+      null::json, ${getEnv().BALANCE_AVAILABLE_AFTER}::bigint, ${!onCitus()}::boolean) as settled`,
   );
   return row?.settled ?? undefined;
 }

@@ -1,12 +1,15 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { PAYOUT_ACCOUNT_STATUSES } from "@/db/enums";
-import { payoutAccounts } from "@/db/schema";
+import { payoutAccounts, users } from "@/db/schema";
 import { encryptSecret } from "@/lib/platform/encryption";
+import { getEnv } from "@/lib/platform/env";
+import { sendMail } from "@/lib/platform/mailer";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { parseInput, stringField } from "@/lib/platform/validation";
+import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import { ibanField } from "./iban";
 
 export const payoutAccountInputSchema = z.object({
@@ -27,6 +30,12 @@ export const payoutAccountSchema = z.object({
     .string()
     .nullable()
     .describe("Why it errored, the failed payout's reason; null while active."),
+  payouts_start_at: z
+    .string()
+    .nullable()
+    .describe(
+      "When payouts to it may start, UTC: set when it replaced another account (PAYOUT_ACCOUNT_CHANGE_HOLD later); null for a first account.",
+    ),
   updated_at: z.string().describe("UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`."),
 });
 export type PayoutAccount = z.infer<typeof payoutAccountSchema>;
@@ -36,6 +45,7 @@ const ACCOUNT_COLUMNS = {
   ibanLast4: payoutAccounts.ibanLast4,
   status: payoutAccounts.status,
   failureReason: payoutAccounts.failureReason,
+  payoutsStartAt: payoutAccounts.payoutsStartAt,
   updatedAt: payoutAccounts.updatedAt,
 };
 
@@ -44,14 +54,20 @@ const toPayoutAccount = (row: {
   ibanLast4: string;
   status: PayoutAccount["status"];
   failureReason: string | null;
+  payoutsStartAt: Date | string | null;
   updatedAt: Date | string;
 }): PayoutAccount => ({
   account_holder: row.accountHolder,
   iban_last4: row.ibanLast4,
   status: row.status,
   failure_reason: row.failureReason,
+  payouts_start_at: row.payoutsStartAt === null ? null : isoTimestamp(row.payoutsStartAt),
   updated_at: isoTimestamp(row.updatedAt),
 });
+
+/** Whether payouts to the account still wait for its hold to end (it replaced another lately). */
+export const payoutsHeld = (account: Pick<PayoutAccount, "payouts_start_at">) =>
+  account.payouts_start_at !== null && Date.parse(account.payouts_start_at) > Date.now();
 
 /** The refusal of a payout while the account is errored: it names what went wrong. */
 export const accountNeedsReplacing = (reason: string | null) =>
@@ -65,12 +81,19 @@ export async function getPayoutAccount(db: Executor, merchantId: number): Promis
   return row ? toPayoutAccount(row) : null;
 }
 
-/** PUT /api/payout-account and Settings → Payouts: sets (or replaces) where payouts go. */
+/**
+ * PUT /api/payout-account and Settings → Payouts: sets (or replaces) where payouts go. Under the merchant's row
+ * lock, so concurrent changes take turns and each knows the account it replaced. Replacing one (not the first)
+ * holds payouts for PAYOUT_ACCOUNT_CHANGE_HOLD (create_payout refuses until `payouts_start_at`); with `by`, the
+ * change is recorded in the security history in the same transaction. The caller tells the owners
+ * (notifyOwnersOfChange) once it has committed.
+ */
 export async function setPayoutAccount(
   db: Executor,
   merchantId: number,
   input: unknown,
-): Promise<PayoutAccount> {
+  by?: SecurityActor,
+): Promise<PayoutAccount & { replaced_last4: string | null }> {
   const { account_holder, iban } = parseInput(payoutAccountInputSchema, input);
   // A new account is active whatever the last one was: saving is how an errored account is replaced.
   const values = {
@@ -80,14 +103,61 @@ export async function setPayoutAccount(
     status: "active" as const,
     failureReason: null,
   };
-  const [row] = await db
-    .insert(payoutAccounts)
-    .values({ merchantId, ...values })
-    // The inserted row's own time: Citus refuses a clock read in DO UPDATE (it is not immutable).
-    .onConflictDoUpdate({
-      target: payoutAccounts.merchantId,
-      set: { ...values, updatedAt: sql`excluded.updated_at` },
-    })
-    .returning(ACCOUNT_COLUMNS);
-  return toPayoutAccount(row!);
+  // Computed here: Citus refuses a clock read in DO UPDATE (it is not immutable).
+  const heldUntil = new Date(Date.now() + getEnv().PAYOUT_ACCOUNT_CHANGE_HOLD);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select id from merchants where id = ${merchantId} for update`);
+    const [previous] = await tx
+      .select({ last4: payoutAccounts.ibanLast4 })
+      .from(payoutAccounts)
+      .where(eq(payoutAccounts.merchantId, merchantId));
+    const [row] = await tx
+      .insert(payoutAccounts)
+      .values({ merchantId, ...values, payoutsStartAt: null })
+      // The inserted row's own time: Citus refuses a clock read in DO UPDATE (it is not immutable).
+      .onConflictDoUpdate({
+        target: payoutAccounts.merchantId,
+        set: { ...values, payoutsStartAt: heldUntil, updatedAt: sql`excluded.updated_at` },
+      })
+      .returning(ACCOUNT_COLUMNS);
+    const replaced = previous?.last4 ?? null;
+    if (by)
+      await recordSecurityEvent(
+        tx,
+        merchantId,
+        by,
+        "payout_account.changed",
+        replaced === null
+          ? `IBAN ending ${values.ibanLast4} (the first account)`
+          : `IBAN ending ${replaced} → IBAN ending ${values.ibanLast4}; payouts start at ${heldUntil.toISOString()}`,
+      );
+    return { ...toPayoutAccount(row!), replaced_last4: replaced };
+  });
+}
+
+/**
+ * After a replacement commits: every owner is told by email where the money now goes, who changed it, from
+ * where, and when payouts start (DESIGN.md, "Changing the payout account"). Sent after the commit, so a
+ * rolled-back change mails nobody.
+ */
+export async function notifyOwnersOfChange(
+  db: Executor,
+  merchantId: number,
+  account: PayoutAccount,
+  by: SecurityActor,
+): Promise<void> {
+  const owners = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.merchantId, merchantId), eq(users.role, "owner")));
+  const from = by.ip ? `, from ${by.ip}` : "";
+  const starts = account.payouts_start_at
+    ? `Payouts to it start at ${account.payouts_start_at}.`
+    : "Payouts to it start now.";
+  for (const { email } of owners)
+    await sendMail({
+      to: email,
+      subject: "Your payout account was changed",
+      text: `The payout account was changed to IBAN ending ${account.iban_last4} by ${by.actor}${from}.\n\n${starts}\n\nIf you did not make this change, sign in, change your password and replace the account in Settings → Payouts: the payouts wait until then.\n`,
+    });
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { onCitusWorker } from "@/db/citus";
 import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
 import type { BackgroundService } from "./background-service";
 import { checkStoredSecrets } from "./encryption";
@@ -22,6 +23,14 @@ export async function startPlatform(
     getEnv();
     if (role === "web") checkWebServerEnv();
     await migrateDatabase();
+    if (onCitusWorker()) {
+      // Partitions are DDL, which Citus takes only on the coordinator; its processes run the services too.
+      logger.info(
+        "On a Citus worker: serving requests; history partitions and background services are the coordinator's",
+      );
+      await checkStoredSecrets(getDb());
+      return;
+    }
     // Every process, API-only ones too (WORKER_MODE=off), so a database left alone for weeks gets today's
     // partitions. Not fatal: the writers create a missing partition themselves, and the worker retries hourly.
     await createHistoryPartitions(getDb()).catch((error: unknown) =>

@@ -83,6 +83,24 @@ const envSchema = databaseConfigSchema
       .optional(),
     MAIL_FROM: z.string().min(3).default("Payments <no-reply@localhost>"),
     /**
+     * A directory that keeps a copy of every mail as an .eml file, SMTP or not (`npm run dev`: .data/outbox): how
+     * a developer or a test reads what was sent without a mail server.
+     */
+    MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+    /**
+     * How long payouts wait after the payout account is replaced (DESIGN.md, "Changing the payout account"):
+     * `24h` (the default), `30m`, `90s`, `0` (none: the tests). The owners are emailed meanwhile.
+     */
+    PAYOUT_ACCOUNT_CHANGE_HOLD: z
+      .string()
+      .regex(/^\d{1,9}(ms|s|m|h|d)?$/, "must be a duration such as 24h, 30m, 90s or 0")
+      .default("24h")
+      .transform((value) => {
+        const [, amount, unit = "ms"] = /^(\d+)(ms|s|m|h|d)?$/.exec(value)!;
+        const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as "ms"];
+        return Number(amount) * unitMs;
+      }),
+    /**
      * The proxies in front of the app, trusted to report the client's address in X-Forwarded-For: a hop count
      * or a list of addresses and CIDR networks. Default none: the socket's address is the client's.
      */
@@ -112,6 +130,8 @@ const envSchema = databaseConfigSchema
     EVENT_STREAMS_PER_TOKEN: z.coerce.number().int().min(1).max(1000).default(5),
     /** API request log entries are kept this many days; the worker then drops their day (history-partitions.ts). */
     API_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** How long the security history is kept: at least a year (DESIGN.md, "Security history"). */
+    SECURITY_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(366).max(3650).default(400),
     /**
      * How long an API request's body may take to arrive (408 after), counted from its headers. At most
      * 240 s: Node's own requestTimeout (300 s, headers included, which take up to 60 s) must not cut first.

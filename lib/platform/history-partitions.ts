@@ -19,10 +19,14 @@ import { periodicService } from "./periodic-service";
  * - webhook_attempts, weekly: read by delivery (the delivery log, and the cascade from each pruned delivery),
  *   which no time bound narrows, so every partition is one more index probe: a few wide ones are cheaper.
  *   Retention to the day stays the event cascade's (pruning.ts); a week all past it is then dropped whole.
+ * - security_events, weekly: a few rows per sensitive action, kept SECURITY_HISTORY_RETENTION_DAYS (at least a
+ *   year), read newest first by merchant; a week is dropped once all of it is past the retention.
  */
 export const HISTORY_TABLES = {
-  api_request_logs: { width: "day" },
-  webhook_attempts: { width: "week" },
+  api_request_logs: { width: "day", writtenLate: true },
+  webhook_attempts: { width: "week", writtenLate: true },
+  // Written only at now() (in the action's transaction): its partitions start a week back, not at the horizon.
+  security_events: { width: "week", writtenLate: false },
 } as const;
 
 export type HistoryTable = keyof typeof HISTORY_TABLES;
@@ -31,6 +35,7 @@ export type HistoryTable = keyof typeof HISTORY_TABLES;
 export const retentionDays = (): Record<HistoryTable, number> => ({
   api_request_logs: getEnv().API_LOG_RETENTION_DAYS,
   webhook_attempts: getEnv().EVENT_RETENTION_DAYS,
+  security_events: getEnv().SECURITY_HISTORY_RETENTION_DAYS,
 });
 
 const historyTables = Object.keys(HISTORY_TABLES) as HistoryTable[];
@@ -68,8 +73,8 @@ export async function createPartitions(db: Executor, table: HistoryTable, from: 
 }
 
 /**
- * Makes sure every partition a row may be kept in or written to exists: from the retention's horizon through
- * DAYS_AHEAD. Run at boot (API-only processes too) and by the worker's partition service; cheap when all exist.
+ * Makes sure every partition a row may be kept in or written to exists: from the retention's horizon (a week
+ * back for a table written only at now()) through DAYS_AHEAD. Run at boot (API-only processes too) and by the worker's partition service; cheap when all exist.
  */
 export async function createHistoryPartitions(
   db: Executor,
@@ -78,7 +83,8 @@ export async function createHistoryPartitions(
 ): Promise<Record<HistoryTable, number>> {
   const created = {} as Record<HistoryTable, number>;
   for (const table of historyTables) {
-    const from = new Date(now.getTime() - keepDays[table] * DAY_MS);
+    const back = HISTORY_TABLES[table].writtenLate ? keepDays[table] : DAYS_AHEAD;
+    const from = new Date(now.getTime() - back * DAY_MS);
     created[table] = await createPartitions(db, table, from, new Date(now.getTime() + DAYS_AHEAD * DAY_MS));
   }
   if (Object.values(created).some((count) => count > 0))

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { attributeName, characterCount, idParam, messages } from "./validation";
+import { attributeName, characterCount, idParam, isCalendarDay, messages } from "./validation";
 
 // The query parameters every paged list of the API reads the same way: the page, a filter's text or choice,
 // and a creation-time range. Laravel's words for each refusal.
@@ -119,4 +119,24 @@ export function createdRangeInOrder(
       path: ["created_to"],
       message: "The created to field must be a date after or equal to created from.",
     });
+}
+
+/**
+ * A UTC day, `YYYY-MM-DD` and nothing else (Laravel's `date_format:Y-m-d`): a report's `from` and `to`, which
+ * are whole days because the reports read daily totals. Absent is undefined (the caller's default).
+ */
+export function queryDay(field: string) {
+  return textFilter(field)
+    .transform((value, ctx): string | undefined => {
+      if (value === undefined) return undefined;
+      if (!isCalendarDay(value)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `The ${attributeName(field)} field must match the format Y-m-d.`,
+        });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .meta({ type: "string", format: "date", examples: ["2026-11-01"] });
 }

@@ -14,31 +14,26 @@ export type RateLimitDecision = {
 };
 
 /**
- * GCRA over one row per key, in one statement, so any number of server processes share the count:
- * each accepted request moves the key's "theoretical arrival time" (tat) one interval (period / limit)
- * ahead; a request is accepted while tat + interval stays within one period of now. That allows a burst of
- * `limit` and then one request per interval, never the 2x burst a fixed window allows at its boundary.
- *
- * `source` must be a select yielding `bucket_key` and `per_period` (the limit over `periodSeconds`, a minute
- * unless said); the statement returns `allowed` and `ahead_seconds` (tat - now) for the row it touched.
+ * GCRA over one row per key (migration 0053's `count_request`), so any number of server processes share the
+ * count: a burst of the limit, then one request per interval (period / limit). Yields `allowed` and
+ * `ahead_seconds` (how far the key's theoretical arrival time is ahead of now).
  */
-export function gcraUpsert(source: SQL, periodSeconds = RATE_LIMIT_PERIOD_SECONDS): SQL {
-  // clock_timestamp(), read after the row lock is held: a request that waited for a concurrent one must not
-  // be judged by the time it started waiting (now() is the transaction's start).
-  return sql`
-    insert into rate_limit_buckets as b (key, tat, allowed, emission_interval_seconds)
-    select s.bucket_key, clock_timestamp() + make_interval(secs => ${periodSeconds}::float8 / s.per_period), true,
-           ${periodSeconds}::float8 / s.per_period
-    from (${source}) s
-    on conflict (key) do update set (allowed, tat, emission_interval_seconds) = (
-      select decision.ok, case when decision.ok then decision.next_tat else b.tat end, excluded.emission_interval_seconds
-      from (
-        select next_tat, next_tat <= clock.at + make_interval(secs => ${periodSeconds}) as ok
-        from (select clock_timestamp() as at) clock,
-             lateral (select greatest(b.tat, clock.at) + make_interval(secs => excluded.emission_interval_seconds) as next_tat) candidate
-      ) decision
-    )
-    returning b.allowed, extract(epoch from (b.tat - clock_timestamp()))::float8 as ahead_seconds`;
+export function countRequest(key: SQL, perPeriod: SQL, periodSeconds = RATE_LIMIT_PERIOD_SECONDS): SQL {
+  return sql`count_request(${key}, ${perPeriod}, ${periodSeconds}::float8)`;
+}
+
+/** The same count as a statement of its own: one request against `key`, `perPeriod` per `periodSeconds`. */
+export async function countRequestAlone(
+  db: Executor,
+  key: string,
+  perPeriod: number,
+  periodSeconds = RATE_LIMIT_PERIOD_SECONDS,
+): Promise<{ allowed: boolean; ahead_seconds: number }> {
+  const [row] = await selectRows<{ allowed: boolean; ahead_seconds: number }>(
+    db,
+    sql`select allowed, ahead_seconds from ${countRequest(sql`${key}::text`, sql`${perPeriod}::int`, periodSeconds)}`,
+  );
+  return row!;
 }
 
 export function rateLimitDecision(
@@ -71,11 +66,8 @@ export async function consumeRateLimit(
   limit: number,
   periodSeconds = RATE_LIMIT_PERIOD_SECONDS,
 ): Promise<RateLimitDecision> {
-  const [row] = await selectRows<{ allowed: boolean; ahead_seconds: number }>(
-    db,
-    gcraUpsert(sql`select ${key}::text as bucket_key, ${limit}::int as per_period`, periodSeconds),
-  );
-  return rateLimitDecision(limit, row!.allowed, Number(row!.ahead_seconds), periodSeconds);
+  const row = await countRequestAlone(db, key, limit, periodSeconds);
+  return rateLimitDecision(limit, row.allowed, Number(row.ahead_seconds), periodSeconds);
 }
 
 /**
@@ -90,7 +82,7 @@ export async function peekRateLimit(
 ): Promise<RateLimitDecision> {
   const [row] = await selectRows<{ ahead_seconds: number }>(
     db,
-    sql`select extract(epoch from (tat - clock_timestamp()))::float8 as ahead_seconds
+    sql`select extract(epoch from (tat - (clock_timestamp() at time zone 'UTC')))::float8 as ahead_seconds
         from rate_limit_buckets where key = ${key}`,
   );
   const aheadSeconds = Math.max(0, Number(row?.ahead_seconds ?? 0));

@@ -42,6 +42,14 @@ export const messages = {
  * Characters as "at most N characters" counts them: code points, as Laravel's `max` and a string field's
  * `max` here do (zod's own count), never UTF-16 units, so an emoji is one character, not two.
  */
+/** A calendar day that exists (no 2026-02-30), `YYYY-MM-DD` from year 1 to 9999, as a date input sends it. */
+export function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith("0000")) return false;
+  // new Date rolls 2026-02-30 over to March: a day that does not exist is refused.
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
 export function characterCount(value: string): number {
   return util.codePointLength(value);
 }

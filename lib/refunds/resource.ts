@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { RefundReason, RefundStatus } from "@/db/enums";
 import { inMinorUnits } from "@/lib/money/amount";
 import { isoTimestamp, isoTimestampOrNull } from "@/lib/platform/timestamps";
@@ -36,18 +36,4 @@ export function toRefundResource(row: RefundRow): RefundResource {
     created_at: isoTimestamp(row.created_at),
     settled_at: isoTimestampOrNull(row.settled_at),
   };
-}
-
-const utc = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * toRefundResource's object built by PostgreSQL over a row named `table` (json_build_object keeps this key
- * order), for the statements that write a refund and its event at once.
- */
-export function refundResourceJson(table: string): SQL {
-  const column = (name: string) => sql.raw(`${table}.${name}`);
-  return sql`json_build_object('id', ${column("id")}, 'payment_id', ${column("payment_id")},
-    'amount', ${column("amount")}::text, 'currency', ${column("currency")}, 'status', ${column("status")}, 'reason', ${column("reason")},
-    'external_id', ${column("external_id")}, 'failure_reason', ${column("failure_reason")},
-    'created_at', ${utc(column("created_at"))}, 'settled_at', ${utc(column("settled_at"))})`;
 }

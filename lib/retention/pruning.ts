@@ -24,7 +24,7 @@ export const RETENTION = [
   { table: "idempotency_keys", since: "created_at", keep: "24 hours", key: "merchant_id, id" },
   { table: "login_attempts", since: "created_at", keep: "30 days", key: "id" },
   { table: "signup_attempts", since: "created_at", keep: "1 day", key: "id" },
-  { table: "rate_limit_buckets", since: "tat", keep: "1 hour", key: "key" },
+  { table: "rate_limit_buckets", since: "(tat at time zone 'UTC')", keep: "1 hour", key: "key" },
   { table: "invitations", since: "least(expires_at, accepted_at, revoked_at)", keep: "7 days", key: "id" },
   { table: "user_sessions", since: "last_used_at", keep: "8 days", key: "id" },
   { table: "webhook_inbox_captures", since: "received_at", keep: "7 days", key: "merchant_id, id" },
@@ -88,6 +88,7 @@ export async function pruneExpiredRows(
   const partitionsDropped = await dropExpiredPartitions(db, {
     api_request_logs: getEnv().API_LOG_RETENTION_DAYS,
     webhook_attempts: eventRetentionDays,
+    security_events: getEnv().SECURITY_HISTORY_RETENTION_DAYS,
   });
   const counts = { partitionsDropped } as PruneCounts;
   const batches = [

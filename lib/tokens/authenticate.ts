@@ -4,7 +4,12 @@ import { onCitus } from "@/db/citus";
 import { selectRows, selectStatement, type Executor } from "@/db/client";
 import type { TokenScope } from "@/db/enums";
 import { Statement } from "@/db/statement";
-import { gcraUpsert, rateLimitDecision, type RateLimitDecision } from "@/lib/platform/rate-limit";
+import {
+  countRequest,
+  countRequestAlone,
+  rateLimitDecision,
+  type RateLimitDecision,
+} from "@/lib/platform/rate-limit";
 import { hashToken, isWellFormedToken } from "./format";
 
 export type AuthenticatedToken = {
@@ -78,7 +83,7 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
         update api_tokens set last_used_at = now()
         where id = (select id from token where ${lastUsedStale("token")})
       ),
-      bucket as (${gcraUpsert(sql`select 'token:' || id as bucket_key, per_minute as per_period from token`)})
+      bucket as (select counted.* from token, ${countRequest(sql`'token:' || token.id`, sql`token.per_minute`)} counted)
       select token.id, token.merchant_id, token.scope, token.default_currency, token.per_minute,
              bucket.allowed, bucket.ahead_seconds
       from token, bucket`;
@@ -102,8 +107,9 @@ type AuthenticationRow = (typeof authenticationStatement)["rowType"];
 
 /**
  * On Citus the one statement above would be planned in steps (a write to a reference table and to the
- * coordinator's own table in one statement): the token is read first (reference tables, on the coordinator),
- * then the request counted in its bucket (the coordinator's table), and `last_used_at` refreshed once a minute.
+ * coordinator's buckets in one statement): the token is read first (reference tables, on whichever node this
+ * process is given), then the request counted in its bucket (on the coordinator), and `last_used_at` refreshed
+ * once a minute.
  */
 async function authenticateOnCitus(
   db: Executor,
@@ -115,15 +121,10 @@ async function authenticateOnCitus(
     sql`select token.*, ${lastUsedStale("token")} as stale from (${tokenLookup(tokenHash, defaultPerMinute)}) token`,
   );
   if (!token) return [];
-  const [bucket] = await selectRows<{ allowed: boolean; ahead_seconds: number }>(
-    db,
-    gcraUpsert(
-      sql`select ${`token:${token.id}`}::text as bucket_key, ${token.per_minute}::int as per_period`,
-    ),
-  );
+  const bucket = await countRequestAlone(db, `token:${token.id}`, token.per_minute);
   if (token.stale)
     await selectRows(db, sql`update api_tokens set last_used_at = now() where id = ${token.id}`);
-  return [{ ...token, ...bucket! }];
+  return [{ ...token, ...bucket }];
 }
 
 /**

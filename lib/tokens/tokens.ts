@@ -5,6 +5,7 @@ import { type TokenScope } from "@/db/enums";
 import { apiTokens } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
+import { recordSecurityEvent, recorded, tokenLabel, type SecurityActor } from "@/lib/security/history";
 import { generateToken, hashToken, tokenDisplayHint } from "./format";
 import { createTokenSchema, ROLL_GRACE_CHOICES, rollTokenSchema } from "./schemas";
 
@@ -67,14 +68,23 @@ async function insertToken(
   return { id: row!.id, name: values.name, scope: values.scope, token, expiresAt: values.expiresAt };
 }
 
+/** A new token; with `by`, recorded in the security history in the same transaction. */
 export async function createApiToken(
   db: Executor,
   merchantId: number,
   input: unknown,
+  by?: SecurityActor,
 ): Promise<CreatedApiToken> {
   const { name, scope, expires_in_days } = parseInput(createTokenSchema, input);
   const expiresAt = expires_in_days ? new Date(Date.now() + expires_in_days * 86_400_000) : null;
-  return insertToken(db, { merchantId, name, scope, expiresAt });
+  return recorded(
+    db,
+    merchantId,
+    by,
+    "api_token.created",
+    (tx) => insertToken(tx, { merchantId, name, scope, expiresAt }),
+    (created) => `${tokenLabel({ name, displayHint: tokenDisplayHint(created.token) })}, ${scope}`,
+  );
 }
 
 export async function listApiTokens(db: Executor, merchantId: number): Promise<ApiTokenSummary[]> {
@@ -114,6 +124,7 @@ async function findActiveToken(db: Executor, merchantId: number, tokenId: number
     .select({
       id: apiTokens.id,
       name: apiTokens.name,
+      displayHint: apiTokens.displayHint,
       scope: apiTokens.scope,
       expiresAt: apiTokens.expiresAt,
       revokedAt: apiTokens.revokedAt,
@@ -128,19 +139,27 @@ async function findActiveToken(db: Executor, merchantId: number, tokenId: number
   return token;
 }
 
-/** Revokes a token; the very next request with it gets 401 (auth reads revoked_at on every request). */
+/**
+ * Revokes a token; the very next request with it gets 401 (auth reads revoked_at on every request). In one
+ * transaction, so the row lock holds from the check to the update (and its record, with `by`).
+ */
 export async function revokeApiToken(
   db: Executor,
   merchantId: number,
   tokenId: number,
-): Promise<{ id: number; name: string; revokedAt: Date }> {
-  const { name } = await findActiveToken(db, merchantId, tokenId);
-  const [row] = await db
-    .update(apiTokens)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.merchantId, merchantId)))
-    .returning({ revokedAt: apiTokens.revokedAt });
-  return { id: tokenId, name, revokedAt: row!.revokedAt! };
+  by?: SecurityActor,
+): Promise<{ id: number; name: string; displayHint: string; revokedAt: Date }> {
+  return db.transaction(async (tx) => {
+    const { name, displayHint } = await findActiveToken(tx, merchantId, tokenId);
+    const [row] = await tx
+      .update(apiTokens)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.merchantId, merchantId)))
+      .returning({ revokedAt: apiTokens.revokedAt });
+    if (by)
+      await recordSecurityEvent(tx, merchantId, by, "api_token.revoked", tokenLabel({ name, displayHint }));
+    return { id: tokenId, name, displayHint, revokedAt: row!.revokedAt! };
+  });
 }
 
 /**
@@ -152,6 +171,7 @@ export async function rollApiToken(
   merchantId: number,
   tokenId: number,
   input: unknown,
+  by?: SecurityActor,
 ): Promise<CreatedApiToken & { previousRevokedAt: Date }> {
   const { grace } = parseInput(rollTokenSchema, input);
   return db.transaction(async (tx) => {
@@ -175,6 +195,14 @@ export async function rollApiToken(
       expiresAt: old.expiresAt,
       rolledFromId: old.id,
     });
+    if (by)
+      await recordSecurityEvent(
+        tx,
+        merchantId,
+        by,
+        "api_token.rolled",
+        `${tokenLabel(old)} → ${tokenDisplayHint(created.token)}, the old key revoked at ${previousRevokedAt.toISOString()}`,
+      );
     return { ...created, previousRevokedAt };
   });
 }

@@ -8,6 +8,7 @@ import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
+import { recorded, type SecurityActor } from "@/lib/security/history";
 import { recordTestEvent } from "./endpoint-events";
 import { createEndpointSchema, testEventSchema, updateEndpointSchema } from "./endpoint-schemas";
 import { isPrivateAddress } from "./network-guard";
@@ -107,11 +108,16 @@ async function checkDuplicateUrl(
 
 export type EndpointWriteOptions = { allowDuplicateUrl?: boolean };
 
+/** The endpoint as the security history names it. */
+const endpointLabel = (endpoint: { id: number; url: string; kind?: string }) =>
+  endpoint.url.startsWith("inbox://") ? `inbox ${endpoint.id}` : `endpoint ${endpoint.id} ${endpoint.url}`;
+
 export async function createWebhookEndpoint(
   db: Executor,
   merchantId: number,
   input: unknown,
   options: EndpointWriteOptions = {},
+  by?: SecurityActor,
 ) {
   const data = parseInput(createEndpointSchema, input);
   if (data.url !== undefined) {
@@ -119,19 +125,29 @@ export async function createWebhookEndpoint(
     if (!options.allowDuplicateUrl) await checkDuplicateUrl(db, merchantId, data.url);
   }
   const secret = generateWebhookSecret();
-  const [row] = await db
-    .insert(webhookEndpoints)
-    .values({
-      merchantId,
-      kind: data.kind,
-      // An inbox is never dialled; its name only has to be unique and say what it is.
-      url: data.url ?? `inbox://${randomBytes(8).toString("hex")}`,
-      description: data.description || null,
-      eventTypes: data.events,
-      secretCiphertext: encryptSecret(secret),
-    })
-    .returning(summaryColumns);
-  return { ...row!, secret };
+  const row = await recorded(
+    db,
+    merchantId,
+    by,
+    "webhook_endpoint.created",
+    async (tx) => {
+      const [inserted] = await tx
+        .insert(webhookEndpoints)
+        .values({
+          merchantId,
+          kind: data.kind,
+          // An inbox is never dialled; its name only has to be unique and say what it is.
+          url: data.url ?? `inbox://${randomBytes(8).toString("hex")}`,
+          description: data.description || null,
+          eventTypes: data.events,
+          secretCiphertext: encryptSecret(secret),
+        })
+        .returning(summaryColumns);
+      return inserted!;
+    },
+    endpointLabel,
+  );
+  return { ...row, secret };
 }
 
 /** Changes an endpoint's URL, description or event types; the same URL rules as adding one. */
@@ -236,25 +252,60 @@ export async function setWebhookEndpointEnabled(
   if (rows.length === 0) throw new DomainError("not_found", "Webhook endpoint not found.");
 }
 
-export async function deleteWebhookEndpoint(db: Executor, merchantId: number, endpointId: number) {
-  const rows = await db
-    .delete(webhookEndpoints)
-    .where(ownedBy(merchantId, endpointId))
-    .returning({ id: webhookEndpoints.id });
-  if (rows.length === 0) throw new DomainError("not_found", "Webhook endpoint not found.");
+/** An endpoint owned by the merchant: the one `work` returned, or not found (and nothing recorded). */
+async function ownedEndpoint<T extends { id: number; url: string }>(rows: Promise<T[]>): Promise<T> {
+  const [row] = await rows;
+  if (!row) throw new DomainError("not_found", "Webhook endpoint not found.");
+  return row;
 }
 
-/** The current signing secret, shown on request in the dashboard. */
+export async function deleteWebhookEndpoint(
+  db: Executor,
+  merchantId: number,
+  endpointId: number,
+  by?: SecurityActor,
+) {
+  await recorded(
+    db,
+    merchantId,
+    by,
+    "webhook_endpoint.deleted",
+    (tx) =>
+      ownedEndpoint(
+        tx
+          .delete(webhookEndpoints)
+          .where(ownedBy(merchantId, endpointId))
+          .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url }),
+      ),
+    endpointLabel,
+  );
+}
+
+/** The current signing secret, shown on request in the dashboard; with `by`, the showing is recorded. */
 export async function revealWebhookSecret(
   db: Executor,
   merchantId: number,
   endpointId: number,
+  by?: SecurityActor,
 ): Promise<string> {
-  const [row] = await db
-    .select({ secret: webhookEndpoints.secretCiphertext })
-    .from(webhookEndpoints)
-    .where(ownedBy(merchantId, endpointId));
-  if (!row) throw new DomainError("not_found", "Webhook endpoint not found.");
+  const row = await recorded(
+    db,
+    merchantId,
+    by,
+    "webhook_secret.revealed",
+    (tx) =>
+      ownedEndpoint(
+        tx
+          .select({
+            id: webhookEndpoints.id,
+            url: webhookEndpoints.url,
+            secret: webhookEndpoints.secretCiphertext,
+          })
+          .from(webhookEndpoints)
+          .where(ownedBy(merchantId, endpointId)),
+      ),
+    endpointLabel,
+  );
   return decryptSecret(row.secret);
 }
 
@@ -263,19 +314,29 @@ export async function rotateWebhookSecret(
   db: Executor,
   merchantId: number,
   endpointId: number,
+  by?: SecurityActor,
 ): Promise<string> {
   const secret = generateWebhookSecret();
-  const rows = await db
-    .update(webhookEndpoints)
-    .set({
-      previousSecretCiphertext: sql`${webhookEndpoints.secretCiphertext}`,
-      previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_TTL_MS),
-      secretCiphertext: encryptSecret(secret),
-      updatedAt: new Date(),
-    })
-    .where(ownedBy(merchantId, endpointId))
-    .returning({ id: webhookEndpoints.id });
-  if (rows.length === 0) throw new DomainError("not_found", "Webhook endpoint not found.");
+  await recorded(
+    db,
+    merchantId,
+    by,
+    "webhook_secret.rotated",
+    (tx) =>
+      ownedEndpoint(
+        tx
+          .update(webhookEndpoints)
+          .set({
+            previousSecretCiphertext: sql`${webhookEndpoints.secretCiphertext}`,
+            previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_TTL_MS),
+            secretCiphertext: encryptSecret(secret),
+            updatedAt: new Date(),
+          })
+          .where(ownedBy(merchantId, endpointId))
+          .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url }),
+      ),
+    endpointLabel,
+  );
   return secret;
 }
 

@@ -206,6 +206,7 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "/api/balance-transactions",
       "/api/balance-transactions/{id}",
       "/api/test-helpers/balance/release",
+      "/api/reports/balance-summary",
       "/api/payout-account",
       "/api/payouts",
       "/api/payouts/{id}",

@@ -163,19 +163,72 @@ describe.runIf(citus)("on Citus, sharded by merchant", () => {
           null,
         ),
       };
-      for (const [name, call] of Object.entries(calls)) {
+      /** Runs `call` and asserts Citus handed it whole to the merchant's worker; returns its rows. */
+      const delegated = async (name: string, call: SQL) => {
         notices.length = 0;
         details.length = 0;
-        await run(call);
+        const rows = await run(call);
         const issued = notices.filter((message) => message.startsWith("issuing "));
         expect(notices, name).toContain("pushing down the function call");
         // One command, the call itself, to the merchant's worker: no statement of it ran from the coordinator.
         expect(issued, name).toHaveLength(1);
         expect(issued[0], name).toMatch(
-          /^issuing SELECT public\.(create_payment|settle_payment|create_refund)\(/,
+          /^issuing SELECT public\.(create_payment|settle_payment|create_refund|settle_refund|create_payout|move_payout|pay_checkout|open_dispute|decide_dispute)\(/,
         );
         expect(details[notices.indexOf(issued[0]!)], name).toContain(`:${worker!.nodeport} `);
+        return rows;
+      };
+      let refundId = 0;
+      for (const [name, call] of Object.entries(calls)) {
+        const [row] = await delegated(name, call);
+        if (name === "refund it") refundId = Number((row!.made as { id: number }).id);
       }
+      await delegated(
+        "settle the refund",
+        sql`select settle_refund(${merchantId}::bigint, ${refundId}::bigint, ${`evt_refund_${Date.now()}`}::text,
+          'succeeded', null, false)`,
+      );
+      // A payer pays at a new payment's checkout.
+      const checkout = newCheckoutToken(merchantId);
+      await run(createPaymentCall(merchantId, { ...payment, checkout }, `evt_to_pay_${Date.now()}`));
+      await delegated(
+        "pay at the checkout",
+        sql`select pay_checkout(${merchantId}::bigint, ${checkout.hash}::text, ${`evt_paid_${Date.now()}`}::text,
+          'completed', null, null, ${JSON.stringify({ brand: "visa", last4: "4242" })}::json, false, 0, false, 10,
+          null, false, 0)`,
+      );
+      // A payout of a cent of what is left, to an account of its own, and its cancel.
+      const { encryptSecret } = await import("@/lib/platform/encryption");
+      const { TEST_IBANS } = await import("@/lib/payouts/iban");
+      await watched`insert into payout_accounts (merchant_id, account_holder, iban_ciphertext, iban_last4)
+        values (${merchantId}, 'Router check', ${encryptSecret(TEST_IBANS.pays)}, '3000')
+        on conflict (merchant_id) do nothing`;
+      const [made] = await delegated(
+        "create a payout",
+        sql`select create_payout(${merchantId}::bigint, ${`evt_payout_${Date.now()}`}::text, 'USD', 0.01,
+          999999999999.99, '3000', false, 0, false, null, 'h', now()) as made`,
+      );
+      const payoutId = Number((made!.made as { payout: { id: number } }).payout.id);
+      await delegated(
+        "cancel the payout",
+        sql`select move_payout(${merchantId}::bigint, ${payoutId}::bigint, ${`evt_canceled_${Date.now()}`}::text,
+          '{pending}', 'canceled', null, 0, false)`,
+      );
+      // The paid payment disputed and won.
+      const { DISPUTE_EVIDENCE_FIELDS } = await import("@/db/enums");
+      const fields = `{${DISPUTE_EVIDENCE_FIELDS.join(",")}}`;
+      const [paid] = await watched<Array<{ id: string }>>`
+        select payment_id::text as id from checkouts where merchant_id = ${merchantId} and token_hash = ${checkout.hash}`;
+      const [opened] = await delegated(
+        "open a dispute",
+        sql`select open_dispute(${merchantId}::bigint, ${Number(paid!.id)}::bigint, ${`evt_opened_${Date.now()}`}::text,
+          ${`evt_withdrawn_${Date.now()}`}::text, 'fraudulent', false, 7, ${fields}::text[], false) as opened`,
+      );
+      await delegated(
+        "decide the dispute",
+        sql`select decide_dispute(${merchantId}::bigint, ${Number((opened!.opened as { id: number }).id)}::bigint, 'won',
+          ${`evt_won_${Date.now()}`}::text, ${`evt_closed_${Date.now()}`}::text, ${fields}::text[], false)`,
+      );
     } finally {
       await watched.end();
     }

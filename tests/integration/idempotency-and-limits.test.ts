@@ -128,7 +128,10 @@ describe("rate limit: 30 a minute per token, counted in the database", () => {
     // Written after the answer: a moment later.
     await expect.poll(firstLimited, { timeout: 10_000 }).not.toBeNull();
     const first = await firstLimited();
-    expect((await callApi(baseUrl, "/api/payments?perPage=1", { token: tokens.rateLimit })).status).toBe(429);
+    // The bucket refills one request every 2 s, and a loaded machine may take seconds to get here: a burst
+    // larger than any refill is sure to be limited again.
+    const { limited } = await burst(Array<string>(20).fill(baseUrl), tokens.rateLimit);
+    expect(limited.length).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await firstLimited()).toBe(first);
   });

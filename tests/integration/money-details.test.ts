@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
 import { openDispute } from "@/lib/disputes/disputes";
 import { acceptDispute } from "@/lib/disputes/evidence";
+import { disputeFee } from "@/lib/ledger/pricing";
 import { releaseMerchantBalance } from "@/lib/ledger/release";
 import { CURRENCY_CODES, minorUnits } from "@/lib/money/currencies";
 import { createPayment } from "@/lib/payments/create-payment";
@@ -241,6 +242,16 @@ describe("one rule for minor units", () => {
     );
     expect(rows.map((row) => [row.code, Number(row.units)])).toEqual(
       CURRENCY_CODES.map((code) => [code, minorUnits(code)]),
+    );
+  });
+
+  it("the database's dispute_fee (open_dispute) agrees with lib/ledger/pricing's disputeFee for every currency", async () => {
+    const rows = await selectRows<{ code: string; fee: string }>(
+      db,
+      sql`select code, dispute_fee(code)::text as fee from unnest(string_to_array(${CURRENCY_CODES.join(",")}, ',')) with ordinality as c (code, n) order by n`,
+    );
+    expect(rows.map((row) => [row.code, row.fee])).toEqual(
+      CURRENCY_CODES.map((code) => [code, disputeFee(code)]),
     );
   });
 });

@@ -65,7 +65,7 @@ describe("pruning tables that would only grow", () => {
           select ${merchantId}, id, now() - ${age === "old" ? "31 days" : "29 days"}::interval, 5, ${suffix}
           from delivery`);
         await db.execute(sql`insert into rate_limit_buckets (key, tat, allowed)
-          values (${suffix}, now() - ${age === "old" ? "2 hours" : "0 seconds"}::interval, true)`);
+          values (${suffix}, (now() at time zone 'UTC') - ${age === "old" ? "2 hours" : "0 seconds"}::interval, true)`);
         // An invitation ends when it expires, is accepted or is revoked; kept a week from whichever was first.
         // An old accepted or revoked one expired only a day ago: its own end, not the expiry, is what counts.
         const ended = `${age === "old" ? 8 : 6} days`;
@@ -165,7 +165,7 @@ describe("pruning tables that would only grow", () => {
       webhook_inbox_captures: 0,
       events: 0,
       event_hourly_counts: 0,
-      partitionsDropped: { api_request_logs: 0, webhook_attempts: 0 },
+      partitionsDropped: { api_request_logs: 0, webhook_attempts: 0, security_events: 0 },
     });
   });
 });

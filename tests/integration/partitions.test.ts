@@ -20,7 +20,7 @@ import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { db } from "../support/direct-db";
 
 const DAY_MS = 86_400_000;
-const KEEP_30_DAYS = { api_request_logs: 30, webhook_attempts: 30 };
+const KEEP_30_DAYS = { api_request_logs: 30, webhook_attempts: 30, security_events: 30 };
 
 const partitions = (table: HistoryTable) =>
   selectRows<{ name: string }>(
@@ -114,6 +114,7 @@ describe("partitioned history", () => {
     expect(await createHistoryPartitions(db, later, KEEP_30_DAYS)).toEqual({
       api_request_logs: 0,
       webhook_attempts: 0,
+      security_events: 0,
     });
   });
 
@@ -152,6 +153,7 @@ describe("partitioned history", () => {
     expect(await dropExpiredPartitions(db, KEEP_30_DAYS)).toEqual({
       api_request_logs: 0,
       webhook_attempts: 0,
+      security_events: 0,
     });
   });
 

@@ -83,6 +83,7 @@ describe("the payout account", () => {
       "account_holder",
       "failure_reason",
       "iban_last4",
+      "payouts_start_at",
       "status",
       "updated_at",
     ]);

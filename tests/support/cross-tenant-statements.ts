@@ -70,7 +70,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "releaseBalance (lib/ledger/release.ts), moveDuePayouts (lib/payouts/payouts.ts)",
     tables: ["balance_transactions", "payouts"],
-    sql: /^( ?with due as \( select merchant_id, id from balance_transactions where status = 'pending' and available_on <= now\(\)|select merchant_id, id, status, destination_closed from payouts where status in \('pending', 'in_transit'\) and move_at <= now\(\))/,
+    sql: /^( ?with due as \( select merchant_id, id from balance_transactions where status = 'pending' and available_on <= now\(\)|select merchant_id, id, status from payouts where status in \('pending', 'in_transit'\) and move_at <= now\(\))/,
     why: "The balance releaser and the simulated bank take whatever has come due; each move then names its merchant.",
     onCitus: PER_MERCHANT,
   },

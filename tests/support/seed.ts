@@ -14,6 +14,7 @@ import { setMerchantPricing } from "@/lib/ledger/pricing";
 import { setPayoutSchedule } from "@/lib/payouts/schedule";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { seedAccountant } from "./seed-accountant";
 import { seedHistory } from "./seed-history";
 
 const db = getDb();
@@ -108,6 +109,12 @@ for (const { merchant_id } of [ledger, priced, treasury])
 // Disputes opened from the CLI and the SDK: a list and a balance that no other suite reads.
 const disputer = await merchant("Disputer");
 await setPayoutSchedule(db, disputer.merchant_id, { payout_schedule: "manual" });
+// Last month closed, for the accountant's reports.
+const accountant = await merchant("Accountant");
+await setPayoutSchedule(db, accountant.merchant_id, { payout_schedule: "manual" });
+// Its reports are read page by page in the tests: past the default 30 requests a minute.
+await setMerchantRateLimit(db, accountant.merchant_id, { per_minute: 10_000 });
+const accountantMonth = await seedAccountant(db, accountant.merchant_id);
 // Payments and refunds 40 days old beside today's, for the Overview's ranges.
 const history = await merchant("History");
 await seedHistory(db, history.merchant_id);
@@ -119,6 +126,7 @@ console.log(
     gone,
     guessed,
     history,
+    accountant: { ...accountant, ...accountantMonth },
     replayed,
     seed,
     other,
@@ -142,6 +150,7 @@ console.log(
       priced: await token(priced.merchant_id, "priced"),
       treasury: await token(treasury.merchant_id, "treasury"),
       disputer: await token(disputer.merchant_id, "disputer"),
+      accountant: await token(accountant.merchant_id, "accountant"),
     },
   }),
 );

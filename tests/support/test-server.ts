@@ -51,6 +51,11 @@ export function testEnvironment(
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
     // Settle quickly so lifecycle tests see payment.completed without a long wait.
     PAYMENTS_AUTO_SETTLE_MS: "1500",
+    // A replaced payout account holds nothing (DESIGN.md: 0 in tests); security-history.test.ts starts its own
+    // server with a hold.
+    PAYOUT_ACCOUNT_CHANGE_HOLD: "0",
+    // Every mail the server sends is kept here as a file, for the tests to read (lib/platform/mailer.ts).
+    MAIL_OUTBOX_DIR: path.join(tmpdir(), "payments-outbox", `${name}-${port}`),
     TEST_RECEIVER_PORT: String(port + 91),
     // PGlite admits one process, so its server runs the worker inside; on PostgreSQL workers are separate
     // processes, started by the suites that need them, as in production.
@@ -130,6 +135,8 @@ export type SeedData = {
   flaky: SeedMerchant & { secret: string; endpoint_id: number };
   gone: SeedMerchant;
   history: SeedMerchant;
+  /** Its last UTC month (`month`, the first day) holds every kind of balance transaction (seed-accountant.ts). */
+  accountant: SeedMerchant & { month: string };
   /** The ledger's suite: balances no other suite moves; `priced` pays 1.4% + 0.25. */
   ledger: SeedMerchant;
   priced: SeedMerchant;
@@ -161,7 +168,8 @@ export type SeedTokenName =
   | "ledger"
   | "priced"
   | "treasury"
-  | "disputer";
+  | "disputer"
+  | "accountant";
 
 export type TestServer = {
   baseUrl: string;

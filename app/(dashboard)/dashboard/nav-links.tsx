@@ -9,6 +9,7 @@ const links = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/balance", label: "Balance" },
   { href: "/dashboard/payouts", label: "Payouts" },
+  { href: "/dashboard/reports", label: "Reports" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/refunds", label: "Refunds" },
   { href: "/dashboard/disputes", label: "Disputes" },

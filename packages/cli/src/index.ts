@@ -1,6 +1,7 @@
 import { Payments, PaymentsApiError, PaymentsConnectionError, type Dispute } from "@payments-platform/sdk";
 import { Command, CommanderError, Option } from "commander";
 import { requestApi, type ApiRequestOptions } from "./api-request.js";
+import { listBalanceTransactions, parsePayoutId, showPayout } from "./balance-transactions.js";
 import { showBalance } from "./balance.js";
 import { keyHint, loadCredentials, parseApiUrl, storeCredentials, type Credentials } from "./config.js";
 import { httpFetch } from "./http-fetch.js";
@@ -16,6 +17,7 @@ import {
 } from "./lists.js";
 import { tailLogs } from "./logs-tail.js";
 import { CliError, emit, EXIT, plural } from "./output.js";
+import { showBalanceSummary } from "./reports.js";
 import { collect, trigger, TRIGGERS, type TriggerOptions } from "./trigger.js";
 
 const client = (credentials: Credentials) =>
@@ -155,8 +157,22 @@ program
   });
 
 program
+  .command("reports")
+  .description("Reports for your accountant.")
+  .command("balance-summary")
+  .description("Opening balance, activity per type and closing balance of a period (UTC days).")
+  .option("--currency <code>", "ISO 4217 (default: your default currency)")
+  .option("--from <YYYY-MM-DD>", "the first day, inclusive (default: the first of this month)")
+  .option("--to <YYYY-MM-DD>", "the day after the last, exclusive (default: the first of next month)")
+  .option("--json", "the summary as one JSON object")
+  .action(async (options: { currency?: string; from?: string; to?: string; json?: boolean }) => {
+    await showBalanceSummary(client(loadCredentials()), options);
+  });
+
+const payouts = program
   .command("payouts")
-  .description("Payouts: money sent from your available balance to your bank account.")
+  .description("Payouts: money sent from your available balance to your bank account.");
+payouts
   .command("list")
   .description("Payouts, newest first.")
   .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)
@@ -164,6 +180,31 @@ program
   .option("--json", "one JSON object per line")
   .action(async (options: { limit: number; page?: number; json?: boolean }) => {
     await listPayouts(client(loadCredentials()), options);
+  });
+
+payouts
+  .command("show")
+  .description("One payout and every balance transaction it carried (their net adds up to its amount).")
+  .argument("<id>", "the payout's id: 12 or po_12", parsePayoutId)
+  .option("--json", "the payout, then one JSON object per transaction, one per line")
+  .action(async (id: number, options: { json?: boolean }) => {
+    await showPayout(client(loadCredentials()), id, options);
+  });
+
+program
+  .command("balance-transactions")
+  .description("Every movement of your balance: payments, refunds, disputes, payouts.")
+  .command("list")
+  .description("Balance transactions, newest first, by payout, type and currency.")
+  .option("--payout <id>", "only what this payout carried (12 or po_12)", parsePayoutId)
+  .option("--type <type>", "only this type, e.g. payment, refund, dispute, payout")
+  .option("--currency <code>", "only this currency (ISO 4217, e.g. EUR)")
+  .option("--limit <n>", "how many (default 10)", parsePositiveInt, 10)
+  .option("--page <n>", "start at this page of --limit items (default 1)", parsePositiveInt)
+  .option("--json", "one JSON object per line")
+  .action(async (options: Parameters<typeof listBalanceTransactions>[1]) => {
+    // The API refuses an unknown type or currency (422, which the CLI prints).
+    await listBalanceTransactions(client(loadCredentials()), options);
   });
 
 program

@@ -16,7 +16,7 @@ export function parsePositiveInt(value: string): number {
 }
 
 /** The first `limit` items of an SDK list (an async iterator over every page). */
-async function take<T>(items: AsyncGenerator<T>, limit: number): Promise<T[]> {
+export async function take<T>(items: AsyncGenerator<T>, limit: number): Promise<T[]> {
   const taken: T[] = [];
   for await (const item of items) {
     taken.push(item);
@@ -52,7 +52,7 @@ export async function listEvents(
 }
 
 /** One line (or JSON object) per item; with none, a line that says so (nothing with --json). */
-function printEach<T extends object>(
+export function printEach<T extends object>(
   items: T[],
   options: { json?: boolean; type: string; none: string },
   line: (item: T) => string,

@@ -4954,6 +4954,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/balance-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Balance summary of a period: opening balance, activity per type, closing balance */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ISO 4217, any case; the merchant's default currency when absent. */
+                    currency?: string;
+                    /** @description The first UTC day, inclusive; the first of the current month when absent. */
+                    from?: string;
+                    /** @description The UTC day after the last, exclusive; the first of the next month when absent. */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The period's summary: closing_balance = opening_balance + Σ activity.net. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BalanceSummary"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad currency, from or to (a day `YYYY-MM-DD`; to after from, at most 366 days). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payout-account": {
         parameters: {
             query?: never;
@@ -5411,7 +5521,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description A bad currency or amount, more than is available (errors.amount names it), or no payout account (errors.payout_account). */
+                /** @description A bad currency or amount, more than is available (errors.amount names it), or no payout account, or one replaced within PAYOUT_ACCOUNT_CHANGE_HOLD (errors.payout_account: “Payouts to the new account start at …”). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8112,6 +8222,12 @@ export interface components {
             type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
             /** @description The payment, refund, payout or dispute that moved the money. */
             source_id: number;
+            /** @description The payment it concerns: itself, a refund's or a dispute's; null for payouts and adjustments. */
+            payment_id: number | null;
+            /** @description That payment's external_id: the merchant's order. */
+            external_id: string | null;
+            /** @description That payment's customer_id. */
+            customer_id: string | null;
             /** @description ISO 4217, upper case: "EUR". */
             currency: string;
             /** @description Signed, in its currency's minor units: "9.41", "-2.00", "1500" JPY. */
@@ -8129,6 +8245,30 @@ export interface components {
             /** @description UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             created_at: string;
         };
+        BalanceSummary: {
+            /** @description ISO 4217, upper case: "EUR". */
+            currency: string;
+            /** @description The period's first UTC day, inclusive: `YYYY-MM-DD`. */
+            from: string;
+            /** @description The UTC day after its last, exclusive: `YYYY-MM-DD`. */
+            to: string;
+            /** @description Pending + available at the start of `from`. */
+            opening_balance: string;
+            /** @description One line per type of balance transaction with any in the period, in the types' order. */
+            activity: {
+                /** @enum {string} */
+                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
+                count: number;
+                /** @description Signed, in its currency's minor units: "1250.00", "-42.10". */
+                amount: string;
+                /** @description Signed, in its currency's minor units: "1250.00", "-42.10". */
+                fee: string;
+                /** @description amount − fee. */
+                net: string;
+            }[];
+            /** @description Pending + available at the start of `to`: opening + Σ activity.net. */
+            closing_balance: string;
+        };
         PayoutAccount: {
             account_holder: string;
             /** @description The IBAN's last four characters: the rest is never shown again. */
@@ -8140,6 +8280,8 @@ export interface components {
             status: "active" | "errored";
             /** @description Why it errored, the failed payout's reason; null while active. */
             failure_reason: string | null;
+            /** @description When payouts to it may start, UTC: set when it replaced another account (PAYOUT_ACCOUNT_CHANGE_HOLD later); null for a first account. */
+            payouts_start_at: string | null;
             /** @description UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             updated_at: string;
         };

@@ -19,6 +19,7 @@ export type PaymentLink = Schemas["PaymentLink"];
 export type Customer = Schemas["Customer"];
 export type Balance = Schemas["Balance"];
 export type BalanceTransaction = Schemas["BalanceTransaction"];
+export type BalanceSummary = Schemas["BalanceSummary"];
 export type Payout = Schemas["Payout"];
 export type CreatePayoutInput = Schemas["CreatePayout"];
 export type PayoutAccount = Schemas["PayoutAccount"];
@@ -216,6 +217,22 @@ export class Payments {
     retrieve: async (id: number): Promise<BalanceTransaction> =>
       dataOf<BalanceTransaction>(
         await this.api.GET("/api/balance-transactions/{id}", { params: { path: { id } } }),
+      ),
+  };
+
+  /** The accountant's reports. */
+  readonly reports = {
+    /**
+     * Opening balance, activity per type and closing balance of one currency over whole UTC days (`from`
+     * inclusive, `to` exclusive, `YYYY-MM-DD`); the default currency and the current month when left out.
+     */
+    balanceSummary: async (
+      options: { currency?: string; from?: string; to?: string } = {},
+    ): Promise<BalanceSummary> =>
+      dataOf<BalanceSummary>(
+        await this.api.GET("/api/reports/balance-summary", {
+          params: { query: { currency: options.currency, from: options.from, to: options.to } },
+        }),
       ),
   };
 

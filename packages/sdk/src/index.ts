@@ -1,6 +1,7 @@
 export { Payments } from "./client.js";
 export type {
   Balance,
+  BalanceSummary,
   BalanceTransaction,
   BalanceTransactionFilters,
   CreateOptions,

@@ -14,14 +14,14 @@ export async function generateApiToken(
   _previous: TokenFormState,
   formData: FormData,
 ): Promise<TokenFormState> {
-  return authorized("api_keys:write", async ({ merchantId }) => {
+  return authorized("api_keys:write", async ({ merchantId, actor }) => {
     const values = {
       name: formText(formData, "name"),
       scope: formText(formData, "scope"),
       expires_in_days: formText(formData, "expires_in_days"),
     };
     try {
-      const created = await createApiToken(getDb(), merchantId, values);
+      const created = await createApiToken(getDb(), merchantId, values, actor);
       revalidatePath("/dashboard/api-keys");
       return {
         ok: true,
@@ -34,11 +34,11 @@ export async function generateApiToken(
 }
 
 export async function revokeToken(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("api_keys:write", async ({ merchantId }) => {
+  return authorized("api_keys:write", async ({ merchantId, actor }) => {
     try {
       // The row leaves the active list at once; the dialog it was opened from goes with it, so the
       // confirmation is a toast.
-      const { name } = await revokeApiToken(getDb(), merchantId, formId(formData, "token_id"));
+      const { name } = await revokeApiToken(getDb(), merchantId, formId(formData, "token_id"), actor);
       revalidatePath("/dashboard/api-keys");
       return { ok: true, message: `Token “${name}” revoked.` };
     } catch (error) {
@@ -48,12 +48,16 @@ export async function revokeToken(_previous: FormState, formData: FormData): Pro
 }
 
 export async function rollToken(_previous: TokenFormState, formData: FormData): Promise<TokenFormState> {
-  return authorized("api_keys:write", async ({ merchantId }) => {
+  return authorized("api_keys:write", async ({ merchantId, actor }) => {
     try {
       // Refreshed when the dialog closes, so the new token stays on screen until the merchant has copied it.
-      const created = await rollApiToken(getDb(), merchantId, formId(formData, "token_id"), {
-        grace: formText(formData, "grace"),
-      });
+      const created = await rollApiToken(
+        getDb(),
+        merchantId,
+        formId(formData, "token_id"),
+        { grace: formText(formData, "grace") },
+        actor,
+      );
       return {
         ok: true,
         revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token },

@@ -6,7 +6,7 @@ import { LinkedRow } from "@/components/ui/linked-row";
 import { SimpleTable } from "@/components/ui/simple-table";
 import type { BalanceTransaction } from "@/lib/ledger/balance-transactions";
 
-const TYPE_LABELS: Record<BalanceTransaction["type"], string> = {
+export const TYPE_LABELS: Record<BalanceTransaction["type"], string> = {
   payment: "Payment",
   refund: "Refund",
   refund_failure: "Refund failed",
@@ -17,15 +17,14 @@ const TYPE_LABELS: Record<BalanceTransaction["type"], string> = {
   adjustment: "Adjustment",
 };
 
-/** The page of what moved the money, where the dashboard has one. */
+/**
+ * The page of what moved the money: a payment's, a payout's or a dispute's own, a refund's payment (where its
+ * refunds are); an adjustment has none.
+ */
 function sourceHref(move: BalanceTransaction): string | undefined {
-  return move.type === "payment"
-    ? `/dashboard/payments/${move.source_id}`
-    : move.type === "payout" || move.type === "payout_failure"
-      ? `/dashboard/payouts/${move.source_id}`
-      : move.type === "dispute" || move.type === "dispute_won"
-        ? `/dashboard/disputes/${move.source_id}`
-        : undefined;
+  if (move.type === "payout" || move.type === "payout_failure") return `/dashboard/payouts/${move.source_id}`;
+  if (move.type === "dispute" || move.type === "dispute_won") return `/dashboard/disputes/${move.source_id}`;
+  return move.payment_id === null ? undefined : `/dashboard/payments/${move.payment_id}`;
 }
 
 /** What moved the money, linked where the dashboard has a page for it. */
@@ -41,7 +40,10 @@ function Source({ move }: { move: BalanceTransaction }) {
   );
 }
 
-/** Balance transactions as a table from 640 px, as cards on a phone (the Balance page, a payout's page). */
+/**
+ * Balance transactions as a table from 640 px, as cards on a phone (the Balance page, All transactions, a
+ * payout's page); each row opens what moved the money.
+ */
 export function BalanceTransactionsTable({
   moves,
   caption,
@@ -59,6 +61,7 @@ export function BalanceTransactionsTable({
         caption={caption}
         headings={[
           "Source",
+          "Order",
           { label: "Amount", align: "right" },
           { label: "Fee", align: "right" },
           { label: "Net", align: "right" },
@@ -72,6 +75,9 @@ export function BalanceTransactionsTable({
           <LinkedRow key={move.id} href={sourceHref(move)}>
             <td className="px-4 py-3">
               <Source move={move} />
+            </td>
+            <td className="max-w-40 truncate px-4 py-3" title={move.external_id ?? undefined}>
+              {move.external_id ?? "—"}
             </td>
             <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.amount, move.currency)}</td>
             <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.fee, move.currency)}</td>
@@ -94,6 +100,7 @@ export function BalanceTransactionsTable({
               <span className="tabular-nums">{formatMoney(move.net, move.currency)}</span>
             </p>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              {move.external_id ? `Order ${move.external_id} · ` : ""}
               {status(move)} · <RelativeTime value={move.created_at} />
             </p>
           </Card>

@@ -105,7 +105,15 @@ export default async function BalancePage({
       ) : null}
       {/* No label of its own: the table is the region named "Recent balance transactions". */}
       <section className="space-y-3">
-        <h2 className="text-lg font-semibold">Recent balance transactions</h2>
+        <div className="flex items-baseline justify-between gap-3">
+          <h2 className="text-lg font-semibold">Recent balance transactions</h2>
+          <Link
+            href="/dashboard/balance/transactions"
+            className="text-sm text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            All transactions →
+          </Link>
+        </div>
         <BalanceTransactionsTable
           moves={moves}
           caption="Recent balance transactions"

@@ -8,17 +8,28 @@ import { formatMoney } from "@/components/format";
 import { getDb } from "@/db/client";
 import { cancelPayout, createPayout } from "@/lib/payouts/payouts";
 import { getEnv } from "@/lib/platform/env";
+import { recorded } from "@/lib/security/history";
 
 /** "Pay out": all that is available in the currency, or the amount typed (as POST /api/payouts). */
 export async function payOut(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("payouts:write", async ({ merchantId }) => {
+  return authorized("payouts:write", async ({ merchantId, actor }) => {
     const values = { currency: formText(formData, "currency"), amount: formText(formData, "amount").trim() };
     try {
-      const { payout } = await createPayout(
+      // Recorded in the security history with the payout, in one transaction.
+      const { payout } = await recorded(
         getDb(),
         merchantId,
-        { currency: values.currency, ...(values.amount ? { amount: values.amount } : {}) },
-        { autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS },
+        actor,
+        "payout.created",
+        (tx) =>
+          createPayout(
+            tx,
+            merchantId,
+            { currency: values.currency, ...(values.amount ? { amount: values.amount } : {}) },
+            { autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS },
+          ),
+        ({ payout: made }) =>
+          `payout ${made.id}: ${made.amount} ${made.currency} to the account ending ${made.destination_last4}`,
       );
       revalidatePath("/dashboard", "layout");
       return {
@@ -33,9 +44,16 @@ export async function payOut(_previous: FormState, formData: FormData): Promise<
 
 /** Cancel a pending payout: its money is available again. */
 export async function cancelPayoutAction(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("payouts:write", async ({ merchantId }) => {
+  return authorized("payouts:write", async ({ merchantId, actor }) => {
     try {
-      const payout = await cancelPayout(getDb(), merchantId, formId(formData, "payout_id"));
+      const payout = await recorded(
+        getDb(),
+        merchantId,
+        actor,
+        "payout.canceled",
+        (tx) => cancelPayout(tx, merchantId, formId(formData, "payout_id")),
+        (canceled) => `payout ${canceled.id}: ${canceled.amount} ${canceled.currency}`,
+      );
       revalidatePath("/dashboard", "layout");
       return {
         ok: true,

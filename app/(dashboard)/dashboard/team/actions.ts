@@ -14,10 +14,10 @@ const TEAM_PATH = "/dashboard/team";
 export type InviteState = FormState & { link?: string };
 
 export async function invite(_previous: InviteState, formData: FormData): Promise<InviteState> {
-  return authorized<InviteState>("members:manage", async ({ merchantId, userId }) => {
+  return authorized<InviteState>("members:manage", async ({ merchantId, userId, actor }) => {
     const values = { email: formText(formData, "email"), role: formText(formData, "role") };
     try {
-      const sent = await sendInvitation(getDb(), merchantId, userId, values);
+      const sent = await sendInvitation(getDb(), merchantId, userId, values, actor);
       revalidatePath(TEAM_PATH);
       return {
         ok: true,
@@ -45,11 +45,15 @@ export async function revokeInvite(_previous: FormState, formData: FormData): Pr
 }
 
 export async function changeRole(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("members:manage", async ({ merchantId }) => {
+  return authorized("members:manage", async ({ merchantId, actor }) => {
     try {
-      const role = await changeMemberRole(getDb(), merchantId, formId(formData, "user_id"), {
-        role: formText(formData, "role"),
-      });
+      const role = await changeMemberRole(
+        getDb(),
+        merchantId,
+        formId(formData, "user_id"),
+        { role: formText(formData, "role") },
+        actor,
+      );
       revalidatePath(TEAM_PATH);
       return { ok: true, message: `Role changed to ${role}.` };
     } catch (error) {
@@ -59,9 +63,9 @@ export async function changeRole(_previous: FormState, formData: FormData): Prom
 }
 
 export async function removeFromTeam(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("members:manage", async ({ merchantId }) => {
+  return authorized("members:manage", async ({ merchantId, actor }) => {
     try {
-      await removeMember(getDb(), merchantId, formId(formData, "user_id"));
+      await removeMember(getDb(), merchantId, formId(formData, "user_id"), actor);
       revalidatePath(TEAM_PATH);
       return { ok: true, message: "Member removed." };
     } catch (error) {
@@ -71,9 +75,9 @@ export async function removeFromTeam(_previous: FormState, formData: FormData): 
 }
 
 export async function leaveTeam(_previous: FormState): Promise<FormState> {
-  return authorized("account:self", async ({ merchantId, userId }) => {
+  return authorized("account:self", async ({ merchantId, userId, actor }) => {
     try {
-      await removeMember(getDb(), merchantId, userId);
+      await removeMember(getDb(), merchantId, userId, actor);
     } catch (error) {
       return formStateFromError(error);
     }

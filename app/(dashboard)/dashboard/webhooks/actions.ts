@@ -49,11 +49,11 @@ export async function addEndpoint(
   _previous: EndpointFormState,
   formData: FormData,
 ): Promise<EndpointFormState> {
-  return authorized("webhooks:write", async ({ merchantId }) => {
+  return authorized("webhooks:write", async ({ merchantId, actor }) => {
     const { input, refill, options } = readEndpointForm(formData);
     let id: number;
     try {
-      ({ id } = await createWebhookEndpoint(getDb(), merchantId, input, options));
+      ({ id } = await createWebhookEndpoint(getDb(), merchantId, input, options, actor));
     } catch (error) {
       return endpointFormError(error, refill);
     }
@@ -63,10 +63,10 @@ export async function addEndpoint(
 
 /** "Add inbox": an inbox on the default events, opened on its page (where it can be renamed or narrowed). */
 export async function addInbox(_previous: FormState, _formData: FormData): Promise<FormState> {
-  return authorized("webhooks:write", async ({ merchantId }) => {
+  return authorized("webhooks:write", async ({ merchantId, actor }) => {
     let id: number;
     try {
-      ({ id } = await createWebhookEndpoint(getDb(), merchantId, { kind: "inbox" }));
+      ({ id } = await createWebhookEndpoint(getDb(), merchantId, { kind: "inbox" }, {}, actor));
     } catch (error) {
       return formStateFromError(error);
     }
@@ -116,9 +116,9 @@ export async function toggleEndpoint(_previous: FormState, formData: FormData): 
 }
 
 export async function removeEndpoint(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("webhooks:write", async ({ merchantId }) => {
+  return authorized("webhooks:write", async ({ merchantId, actor }) => {
     try {
-      await deleteWebhookEndpoint(getDb(), merchantId, endpointId(formData));
+      await deleteWebhookEndpoint(getDb(), merchantId, endpointId(formData), actor);
     } catch (error) {
       return formStateFromError(error);
     }
@@ -127,9 +127,10 @@ export async function removeEndpoint(_previous: FormState, formData: FormData): 
 }
 
 export async function revealSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
-  return authorized("webhooks:secret", async ({ merchantId }) => {
+  return authorized("webhooks:secret", async ({ merchantId, actor }) => {
     try {
-      return { ok: true, secret: await revealWebhookSecret(getDb(), merchantId, endpointId(formData)) };
+      const secret = await revealWebhookSecret(getDb(), merchantId, endpointId(formData), actor);
+      return { ok: true, secret };
     } catch (error) {
       return formStateFromError(error);
     }
@@ -137,9 +138,9 @@ export async function revealSecret(_previous: SecretState, formData: FormData): 
 }
 
 export async function rotateSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
-  return authorized("webhooks:write", async ({ merchantId }) => {
+  return authorized("webhooks:write", async ({ merchantId, actor }) => {
     try {
-      const secret = await rotateWebhookSecret(getDb(), merchantId, endpointId(formData));
+      const secret = await rotateWebhookSecret(getDb(), merchantId, endpointId(formData), actor);
       return {
         ok: true,
         secret,

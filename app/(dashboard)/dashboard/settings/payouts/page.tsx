@@ -6,7 +6,8 @@ import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
-import { getPayoutAccount } from "@/lib/payouts/account";
+import { getTwoFactorStatus } from "@/lib/accounts/two-factor";
+import { getPayoutAccount, payoutsHeld } from "@/lib/payouts/account";
 import { payoutOutlook } from "@/lib/payouts/queries";
 import { savePayoutSchedule } from "./actions";
 import { PayoutAccountForm } from "./payout-account-form";
@@ -25,11 +26,12 @@ const muted = "text-sm text-zinc-600 dark:text-zinc-400";
 
 /** Settings → Payouts: where payouts go, and when they are made. */
 export default async function PayoutSettingsPage() {
-  const { merchantId, role } = await requireMerchantSession();
+  const { merchantId, role, userId } = await requireMerchantSession();
   const db = getDb();
-  const [account, outlook] = await Promise.all([
+  const [account, outlook, twoFactor] = await Promise.all([
     getPayoutAccount(db, merchantId),
     payoutOutlook(db, merchantId),
+    getTwoFactorStatus(db, userId),
   ]);
   const owner = can(role, "settings:write");
   return (
@@ -54,8 +56,13 @@ export default async function PayoutSettingsPage() {
             ? `${account.account_holder}, IBAN ending ${account.iban_last4}. The full IBAN is stored encrypted and never shown again.`
             : "No bank account yet: payouts wait until you add one."}
         </p>
+        {account && payoutsHeld(account) ? (
+          <p className="text-sm text-amber-800 dark:text-amber-300" data-testid="payout-hold">
+            The account was replaced lately: payouts to it start at {account.payouts_start_at}.
+          </p>
+        ) : null}
         {owner ? (
-          <PayoutAccountForm accountHolder={account?.account_holder} />
+          <PayoutAccountForm accountHolder={account?.account_holder} twoFactor={twoFactor.enabled} />
         ) : (
           <p className="text-sm">Only an owner can change it.</p>
         )}

@@ -7,7 +7,7 @@ import { SECURITY_PATH } from "@/app/_lib/session";
 import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { changePassword } from "@/lib/accounts/members";
-import { endOtherUserSessions, endUserSessionById } from "@/lib/accounts/sessions";
+import { endUserSessionById, signOutOtherSessions as endOtherSessions } from "@/lib/accounts/sessions";
 import {
   confirmTwoFactorEnrolment,
   disableTwoFactor,
@@ -33,7 +33,7 @@ export async function confirmEnrolment(
   _previous: EnrolmentState,
   formData: FormData,
 ): Promise<EnrolmentState> {
-  return authorized("account:self", async ({ userId, sessionKey }) => {
+  return authorized("account:self", async ({ userId, sessionKey, actor }) => {
     try {
       // No revalidation here: the page would re-render as "on" before the recovery codes were read.
       return {
@@ -43,6 +43,7 @@ export async function confirmEnrolment(
           userId,
           formText(formData, "code"),
           sessionKey,
+          actor,
         ),
       };
     } catch (error) {
@@ -52,9 +53,9 @@ export async function confirmEnrolment(
 }
 
 export async function turnOffTwoFactor(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("account:self", async ({ userId, sessionKey }) => {
+  return authorized("account:self", async ({ userId, sessionKey, actor }) => {
     try {
-      await disableTwoFactor(getDb(), userId, formText(formData, "code"), sessionKey);
+      await disableTwoFactor(getDb(), userId, formText(formData, "code"), sessionKey, actor);
       revalidatePath(SECURITY_PATH);
       return { ok: true, message: "Two-factor sign-in is off." };
     } catch (error) {
@@ -82,14 +83,14 @@ export async function saveTwoFactorRequirement(_previous: FormState, formData: F
 }
 
 export async function savePassword(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("account:self", async ({ userId, sessionKey }) => {
+  return authorized("account:self", async ({ userId, sessionKey, actor }) => {
     try {
       const input = {
         current_password: formText(formData, "current_password"),
         new_password: formText(formData, "new_password"),
         confirm_password: formText(formData, "confirm_password"),
       };
-      await changePassword(getDb(), userId, input, sessionKey);
+      await changePassword(getDb(), userId, input, sessionKey, actor);
       revalidatePath(SECURITY_PATH);
       return { ok: true, message: "Your password is changed. Your other sessions are signed out." };
     } catch (error) {
@@ -99,8 +100,8 @@ export async function savePassword(_previous: FormState, formData: FormData): Pr
 }
 
 export async function signOutOtherSessions(): Promise<FormState> {
-  return authorized("account:self", async ({ userId, sessionKey }) => {
-    const ended = await endOtherUserSessions(getDb(), userId, sessionKey);
+  return authorized("account:self", async ({ userId, merchantId, email, sessionKey, actor }) => {
+    const ended = await endOtherSessions(getDb(), merchantId, { id: userId, email }, sessionKey, actor);
     revalidatePath(SECURITY_PATH);
     return { ok: true, message: `Signed out of ${ended} other session${ended === 1 ? "" : "s"}.` };
   });

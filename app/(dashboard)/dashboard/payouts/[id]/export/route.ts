@@ -1,23 +1,13 @@
 import { memberForRoute } from "@/app/_lib/session";
 import { readDbFor } from "@/db/replicas";
+import {
+  BALANCE_TRANSACTION_CSV_HEADER,
+  balanceTransactionCsvFields,
+} from "@/lib/ledger/balance-transaction-csv";
 import { exportPayoutTransactions } from "@/lib/ledger/balance-transactions";
 import { findPayout } from "@/lib/payouts/payouts";
 import { csvResponse } from "@/lib/platform/csv";
 import { idParam } from "@/lib/platform/validation";
-
-const HEADER = [
-  "id",
-  "type",
-  "source_id",
-  "currency",
-  "amount",
-  "fee",
-  "net",
-  "status",
-  "available_on",
-  "payout_id",
-  "created_at",
-] as const;
 
 /** A payout's reconciliation: the balance transactions it carried, whose net adds up to its amount. */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
@@ -29,21 +19,9 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const payout = payoutId.success ? await findPayout(db, member.merchantId, payoutId.data) : undefined;
   if (!payout) return new Response("Not Found", { status: 404 });
   return csvResponse({
-    header: HEADER,
+    header: BALANCE_TRANSACTION_CSV_HEADER,
     batches: exportPayoutTransactions(db, member.merchantId, payout.id),
-    toFields: (move) => [
-      move.id,
-      move.type,
-      move.source_id,
-      move.currency,
-      move.amount,
-      move.fee,
-      move.net,
-      move.status,
-      move.available_on,
-      move.payout_id,
-      move.created_at,
-    ],
+    toFields: balanceTransactionCsvFields,
     filename: `payout-${payout.id}.csv`,
   });
 }

@@ -9,7 +9,7 @@ import { getDb } from "@/db/client";
 import { getMerchantProfile } from "@/lib/accounts/merchants";
 import { can } from "@/lib/accounts/permissions";
 import { CURRENCY_CODES } from "@/lib/money/currencies";
-import { saveDefaultCurrency } from "./actions";
+import { saveDefaultCurrency } from "../actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -42,6 +42,18 @@ export default async function SettingsPage() {
           >
             Payouts: bank account and schedule
           </Link>
+          {can(role, "security_history:read") ? (
+            <>
+              {" "}
+              ·{" "}
+              <Link
+                href="/dashboard/settings/security-history"
+                className="text-indigo-600 hover:underline dark:text-indigo-400"
+              >
+                Security history
+              </Link>
+            </>
+          ) : null}
         </p>
       </div>
       <section

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { BALANCE_TRANSACTION_TYPES } from "@/db/enums";
+import { currencyFilter } from "@/lib/money/currencies";
+import type { FieldErrors } from "@/lib/platform/errors";
+import { isCalendarDay } from "@/lib/platform/validation";
+import { DAY_MS } from "./balance-summary";
+import type { BalanceTransactionFilter } from "./balance-transactions";
+
+// The dashboard's All transactions filters (DESIGN.md, "Reports"), read from the URL so a view can be shared and
+// reloaded; its "Download CSV" takes the same query and exports exactly what the page lists.
+
+export const TRANSACTION_PAGE_SIZE = 25;
+
+const day = z.string().refine(isCalendarDay).optional().catch(undefined);
+
+const transactionFiltersSchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000_000).catch(1).default(1),
+  type: z.enum(BALANCE_TRANSACTION_TYPES).optional().catch(undefined),
+  currency: currencyFilter(),
+  /** Only what this payout carried. Another merchant's payout matches nothing, as an unknown one. */
+  payout: z
+    .string()
+    .regex(/^[1-9]\d{0,17}$/)
+    .transform(Number)
+    .refine(Number.isSafeInteger)
+    .optional()
+    .catch(undefined),
+  /** Created on or after this UTC day. */
+  from: day,
+  /** Created on or before this UTC day (the day runs to its end). */
+  to: day,
+});
+export type TransactionFilters = z.infer<typeof transactionFiltersSchema>;
+
+type SearchParams = Record<string, string | string[] | undefined>;
+const given = (value: string | string[] | undefined) => typeof value === "string" && value.trim() !== "";
+
+/**
+ * Reads the filters from the page's or the export's query. A bad value filters nothing and comes back as a field
+ * error for the form, naming what was wrong; so does a range that ends before it starts.
+ */
+export function readTransactionFilters(params: SearchParams): {
+  filters: TransactionFilters;
+  errors: FieldErrors;
+} {
+  const filters = transactionFiltersSchema.parse(params);
+  const errors: FieldErrors = {};
+  if (given(params.type) && !filters.type) errors.type = ["Choose a type from the list."];
+  if (given(params.currency) && !filters.currency)
+    errors.currency = ["The currency must be an ISO 4217 code, as EUR."];
+  if (given(params.payout) && filters.payout === undefined)
+    errors.payout = ["The payout must be a payout's id: digits, as 12."];
+  for (const field of ["from", "to"] as const)
+    if (given(params[field]) && !filters[field])
+      errors[field] = [`The ${field} date must be a real day (YYYY-MM-DD).`];
+  if (filters.from && filters.to && filters.to < filters.from) {
+    errors.to = ["The to date must be on or after the from date."];
+    filters.to = undefined;
+  }
+  return { filters, errors };
+}
+
+export function hasTransactionFilters(filters: TransactionFilters): boolean {
+  return Boolean(filters.type || filters.currency || filters.payout || filters.from || filters.to);
+}
+
+/** The filters as the list's (lib/ledger/balance-transactions.ts): UTC days as instants, `to` to its end. */
+export function toBalanceTransactionFilter(
+  filters: TransactionFilters,
+): Omit<BalanceTransactionFilter, "page" | "perPage"> {
+  return {
+    type: filters.type,
+    currency: filters.currency,
+    payout_id: filters.payout,
+    created_from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
+    created_to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS) : undefined,
+  };
+}
+
+/** The URL query for filters (and optionally a page), omitting what is not set. */
+export function transactionFiltersToQuery(filters: Partial<TransactionFilters>): string {
+  const params = new URLSearchParams();
+  if (filters.page && filters.page > 1) params.set("page", String(filters.page));
+  for (const key of ["type", "currency", "payout", "from", "to"] as const)
+    if (filters[key] !== undefined) params.set(key, String(filters[key]));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
