@@ -35,7 +35,12 @@ const LANGUAGE_OF = { ".ts": ["ts", "typescript"], ".sh": ["sh", "bash", "shell"
 
 /** Blocks shown but not run, each named by its page and its first line, with the reason. */
 const NOT_RUN = [
-
+  {
+    doc: "docs/operations.md",
+    first: 'psql -h db1.internal -c "alter system set default_transaction_read_only = on"',
+    reason:
+      "A switchover on a reader's own formation (db1.internal). scripts/ci-failover.sh switchover runs the same steps, and tests/integration/failover.test.ts runs it under load in CI's failover pass (.ci/run).",
+  },
   {
     doc: "docs/operations.md",
     first: "pg_autoctl create monitor  --pgdata /srv/monitor",

@@ -10,7 +10,7 @@
 #   scripts/ci-failover.sh kill-primary         kill -9 the primary's keeper and Postgres (its machine is lost); prints name and port
 #   scripts/ci-failover.sh kill-node PORT       the same for a given node (e.g. the secondary)
 #   scripts/ci-failover.sh restart-node PORT    start a killed node's keeper again, wait until primary + secondary
-#   scripts/ci-failover.sh switchover           `pg_autoctl perform switchover`, wait until primary + secondary
+#   scripts/ci-failover.sh switchover           drain writes, `pg_autoctl perform switchover`, wait until primary + secondary
 #   scripts/ci-failover.sh down                 stop everything, remove the directory
 #
 # Environment: FAILOVER_DIR (/var/tmp/payments-failover), FAILOVER_MONITOR_PORT (5440), FAILOVER_NODE1_PORT (5441),
@@ -334,8 +334,22 @@ case "${cmd}" in
     ;;
   switchover)
     {
+      # Writes are drained first, as an operator's runbook does (docs/scaling.md, "A planned switchover"):
+      # pg_auto_failover 2.0 (Debian 12's) may answer the old primary's first report after `perform switchover`
+      # with wait_primary ("none of the standby nodes in the quorum are healthy": the standby is already being
+      # promoted), which turns synchronous replication off, and its keeper cannot go from wait_primary to
+      # demote_timeout. It then acknowledges writes locally until primary_demote_timeout, while the standby being
+      # promoted has stopped replicating: the new primary never gets them (the failover test saw 1,100 lost).
+      old_primary="$(primary_row | awk '{print $2}')"
+      nsql "${old_primary}" "alter system set default_transaction_read_only = on" >/dev/null
+      nsql "${old_primary}" "select pg_reload_conf()" >/dev/null
+      # Every session reads the reload at its next statement; a statement under way ends within API_DEADLINE_MS.
+      sleep 3
       as_pg pg_autoctl perform switchover --pgdata "${dir}/monitor" --wait 120
       wait_healthy 120
+      # Now a standby: it takes writes again once it is promoted some day.
+      nsql "${old_primary}" "alter system reset default_transaction_read_only" >/dev/null
+      nsql "${old_primary}" "select pg_reload_conf()" >/dev/null
     } >&2
     ;;
   down)
