@@ -7,7 +7,9 @@ import { checkWebServerEnv, getEnv } from "./env";
 import { createHistoryPartitions } from "./history-partitions";
 import { logger } from "./logger";
 
-const running: Array<() => Promise<void>> = [];
+/** The services started, by name, with their stop functions: a stop that overruns names what it waits on. */
+const running: Array<{ name: string; stop: () => Promise<void> }> = [];
+const stopping = new Set<string>();
 
 /**
  * Boots a process that serves the platform: validates configuration, applies migrations, creates the history
@@ -37,7 +39,7 @@ export async function startPlatform(
       logger.warn({ err: error }, "History partitions not created at start"),
     );
     await checkStoredSecrets(getDb());
-    for (const start of services) running.push(await start());
+    for (const start of services) running.push({ name: start.name || "a service", stop: await start() });
   } catch (error) {
     console.error(`\n${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
@@ -45,7 +47,12 @@ export async function startPlatform(
 }
 
 export async function stopPlatform(): Promise<void> {
-  for (const stop of running.splice(0).reverse()) await stop();
+  for (const { name, stop } of running.splice(0).reverse()) {
+    stopping.add(name);
+    await stop();
+    stopping.delete(name);
+  }
+  stopping.add("the database's connections");
   await closeDatabase();
 }
 
@@ -56,8 +63,20 @@ export async function stopPlatform(): Promise<void> {
 export function stopPlatformOnSignals(beforeStop?: () => void | Promise<void>): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
+      // A stop that hangs (a statement that never returns, a peer that never answers) must not keep the process
+      // from exiting: what it leaves is leased or uncommitted, and another process takes it up.
+      const timeout = getEnv().SHUTDOWN_TIMEOUT_SECONDS;
+      setTimeout(() => {
+        logger.error(
+          { stopping: [...stopping] },
+          `Stop not finished after ${timeout} s (SHUTDOWN_TIMEOUT_SECONDS): exiting with the work under way left`,
+        );
+        process.exit(1);
+      }, timeout * 1000).unref();
+      stopping.add("the requests under way");
       void Promise.resolve()
         .then(beforeStop)
+        .then(() => stopping.delete("the requests under way"))
         .then(stopPlatform)
         .finally(() => process.exit(0));
     });

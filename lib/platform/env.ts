@@ -145,6 +145,11 @@ const envSchema = databaseConfigSchema
     API_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(2000),
     /** `npm run worker` serves /healthz, /readyz and /metrics on this port when set (its own deliveries' metrics). */
     WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+    /**
+     * How long a stop (SIGTERM, SIGINT) may take to finish the work under way before the process exits anyway
+     * with code 1: work left is leased or in a transaction, so another process takes it up (background-services.ts).
+     */
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** Web server processes for `npm start` (PostgreSQL only); default one per CPU in production. */
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     /**

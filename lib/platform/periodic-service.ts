@@ -12,7 +12,7 @@ export function periodicService(
   everyMs: number,
   runOnce: () => Promise<boolean>,
 ): BackgroundService {
-  return () => {
+  const service: BackgroundService = () => {
     let running = true;
     let wake: (() => void) | undefined;
     const loop = async () => {
@@ -33,4 +33,6 @@ export function periodicService(
       await done;
     });
   };
+  // Named by its label, so a stop that overruns says which (background-services.ts).
+  return Object.defineProperty(service, "name", { value: label });
 }

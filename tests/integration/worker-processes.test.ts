@@ -63,6 +63,25 @@ describe.skipIf(!postgres)("webhook workers as separate processes", () => {
     }
   });
 
+  it("a stop that cannot finish (a send its endpoint never answers) ends after SHUTDOWN_TIMEOUT_SECONDS with code 1, naming what it waited on", async () => {
+    const merchantId = await merchantWithEndpoint("/stuck");
+    receiver.hold("/stuck");
+    const worker = await startWorkerProcess(serverEnv, {
+      SHUTDOWN_TIMEOUT_SECONDS: "2",
+      WEBHOOK_TIMEOUT_MS: "60000",
+    });
+    try {
+      await createPayment(db!, merchantId, { amount: 1 }, { source: "cli", autoSettleMs: 0 });
+      await receiver.waitFor("/stuck", (hooks) => hooks.length === 1);
+      await worker.kill("SIGTERM");
+      expect(worker.exitCode()).toBe(1);
+      expect(worker.output()).toContain("Stop not finished after 2 s");
+      expect(worker.output()).toContain('"stopping":["startWebhookWorker"]');
+    } finally {
+      receiver.release("/stuck");
+    }
+  });
+
   it("two workers: each delivery succeeds once", async () => {
     const merchantId = await merchantWithEndpoint("/pair");
     const metricsPorts = [port + 1, port + 2];

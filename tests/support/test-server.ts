@@ -301,6 +301,8 @@ export type WorkerProcess = {
   /** Resolves once the worker has printed a line matching `pattern`. */
   waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<void>;
   kill: (signal: NodeJS.Signals) => Promise<void>;
+  /** Its exit code once it has exited, else null. */
+  exitCode: () => number | null;
 };
 
 /** Starts `npm run worker` (PostgreSQL only) and resolves once it says it is running. */
@@ -338,6 +340,7 @@ export async function startWorkerProcess(
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
+    exitCode: () => worker.exitCode,
     async kill(signal) {
       if (worker.exitCode !== null) return;
       // "close", not "exit": the pipes are read to the end, so output() holds the worker's last lines.
