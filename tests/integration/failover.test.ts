@@ -52,7 +52,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.kill("SIGTERM");
   // A stop that overran SHUTDOWN_TIMEOUT_SECONDS names what it waited on in the worker's log: shown here.
-  const overran = worker?.output().split("\n").filter((line) => line.includes("Stop not finished"));
+  const overran = worker
+    ?.output()
+    .split("\n")
+    .filter((line) => line.includes("Stop not finished"));
   if (overran?.length) console.warn(`The worker's stop overran:\n${overran.join("\n")}`);
   await server?.stop();
   await receiver.close();
