@@ -26,10 +26,13 @@ export default defineConfig({
   // recipe 20 s and 40 s), and beside the PgBouncer suites up to six times (a 20 s test at 2 minutes,
   // 2026-11-29); a test asserts outcomes, the timeout only ends one that is stuck.
   timeout: 240_000,
-  expect: { timeout: 20_000 },
+  // A retried step (toPass) and a click on something that never comes fail within their bound, naming the step,
+  // instead of waiting out the test (a retry clicked a button already gone for 15 minutes, 2026-11-29).
+  expect: { timeout: 20_000, toPass: { timeout: 120_000 } },
   // The second gives docs/samples/checkout.spec.ts its settings (a key, a webhook secret, its shop's port).
   globalSetup: ["./e2e/global-setup.ts", "./e2e/docs-samples-setup.ts"],
   use: {
+    actionTimeout: 60_000,
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",

@@ -1,5 +1,5 @@
 import { allViolationsInEveryView } from "./axe";
-import { createPaymentViaApi, disputePayment, expect, logInAs, test } from "./fixtures";
+import { createPaymentViaApi, disputePayment, expect, logInAs, startTwoFactorSetup, test } from "./fixtures";
 
 // axe-core over every page, as a merchant sees them: light and dark at 1280 px, and a 390 px phone (./axe.ts).
 // Each page is opened once and looked at in the three views.
@@ -138,9 +138,6 @@ test("no accessibility violation of any impact on any page, in light, in dark an
   expect(await allViolationsInEveryView(page), "edit endpoint").toEqual({});
   // Two-factor enrolment: the QR code, its key and the code field.
   await page.goto("/dashboard/settings/security");
-  await expect(async () => {
-    await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
-    await expect(page.getByTestId("totp-key")).toBeVisible({ timeout: 1000 });
-  }).toPass();
+  await startTwoFactorSetup(page);
   expect(await allViolationsInEveryView(page), "two-factor enrolment").toEqual({});
 });

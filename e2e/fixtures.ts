@@ -185,3 +185,17 @@ export async function saveBankAccount(page: Page, password: string, label = "Sav
   await dialog.getByLabel("Password").fill(password);
   await dialog.getByRole("button", { name: label }).click();
 }
+
+/**
+ * Settings → Security's "Set up two-factor sign-in", until its key shows. Clicked again only while the button is
+ * still there: a click before hydration is lost, and a slow answer must not send the retry after a button that
+ * is gone (it waited out the whole test on CI's loaded machine).
+ */
+export async function startTwoFactorSetup(page: Page) {
+  const key = page.getByTestId("totp-key");
+  const setUp = page.getByRole("button", { name: "Set up two-factor sign-in" });
+  await expect(async () => {
+    if (!(await key.isVisible()) && (await setUp.isVisible())) await setUp.click({ timeout: 5_000 });
+    await expect(key).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+}

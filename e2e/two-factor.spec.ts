@@ -1,5 +1,5 @@
 import { Secret, TOTP } from "otpauth";
-import { expect, logIn, logOut, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, logIn, logOut, signUp, startTwoFactorSetup, test, uniqueEmail } from "./fixtures";
 
 /** What the merchant's authenticator app shows, `stepsAhead` 30-second steps from now. */
 const codeFor = (key: string, stepsAhead = 0) =>
@@ -18,10 +18,7 @@ test("enrol a second factor, sign in with a code and a recovery code (once); req
     page.getByRole("alert").filter({ hasText: "Turn on two-factor sign-in for yourself first." }),
   ).toBeVisible();
 
-  await expect(async () => {
-    await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
-    await expect(page.getByTestId("totp-key")).toBeVisible({ timeout: 1000 });
-  }).toPass();
+  await startTwoFactorSetup(page);
   await expect(
     page.getByRole("img", { name: "QR code for your authenticator app" }).locator("svg"),
   ).toBeVisible();
@@ -110,10 +107,7 @@ test("the code that turned two-factor on cannot sign in again: the message says 
   const account = { name: "Replay Co", email: uniqueEmail("replay"), password: "a long passphrase" };
   await signUp(page, account);
   await page.goto("/dashboard/settings/security");
-  await expect(async () => {
-    await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
-    await expect(page.getByTestId("totp-key")).toBeVisible({ timeout: 1000 });
-  }).toPass();
+  await startTwoFactorSetup(page);
   const key = (await page.getByTestId("totp-key").textContent())!;
   const enrolmentCode = codeFor(key);
   await page.getByLabel("Code from the app").fill(enrolmentCode);
