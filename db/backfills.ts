@@ -104,18 +104,22 @@ function ledger(table: "payments" | "refunds"): Batch {
       table === "payments"
         ? sql`update payments set fee = 0, net = amount
               where id > ${from.toString()} and id <= ${to.toString()} and status = 'completed' and fee is null
-              returning merchant_id, id, currency, amount, 'payment' as type, coalesce(settled_at, updated_at) as at`
-        : sql`select merchant_id, id, currency, -amount as amount, 'refund' as type, created_at as at from refunds
-              where id > ${from.toString()} and id <= ${to.toString()}
-                and (status <> 'failed' or exists (
+              returning merchant_id, id, currency, amount, 'payment' as type, coalesce(settled_at, updated_at) as at,
+                        id as payment_id, external_id, customer_id`
+        : sql`select r.merchant_id, r.id, r.currency, -r.amount as amount, 'refund' as type, r.created_at as at,
+                     p.id as payment_id, p.external_id, p.customer_id
+              from refunds r join payments p on p.merchant_id = r.merchant_id and p.id = r.payment_id
+              where r.id > ${from.toString()} and r.id <= ${to.toString()}
+                and (r.status <> 'failed' or exists (
                   -- Failed since the migration: its failure gave the amount back, so it is taken here.
                   select 1 from balance_transactions b
-                  where b.merchant_id = refunds.merchant_id and b.source_id = refunds.id and b.type = 'refund_failure'))`;
+                  where b.merchant_id = r.merchant_id and b.source_id = r.id and b.type = 'refund_failure'))`;
     await tx.execute(sql`with picked as (${picked}),
       posted as (
-        insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status,
-                                          available_on, created_at)
-        select merchant_id, type, id, currency, amount, 0, amount, 'available', at, at from picked
+        insert into balance_transactions (merchant_id, type, source_id, payment_id, external_id, customer_id,
+                                          currency, amount, fee, net, status, available_on, created_at)
+        select merchant_id, type, id, payment_id, external_id, customer_id, currency, amount, 0, amount,
+               'available', at, at from picked
         returning merchant_id, id, type, currency, amount, fee, net, created_at),
       counted as (
         -- Counted here, not by ledger.3: these transactions come after the id it walks up to. Their amount
@@ -175,6 +179,43 @@ const balanceTransactionDailySums: Batch = async (tx, { position, through }, siz
   return to >= last ? null : to.toString();
 };
 
+/**
+ * Migration 0056: the balance transactions posted before they named their payment get its id, order and
+ * customer: a payment's own, a refund's or a dispute's payment (payouts name none). Walked by merchant, then
+ * by id within it, up to `size` of one merchant's rows a batch: a range of the primary key's index, and on
+ * Citus statements on one worker's shards (ids there are sparse, from each node's own range, so a walk by id
+ * alone would step through nothing for ever). Rows already named are left as they are, so it walks every row
+ * there is, those an old process posted during an upgrade too.
+ */
+const balanceTransactionPayments: Batch = async (tx, { position }, size) => {
+  const [walked, afterId] = position ? (JSON.parse(position) as [string, string]) : ["0", "0"];
+  const [merchant] = await selectRows<{ id: string }>(
+    tx,
+    sql`select id::text from merchants where id >= ${walked} order by id limit 1`,
+  );
+  if (!merchant) return null;
+  const from = merchant.id === walked ? afterId : "0";
+  const [edge] = await selectRows<{ id: string }>(
+    tx,
+    sql`select id::text from balance_transactions where merchant_id = ${merchant.id} and id > ${from}
+        order by id offset ${size - 1} limit 1`,
+  );
+  const merchantId = merchant.id;
+  const range = sql`b.merchant_id = ${merchantId} and b.id > ${from} ${edge ? sql`and b.id <= ${edge.id}` : sql``}
+    and b.payment_id is null`;
+  const fill = sql`payment_id = p.id, external_id = p.external_id, customer_id = p.customer_id`;
+  await tx.execute(sql`update balance_transactions b set ${fill} from payments p
+    where ${range} and b.type = 'payment' and p.merchant_id = ${merchantId} and p.id = b.source_id`);
+  await tx.execute(sql`update balance_transactions b set ${fill} from refunds r, payments p
+    where ${range} and b.type in ('refund', 'refund_failure') and r.merchant_id = ${merchantId}
+      and r.id = b.source_id and p.merchant_id = ${merchantId} and p.id = r.payment_id`);
+  await tx.execute(sql`update balance_transactions b set ${fill} from disputes d, payments p
+    where ${range} and b.type in ('dispute', 'dispute_won') and d.merchant_id = ${merchantId}
+      and d.id = b.source_id and p.merchant_id = ${merchantId} and p.id = d.payment_id`);
+  // A short batch finished this merchant: the next starts at the next one.
+  return JSON.stringify(edge ? [merchantId, edge.id] : [(BigInt(merchantId) + 1n).toString(), "0"]);
+};
+
 const STEPS: Record<string, Batch> = {
   "currency.1.payments": byId("payments"),
   "currency.2.refunds": byId("refunds"),
@@ -185,6 +226,7 @@ const STEPS: Record<string, Batch> = {
   "ledger.2.refunds": ledger("refunds"),
   "ledger.3.balance_transaction_daily_totals": balanceTransactionDailyTotals,
   "ledger.4.balance_transaction_daily_sums": balanceTransactionDailySums,
+  "ledger.5.balance_transaction_payments": balanceTransactionPayments,
 };
 
 /**

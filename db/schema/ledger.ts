@@ -18,6 +18,13 @@ export const balanceTransactions = pgTable(
     type: text("type", { enum: BALANCE_TRANSACTION_TYPES }).notNull(),
     /** The payment, refund, payout or dispute that moved the money. */
     sourceId: bigint("source_id", { mode: "number" }).notNull(),
+    /**
+     * The payment it concerns (itself, a refund's or a dispute's; null for payouts), with that payment's order
+     * and customer: written when it is posted, so a list or CSV line names them without a lookup per row.
+     */
+    paymentId: bigint("payment_id", { mode: "number" }),
+    externalId: text("external_id"),
+    customerId: text("customer_id"),
     currency: text("currency").notNull(),
     /** Signed: debits are negative. */
     amount: numeric("amount").notNull(),

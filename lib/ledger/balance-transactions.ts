@@ -71,7 +71,9 @@ type Row = {
   id: number | string;
   type: BalanceTransaction["type"];
   source_id: number | string;
-  payment: { id: number | string; external_id: string | null; customer_id: string | null } | null;
+  payment_id: number | string | null;
+  external_id: string | null;
+  customer_id: string | null;
   currency: string;
   amount: string;
   fee: string;
@@ -83,33 +85,22 @@ type Row = {
 };
 
 /**
- * The columns every read of balance transactions selects, from `balance_transactions` unaliased, with the
- * payment each concerns (its own, a refund's or a dispute's) and that payment's order and customer: primary-key
- * lookups in the merchant's own rows, so each line matches an order in the merchant's books.
+ * The columns every read of balance transactions selects. The payment each concerns, its order and its
+ * customer were written with it when it was posted (migration 0056), so a line of a CSV of millions costs no
+ * lookup.
  */
-function columnsOf(merchantId: number) {
-  const own = sql.raw("balance_transactions");
-  return sql`${sql.raw(
-    "merchant_id, id, type, source_id, currency, amount, fee, net, status, available_on, payout_id, created_at",
-  )}, (select json_build_object('id', p.id, 'external_id', p.external_id, 'customer_id', p.customer_id)
-        from payments p
-        where p.merchant_id = ${merchantId} and p.id = case
-          when ${own}.type = 'payment' then ${own}.source_id
-          when ${own}.type in ('refund', 'refund_failure') then
-            (select r.payment_id from refunds r where r.merchant_id = ${merchantId} and r.id = ${own}.source_id)
-          when ${own}.type in ('dispute', 'dispute_won') then
-            (select d.payment_id from disputes d where d.merchant_id = ${merchantId} and d.id = ${own}.source_id)
-        end) as payment`;
-}
+const COLUMNS = sql.raw(
+  "merchant_id, id, type, source_id, payment_id, external_id, customer_id, currency, amount, fee, net, status, available_on, payout_id, created_at",
+);
 
 function toBalanceTransaction(row: Row): BalanceTransaction {
   return {
     id: Number(row.id),
     type: row.type,
     source_id: Number(row.source_id),
-    payment_id: row.payment === null ? null : Number(row.payment.id),
-    external_id: row.payment?.external_id ?? null,
-    customer_id: row.payment?.customer_id ?? null,
+    payment_id: row.payment_id === null ? null : Number(row.payment_id),
+    external_id: row.external_id,
+    customer_id: row.customer_id,
     currency: row.currency,
     amount: inMinorUnits(row.amount, row.currency),
     fee: inMinorUnits(row.fee, row.currency),
@@ -150,13 +141,7 @@ export async function listBalanceTransactions(
   const conditions = filterConditions(merchantId, filter);
   const range = { offset: (filter.page - 1) * filter.perPage, limit: filter.perPage };
   if (filter.payout_id !== undefined) {
-    const { rows, total } = await readSmallPage<Row>(
-      db,
-      "balance_transactions",
-      conditions,
-      range,
-      columnsOf(merchantId),
-    );
+    const { rows, total } = await readSmallPage<Row>(db, "balance_transactions", conditions, range, COLUMNS);
     return { items: rows.map(toBalanceTransaction), total };
   }
   const dates = { from: filter.created_from, to: filter.created_to };
@@ -167,14 +152,7 @@ export async function listBalanceTransactions(
     ...rollupDayConditions(dates),
   ]);
   const days = await countCutDaysExactly(db, "balance_transactions", conditions, counted, dates);
-  const rows = await readPageByDays<Row>(
-    db,
-    "balance_transactions",
-    conditions,
-    days,
-    range,
-    columnsOf(merchantId),
-  );
+  const rows = await readPageByDays<Row>(db, "balance_transactions", conditions, days, range, COLUMNS);
   return { items: rows.map(toBalanceTransaction), total: days.reduce((sum, day) => sum + day.count, 0) };
 }
 
@@ -189,7 +167,7 @@ export async function findBalanceTransaction(
 ): Promise<BalanceTransaction | undefined> {
   const [row] = await selectRows<Row>(
     db,
-    sql`select ${columnsOf(merchantId)} from balance_transactions where merchant_id = ${merchantId} and id = ${id}`,
+    sql`select ${COLUMNS} from balance_transactions where merchant_id = ${merchantId} and id = ${id}`,
   );
   return row && toBalanceTransaction(row);
 }
@@ -208,7 +186,7 @@ export async function* exportPayoutTransactions(
   for (;;) {
     const rows = await selectRows<Row>(
       db,
-      sql`select ${columnsOf(merchantId)} from balance_transactions
+      sql`select ${COLUMNS} from balance_transactions
           where merchant_id = ${merchantId} and payout_id = ${payoutId} and id > ${after}
             and not (type = 'payout' and source_id = ${payoutId})
           order by id limit ${batchSize}`,
@@ -233,7 +211,7 @@ export async function* exportBalanceTransactions(
   const batches = newestFirstBatches<Row>(
     db,
     {
-      columns: columnsOf(merchantId),
+      columns: COLUMNS,
       from: "balance_transactions",
       where: sql.join(filterConditions(merchantId, filter), sql` and `),
     },
@@ -270,7 +248,7 @@ export async function transactionsOfSource(
 ): Promise<BalanceTransaction[]> {
   const rows = await selectRows<Row>(
     db,
-    sql`select ${columnsOf(merchantId)} from balance_transactions
+    sql`select ${COLUMNS} from balance_transactions
         where merchant_id = ${merchantId} and source_id = ${sourceId}
           and type in (${sql.join(
             types.map((type) => sql`${type}`),

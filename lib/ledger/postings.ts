@@ -30,7 +30,7 @@ export function feeSql(amount: SQL, currency: SQL, percent: SQL, fixedMinorUnits
 
 /**
  * Completed payments' money in the statement that completes them (CTEs, named `payment_*`): each row of
- * `source` (merchant_id, id, status, currency, amount, fee, net) whose status is `completed` posts a balance
+ * `source` (merchant_id, id, external_id, customer_id, status, currency, amount, fee, net) whose status is `completed` posts a balance
  * transaction: the processor owes its amount (clearing), the fee is the platform's, the net the merchant's,
  * pending until completion + BALANCE_AVAILABLE_AFTER (available at once when that is 0); a payment of 0 posts
  * nothing (nothing moved). In the transition's
@@ -39,8 +39,9 @@ export function feeSql(amount: SQL, currency: SQL, percent: SQL, fixedMinorUnits
 export function paymentPostingCtes(source: SQL): SQL {
   const availableAfterMs = getEnv().BALANCE_AVAILABLE_AFTER;
   return sql`payment_posted as (
-      insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status, available_on)
-      select merchant_id, 'payment', id, currency, amount, fee, net,
+      insert into balance_transactions (merchant_id, type, source_id, payment_id, external_id, customer_id, currency,
+                                        amount, fee, net, status, available_on)
+      select merchant_id, 'payment', id, id, external_id, customer_id, currency, amount, fee, net,
              case when ${availableAfterMs}::bigint = 0 then 'available' else 'pending' end,
              now() + ${availableAfterMs}::bigint * interval '1 millisecond'
       from ${source} where status = 'completed' and amount <> 0

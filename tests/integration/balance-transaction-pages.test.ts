@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
 import { listBalanceTransactions, type BalanceTransactionFilter } from "@/lib/ledger/balance-transactions";
+import { addToBalances } from "@/lib/ledger/postings";
 import { db, newMerchant } from "../support/direct-db";
 
 let merchantId: number;
@@ -16,7 +17,8 @@ const hoursAgo = (hours: number) => new Date(today.getTime() + 12 * HOUR - hours
 beforeAll(async () => {
   merchantId = await newMerchant("Pages");
   // 60 transactions, one every 2 hours over 5 days: payments in EUR and JPY, refunds, and a payout's. Written
-  // as a posting writes them, with their daily totals (a day's spread over two slots, as postings spread them).
+  // as a posting writes them, with their daily totals (a day's spread over two slots, as postings spread them)
+  // and their entries, so the books stay balanced for ledger:verify in the suites that share this database.
   await db.execute(sql`
     with made as (
       insert into balance_transactions (merchant_id, type, source_id, currency, amount, fee, net, status,
@@ -27,11 +29,18 @@ beforeAll(async () => {
              ${hoursAgo(0).toISOString()}::timestamptz - make_interval(hours => g * 2)
       from generate_series(1, 60) as g,
            lateral (select case when g % 5 = 0 then -g else g end::numeric as amount) a
-      returning merchant_id, id, type, currency, amount, fee, net, created_at)
-    insert into balance_transaction_daily_totals (merchant_id, day, type, currency, slot, count, amount, fee, net)
-    select merchant_id, (created_at at time zone 'UTC')::date, type, currency, id % 2, count(*), sum(amount),
-           sum(fee), sum(net)
-    from made group by 1, 2, 3, 4, 5`);
+      returning merchant_id, id, type, currency, amount, fee, net, created_at),
+    counted as (
+      insert into balance_transaction_daily_totals (merchant_id, day, type, currency, slot, count, amount, fee, net)
+      select merchant_id, (created_at at time zone 'UTC')::date, type, currency, id % 2, count(*), sum(amount),
+             sum(fee), sum(net)
+      from made group by 1, 2, 3, 4, 5
+      returning 1),
+    lines as (
+      select merchant_id, id as transaction_id, currency, account, moved as amount
+      from made, lateral (values ('available', net), ('clearing', -net)) as entry (account, moved)),
+    ${addToBalances(sql`lines`, "post")}
+    select 1`);
 });
 
 async function plainAnswer(filter: BalanceTransactionFilter) {

@@ -103,6 +103,27 @@ describe("the All transactions CSV", () => {
     expect(payment.payment_id).toBe(payment.source_id);
   });
 
+  it("a refund's and a dispute's lines name their payment's order and customer; a payout's none", async () => {
+    const rows = await download(`/dashboard/balance/transactions/export?to=${last}`);
+    const named = (type: string) => rows.filter((row) => row.type === type);
+    expect(named("refund").map((row) => row.external_id)).toEqual(["order-100.00"]);
+    // The dispute lost and the one won each withdrew; the won one's money came back.
+    expect(
+      named("dispute")
+        .map((row) => row.external_id)
+        .sort(),
+    ).toEqual(["order-10.00", "order-25.00"]);
+    expect(named("dispute_won").map((row) => row.external_id)).toEqual(["order-10.00"]);
+    for (const row of [...named("refund"), ...named("dispute"), ...named("dispute_won")]) {
+      expect(row.customer_id).toBe("cus_accountant");
+      const payment = await api<{ external_id: string }>(`/api/payments/${row.payment_id}`);
+      expect(payment.data.external_id).toBe(row.external_id);
+    }
+    expect(named("payout").length).toBeGreaterThan(0);
+    for (const row of [...named("payout"), ...named("payout_failure")])
+      expect([row.payment_id, row.external_id, row.customer_id]).toEqual(["", "", ""]);
+  });
+
   it("another merchant's payout, or its own filter, shows nothing of the other's", async () => {
     const paid = payouts.find((payout) => payout.status === "paid")!;
     const other = await logInOverHttp(baseUrl, inject("data").other.email, inject("data").other.password);
