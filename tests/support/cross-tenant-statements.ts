@@ -98,7 +98,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "the ledger's backfill of existing payments and refunds (db/backfills.ts, migration 0036)",
     tables: ["payments", "refunds", "balance_transactions"],
-    sql: /^ ?with picked as \( ?(update payments set fee = 0, net = amount where id > \$1|select merchant_id, id, currency, -amount as amount, 'refund' as type, created_at as at from refunds where id > \$1)/,
+    sql: /^ ?with picked as \( ?(update payments set fee = 0, net = amount where id > \$1|select r\.merchant_id, r\.id, r\.currency, -r\.amount as amount, 'refund' as type, r\.created_at as at, p\.id as payment_id, p\.external_id, p\.customer_id from refunds r join payments p on p\.merchant_id = r\.merchant_id and p\.id = r\.payment_id where r\.id > \$1)/,
     why: "A data migration walks every merchant's rows by id, a batch per transaction, once.",
     onCitus: "Runs before the tables are distributed (db:migrate distributes last), or per shard.",
   },
