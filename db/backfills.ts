@@ -194,13 +194,13 @@ const balanceTransactionPayments: Batch = async (tx, { position }, size) => {
     sql`select id::text from merchants where id >= ${walked} order by id limit 1`,
   );
   if (!merchant) return null;
-  const from = merchant.id === walked ? afterId : "0";
+  const merchantId = merchant.id;
+  const from = merchantId === walked ? afterId : "0";
   const [edge] = await selectRows<{ id: string }>(
     tx,
-    sql`select id::text from balance_transactions where merchant_id = ${merchant.id} and id > ${from}
+    sql`select id::text from balance_transactions where merchant_id = ${merchantId} and id > ${from}
         order by id offset ${size - 1} limit 1`,
   );
-  const merchantId = merchant.id;
   const range = sql`b.merchant_id = ${merchantId} and b.id > ${from} ${edge ? sql`and b.id <= ${edge.id}` : sql``}
     and b.payment_id is null`;
   const fill = sql`payment_id = p.id, external_id = p.external_id, customer_id = p.customer_id`;
