@@ -163,6 +163,7 @@ if (role === "api") {
   const socket = dashboardSocket();
   // Left by a dashboard process that died; only this machine's processes of this server can connect.
   rmSync(socket, { force: true });
+  (await import("@/lib/platform/dashboard-proxy")).keepConnectionsForProxy(server);
   server.listen({ path: socket, exclusive: true }, () => {
     chmodSync(socket, 0o600);
     process.send?.(DASHBOARD_LISTENING);

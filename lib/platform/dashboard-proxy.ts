@@ -40,14 +40,29 @@ function answerUnavailable(response: http.ServerResponse): void {
 }
 
 /**
+ * Only the proxy closes an idle connection to the dashboard: after PROXY_IDLE_MS, while the dashboard keeps one
+ * for DASHBOARD_KEEP_ALIVE_MS. With Node's default 5 s on the dashboard's side, a request sent on a connection
+ * the dashboard was closing met a reset and was answered 503 (a checkout page, CI's loaded machine, 2026-11-30).
+ */
+export const PROXY_IDLE_MS = 30_000;
+const DASHBOARD_KEEP_ALIVE_MS = 10 * 60_000;
+
+/** The dashboard process's server, reached only through dashboardProxy: its idle connections are the proxy's to close. */
+export function keepConnectionsForProxy(server: http.Server): void {
+  server.keepAliveTimeout = DASHBOARD_KEEP_ALIVE_MS;
+}
+
+/**
  * Hands requests to the dashboard's process (Next.js) over a unix socket, streaming both bodies: the API
  * processes never load Next.js (see scripts/server.ts). The request keeps its headers, the client-IP stamp
  * included, so the dashboard sees what the API process saw.
  */
 export function dashboardProxy(
   socketPath: string,
+  idleMs = PROXY_IDLE_MS,
 ): (request: http.IncomingMessage, response: http.ServerResponse) => void {
-  const agent = new http.Agent({ keepAlive: true });
+  // `timeout` closes a free socket idle that long; one in use is not timed out by it.
+  const agent = new http.Agent({ keepAlive: true, timeout: idleMs });
   return (request, response) => {
     const upstream = http.request(
       { agent, socketPath, method: request.method, path: request.url, headers: endToEnd(request.headers) },
