@@ -32,10 +32,9 @@ export function feeSql(amount: SQL, currency: SQL, percent: SQL, fixedMinorUnits
  * Completed payments' money in the statement that completes them (CTEs, named `payment_*`): each row of
  * `source` (merchant_id, id, external_id, customer_id, status, currency, amount, fee, net) whose status is
  * `completed` posts a balance transaction naming itself, its order and customer: the processor owes its amount
- * (clearing), the fee is the platform's, the net the merchant's,
- * pending until completion + BALANCE_AVAILABLE_AFTER (available at once when that is 0); a payment of 0 posts
- * nothing (nothing moved). In the transition's
- * own statement, not one more: a settle one by one pays a round trip less (BENCHMARKS.md).
+ * (clearing), the fee is the platform's, the net the merchant's, pending until completion +
+ * BALANCE_AVAILABLE_AFTER (available at once when that is 0); a payment of 0 posts nothing (nothing moved). In
+ * the transition's own statement, not one more: a settle one by one pays a round trip less (BENCHMARKS.md).
  */
 export function paymentPostingCtes(source: SQL): SQL {
   const availableAfterMs = getEnv().BALANCE_AVAILABLE_AFTER;

@@ -44,10 +44,10 @@ function answerUnavailable(response: http.ServerResponse): void {
  * for DASHBOARD_KEEP_ALIVE_MS. With Node's default 5 s on the dashboard's side, a request sent on a connection
  * the dashboard was closing met a reset and was answered 503 (a checkout page, CI's loaded machine, 2026-11-30).
  */
-export const PROXY_IDLE_MS = 30_000;
+const PROXY_IDLE_MS = 30_000;
 const DASHBOARD_KEEP_ALIVE_MS = 10 * 60_000;
 
-/** The dashboard process's server, reached only through dashboardProxy: its idle connections are the proxy's to close. */
+/** The dashboard process's server, reached only through dashboardProxy: the proxy closes its idle connections. */
 export function keepConnectionsForProxy(server: http.Server): void {
   server.keepAliveTimeout = DASHBOARD_KEEP_ALIVE_MS;
 }
