@@ -6,6 +6,8 @@ export type FormState = {
   errors?: FieldErrors;
   values?: Record<string, string>;
   ok?: boolean;
+  /** Set when the action needs the password entered again first (sudo mode): the password dialog opens. */
+  reauthenticate?: { secondFactor: boolean; purpose: string };
 };
 
 /** The props that tie a field to its form's state: its name, the value to refill, and its errors. */

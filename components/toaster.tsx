@@ -2,6 +2,7 @@
 
 import { useActionState, useMemo, useSyncExternalStore } from "react";
 import type { FormState } from "./form-state";
+import { useAskForPassword, type AskForPassword } from "./reauthentication";
 
 /** How long a toast stays; it can be dismissed sooner. */
 const TOAST_MS = 5000;
@@ -33,24 +34,34 @@ export function showToast(message: string) {
 /**
  * An action whose success message is toasted as it returns, before React commits its result: a form that
  * leaves the page with its success (a revoked key's row, a resent delivery's button) would never run an
- * effect after that render.
+ * effect after that render. When the action asks for the password first (sudo mode) and `ask` is given, the
+ * password dialog opens and, once it is confirmed, the same form is sent again.
  */
 export function withSuccessToast<State extends FormState>(
   action: (previous: State, formData: FormData) => Promise<State>,
+  ask?: AskForPassword | null,
+  toast = true,
 ): (previous: State, formData: FormData) => Promise<State> {
   return async (previous, formData) => {
-    const state = await action(previous, formData);
-    if (state.ok && state.message) showToast(state.message);
+    let state = await action(previous, formData);
+    if (state.reauthenticate && ask && (await ask(state.reauthenticate)))
+      state = await action(previous, formData);
+    if (toast && state.ok && state.message) showToast(state.message);
     return state;
   };
 }
 
-/** useActionState for a form whose success message is a toast: the one way forms confirm success. */
+/**
+ * useActionState for a dashboard form: the one way forms confirm success (a toast) and the one way they ask
+ * for the password again when an action needs it. `toast: false` for a form that shows its success in place.
+ */
 export function useToastingActionState<State extends FormState>(
   action: (previous: State, formData: FormData) => Promise<State>,
   initial: Awaited<State>,
+  { toast = true }: { toast?: boolean } = {},
 ) {
-  const toasting = useMemo(() => withSuccessToast(action), [action]);
+  const ask = useAskForPassword();
+  const toasting = useMemo(() => withSuccessToast(action, ask, toast), [action, ask, toast]);
   return useActionState(toasting, initial);
 }
 

@@ -47,7 +47,7 @@ test("no accessibility violation of any impact on any page, in light, in dark an
   }
   // A payout: its page, the Payouts list and the Balance page's next payout.
   const account = await page.request.put("/api/payout-account", {
-    headers,
+    headers: { Authorization: `Bearer ${seedData.tokens.payoutAccount}` },
     data: { account_holder: "A11y Ltd", iban: "DE89 3704 0044 0532 0130 00" },
   });
   expect(account.status()).toBe(200);
@@ -138,6 +138,6 @@ test("no accessibility violation of any impact on any page, in light, in dark an
   expect(await allViolationsInEveryView(page), "edit endpoint").toEqual({});
   // Two-factor enrolment: the QR code, its key and the code field.
   await page.goto("/dashboard/settings/security");
-  await startTwoFactorSetup(page);
+  await startTwoFactorSetup(page, seed.password);
   expect(await allViolationsInEveryView(page), "two-factor enrolment").toEqual({});
 });

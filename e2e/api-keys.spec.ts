@@ -1,4 +1,13 @@
-import { createPaymentViaApi, expect, logInAs, navLink, signUp, test, uniqueEmail } from "./fixtures";
+import {
+  confirmItsYou,
+  createPaymentViaApi,
+  expect,
+  logInAs,
+  navLink,
+  signUp,
+  test,
+  uniqueEmail,
+} from "./fixtures";
 import { openSse } from "../tests/support/sse-client";
 
 test("generate a token, see it once, copy it, use it, roll it and revoke it", async ({
@@ -17,6 +26,7 @@ test("generate a token, see it once, copy it, use it, roll it and revoke it", as
   await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
 
   await page.getByRole("button", { name: "Generate token" }).click();
+  await confirmItsYou(page, seed.password);
   await expect(page.getByText("The name field is required.")).toBeVisible();
 
   await page.getByLabel("Token name").fill(name);
@@ -91,6 +101,7 @@ test("revoking a key in the dashboard ends its open event stream, with none of t
   await page.getByLabel("Token name").fill(name);
   await page.getByLabel("Scope").selectOption("read");
   await page.getByRole("button", { name: "Generate token" }).click();
+  await confirmItsYou(page, seed.password);
   const token = (await page.getByTestId("new-token").textContent())!;
   const stream = await openSse(`${baseURL}/api/events/stream`, token);
   expect(stream.status).toBe(200);
@@ -138,6 +149,7 @@ test("a crafted token id in the revoke form is a field error, and revokes nothin
   await page.goto("/dashboard/api-keys");
   await page.getByLabel("Token name").fill(name);
   await page.getByRole("button", { name: "Generate token" }).click();
+  await confirmItsYou(page, seed.password);
   await expect(page.getByText("You won't see it again.")).toBeVisible();
   await page.reload();
 
@@ -171,6 +183,7 @@ test("a revoked key leaves the active keys at once: nothing to roll or revoke be
   await page.goto("/dashboard/api-keys");
   await page.getByLabel("Token name").fill(name);
   await page.getByRole("button", { name: "Generate token" }).click();
+  await confirmItsYou(page, seed.password);
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText("active");
 
@@ -198,6 +211,7 @@ test("durations are rounded as people read them: a 30-day key ends in 30 days, a
   await page.getByLabel("Token name").fill(name);
   await page.getByLabel("Expires").selectOption("30");
   await page.getByRole("button", { name: "Generate token" }).click();
+  await confirmItsYou(page, "a long passphrase");
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toHaveCount(1);
   await expect(row.getByRole("cell").nth(4)).toHaveText("in 30 days");

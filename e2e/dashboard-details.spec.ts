@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { showIn, VIEWS } from "./axe";
-import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail } from "./fixtures";
+import { createPaymentViaApi, expect, logInAs, signUp, test, uniqueEmail, confirmItsYou } from "./fixtures";
 
 // The dashboard's details from a Stripe user's walk: the Overview's ranges against the CSV, views that update
 // without a reload, phones without sideways scrolling, the refund filter and the Refunds page, and the
@@ -99,6 +99,7 @@ test("a capture, an event and a refund appear without a reload", async ({ page }
   await page.goto("/dashboard/api-keys");
   await page.getByLabel("Token name").fill("live backend");
   await page.getByRole("button", { name: "Generate token" }).click();
+  await confirmItsYou(page, "live passphrase");
   const token = (await page.getByTestId("new-token").textContent())!;
   const headers = { Authorization: `Bearer ${token}` };
   await page.goto("/dashboard/webhooks");

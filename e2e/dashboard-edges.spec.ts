@@ -10,6 +10,7 @@ import {
   signUp,
   test,
   uniqueEmail,
+  confirmItsYou,
 } from "./fixtures";
 
 // The nine broken states a merchant hit in the first hour, each pinned down.
@@ -216,6 +217,7 @@ test("the API keys table fits at 1280 px and stays put after a dialog; a rolled 
   const name = `Wide ${Date.now()} with a rather long descriptive name`;
   await page.getByLabel("Token name").fill(name);
   await page.getByRole("button", { name: "Generate token" }).click();
+  await confirmItsYou(page, seed.password);
   await expect(page.getByText("You won't see it again.")).toBeVisible();
   await page.reload();
 

@@ -60,6 +60,18 @@ export async function logOut(page: Page) {
   await expect(page).toHaveURL(/\/login$/);
 }
 
+/**
+ * Sudo mode: the password dialog a sensitive action opens when this session has not re-entered the password in
+ * the last 10 minutes (signing in does not count). Confirmed here; the action then goes on by itself.
+ */
+export async function confirmItsYou(page: Page, password: string, code?: string) {
+  const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+  await dialog.getByLabel("Password").fill(password);
+  if (code) await dialog.getByLabel("Authentication code").fill(code);
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
 /** The merchant seeded by global setup, for tests that need an existing account. */
 const seedData = () => JSON.parse(process.env.E2E_SEED_DATA ?? "null") as SeedData;
 
@@ -112,14 +124,24 @@ export async function createTestPaymentInDashboard(
 }
 
 /**
- * Invites a member with `role` from the owner's page and accepts in a browser of their own; returns the
- * member's page, on the dashboard (close its context when done).
+ * Invites a member with `role` from the owner's page (confirming the owner's password when asked: a session's
+ * first team change) and accepts in a browser of their own; returns the member's page, on the dashboard (close
+ * its context when done).
  */
-export async function joinTeam(owner: Page, browser: Browser, role: "developer" | "viewer"): Promise<Page> {
+export async function joinTeam(
+  owner: Page,
+  browser: Browser,
+  role: "developer" | "viewer",
+  ownerPassword: string,
+): Promise<Page> {
   await owner.goto("/dashboard/team");
   await owner.getByLabel("Email").fill(uniqueEmail(role));
   await owner.getByLabel("Role").selectOption(role);
   await owner.getByRole("button", { name: "Invite" }).click();
+  const asked = owner.getByRole("dialog", { name: "Confirm it is you" });
+  const shown = owner.getByTestId("invitation-link");
+  await expect(asked.or(shown)).toBeVisible();
+  if (await asked.isVisible()) await confirmItsYou(owner, ownerPassword);
   const link = (await owner.getByTestId("invitation-link").textContent())!;
   const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.251" } });
   const member = await context.newPage();
@@ -176,14 +198,13 @@ export async function fillCard(page: Page, number: string) {
 
 /**
  * Saves Settings → Payouts' bank account as its owner does: the form's button (`label`: "Save account", or
- * "Replace account" once there is one), then the password again in the dialog that asks for it.
+ * "Replace account" once there is one), then the password again in the dialog that asks for it (in a session
+ * that has not confirmed it in the last 10 minutes: `asked`).
  */
-export async function saveBankAccount(page: Page, password: string, label = "Save account") {
+export async function saveBankAccount(page: Page, password: string, label = "Save account", asked = true) {
   const account = page.getByRole("region", { name: "Bank account" });
   await account.getByRole("button", { name: label }).click();
-  const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
-  await dialog.getByLabel("Password").fill(password);
-  await dialog.getByRole("button", { name: label }).click();
+  if (asked) await confirmItsYou(page, password);
 }
 
 /**
@@ -191,11 +212,14 @@ export async function saveBankAccount(page: Page, password: string, label = "Sav
  * still there: a click before hydration is lost, and a slow answer must not send the retry after a button that
  * is gone (it waited out the whole test on CI's loaded machine).
  */
-export async function startTwoFactorSetup(page: Page) {
+export async function startTwoFactorSetup(page: Page, password: string) {
   const key = page.getByTestId("totp-key");
   const setUp = page.getByRole("button", { name: "Set up two-factor sign-in" });
+  const asked = page.getByRole("dialog", { name: "Confirm it is you" });
   await expect(async () => {
-    if (!(await key.isVisible()) && (await setUp.isVisible())) await setUp.click({ timeout: 5_000 });
+    // Turning two-factor on asks for the password again (sudo mode), unless it was given lately.
+    if (await asked.isVisible()) await confirmItsYou(page, password);
+    else if (!(await key.isVisible()) && (await setUp.isVisible())) await setUp.click({ timeout: 5_000 });
     await expect(key).toBeVisible({ timeout: 5_000 });
   }).toPass({ timeout: 60_000 });
 }

@@ -1,6 +1,14 @@
 import type { Locator, Page } from "@playwright/test";
 import { seriousViolations, showIn, VIEWS } from "./axe";
-import { createPaymentViaApi, expect, settleInDashboard, signUp, test, uniqueEmail } from "./fixtures";
+import {
+  createPaymentViaApi,
+  expect,
+  settleInDashboard,
+  signUp,
+  test,
+  uniqueEmail,
+  confirmItsYou,
+} from "./fixtures";
 
 // The QA recipe (docs/webhooks.md, "Inboxes: testing webhooks without a server"): an inbox, a payment through the API, its
 // capture verified, the inbox set to fail, the payment settled, the failed attempt, the retry on schedule,
@@ -31,6 +39,7 @@ test("QA recipe: an inbox captures, verifies, fails on purpose, retries, and the
   await page.goto("/dashboard/api-keys");
   await page.getByLabel("Token name").fill("QA backend");
   await page.getByRole("button", { name: "Generate token" }).click();
+  await confirmItsYou(page, "inbox passphrase");
   const token = (await page.getByTestId("new-token").textContent())!;
 
   // An inbox, from the Webhooks page.

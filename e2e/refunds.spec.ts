@@ -120,7 +120,7 @@ test("a pending payment is canceled after a confirmation; a viewer sees no Refun
   await expect(page.getByTestId("timeline-event").filter({ hasText: "payment.failed" })).toHaveCount(1);
   const canceledPath = new URL(page.url()).pathname;
 
-  const viewer = await joinTeam(page, browser, "viewer");
+  const viewer = await joinTeam(page, browser, "viewer", owner.password);
   await viewer.goto(completedPath);
   await expect(viewer.getByRole("heading", { level: 1 })).toHaveText("$10.00");
   await expect(viewer.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);

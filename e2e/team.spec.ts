@@ -1,4 +1,4 @@
-import { expect, openAccountMenu, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, openAccountMenu, signUp, test, uniqueEmail, confirmItsYou } from "./fixtures";
 
 test("invite a viewer: the link works once, the viewer sees no secret and cannot act; roles change, removal ends the session", async ({
   page,
@@ -19,6 +19,7 @@ test("invite a viewer: the link works once, the viewer sees no secret and cannot
   await page.getByLabel("Email").fill(viewerEmail);
   await page.getByLabel("Role").selectOption("viewer");
   await page.getByRole("button", { name: "Invite" }).click();
+  await confirmItsYou(page, owner.password);
   const link = (await page.getByTestId("invitation-link").textContent())!;
   expect(link).toMatch(/\/invite\/inv_[\w-]+$/);
   await expect(page.getByText(`${viewerEmail} · Viewer`)).toBeVisible();
@@ -95,6 +96,7 @@ test("the only owner is not offered Leave team and is told why; with a second ow
   await page.getByLabel("Email").fill(uniqueEmail("second-owner"));
   await page.getByLabel("Role").selectOption("owner");
   await page.getByRole("button", { name: "Invite" }).click();
+  await confirmItsYou(page, owner.password);
   const link = (await page.getByTestId("invitation-link").textContent())!;
   const secondContext = await browser.newContext({
     extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.249" },

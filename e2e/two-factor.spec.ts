@@ -1,5 +1,14 @@
 import { Secret, TOTP } from "otpauth";
-import { expect, logIn, logOut, signUp, startTwoFactorSetup, test, uniqueEmail } from "./fixtures";
+import {
+  confirmItsYou,
+  expect,
+  logIn,
+  logOut,
+  signUp,
+  startTwoFactorSetup,
+  test,
+  uniqueEmail,
+} from "./fixtures";
 
 /** What the merchant's authenticator app shows, `stepsAhead` 30-second steps from now. */
 const codeFor = (key: string, stepsAhead = 0) =>
@@ -14,11 +23,13 @@ test("enrol a second factor, sign in with a code and a recovery code (once); req
   await page.goto("/dashboard/settings/security");
   // Requiring it of the team needs it on for yourself first.
   await page.getByRole("button", { name: "Require two-factor sign-in" }).click();
+  // A team setting: the password first (sudo mode), then the refusal.
+  await confirmItsYou(page, account.password);
   await expect(
     page.getByRole("alert").filter({ hasText: "Turn on two-factor sign-in for yourself first." }),
   ).toBeVisible();
 
-  await startTwoFactorSetup(page);
+  await startTwoFactorSetup(page, account.password);
   await expect(
     page.getByRole("img", { name: "QR code for your authenticator app" }).locator("svg"),
   ).toBeVisible();
@@ -31,7 +42,7 @@ test("enrol a second factor, sign in with a code and a recovery code (once); req
   await page.getByRole("button", { name: "Turn on" }).click();
   const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
   await expect(codes).toHaveCount(10);
-  const [recovery, spare] = await codes.allTextContents();
+  const [recovery, spare, third] = await codes.allTextContents();
   await page.getByRole("button", { name: "I have saved them" }).click();
   await expect(page.getByText("10 of 10 recovery codes left")).toBeVisible();
 
@@ -76,6 +87,8 @@ test("enrol a second factor, sign in with a code and a recovery code (once); req
   await page.goto("/dashboard/settings/security");
   await expect(page.getByText("8 of 10 recovery codes left")).toBeVisible();
   await page.getByRole("button", { name: "Require two-factor sign-in" }).click();
+  // A new session: the password and a second factor again (a recovery code: the app's codes so far are used).
+  await confirmItsYou(page, account.password, third);
   await expect(page.getByText("Your team requires it, so it stays on.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Turn off" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Make it optional" })).toBeVisible();
@@ -107,7 +120,7 @@ test("the code that turned two-factor on cannot sign in again: the message says 
   const account = { name: "Replay Co", email: uniqueEmail("replay"), password: "a long passphrase" };
   await signUp(page, account);
   await page.goto("/dashboard/settings/security");
-  await startTwoFactorSetup(page);
+  await startTwoFactorSetup(page, account.password);
   const key = (await page.getByTestId("totp-key").textContent())!;
   const enrolmentCode = codeFor(key);
   await page.getByLabel("Code from the app").fill(enrolmentCode);

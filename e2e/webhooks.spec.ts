@@ -1,4 +1,4 @@
-import { expect, logInAs, navLink, settleInDashboard, test } from "./fixtures";
+import { confirmItsYou, expect, logInAs, navLink, settleInDashboard, test } from "./fixtures";
 import { findFreePort } from "../tests/support/free-port";
 import { WebhookReceiver } from "../tests/support/webhook-receiver";
 
@@ -31,6 +31,7 @@ test("add an endpoint, receive signed payment events, inspect deliveries, send a
   await expect(page.getByRole("heading", { name: `http://127.0.0.1:${port}${path}` })).toBeVisible();
 
   await page.getByRole("button", { name: "Reveal secret" }).click();
+  await confirmItsYou(page, seed.password);
   const secret = (await page.getByTestId("signing-secret").textContent())!;
   expect(secret).toMatch(/^whsec_/);
   receiver.expectSecret(path, secret);

@@ -12,7 +12,13 @@ import { getEnv } from "@/lib/platform/env";
 import { parseId } from "@/lib/platform/validation";
 import { settleRefund } from "@/lib/refunds/settlement";
 import { OPERATOR } from "@/lib/security/history";
-import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/tokens/tokens";
+import { scopeList } from "@/lib/tokens/schemas";
+import {
+  createApiToken,
+  listApiTokens,
+  notifyOwnersOfPayoutAccountKey,
+  revokeApiToken,
+} from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
 export type OptionSpec = { type: "string" | "boolean"; required?: boolean; description: string };
@@ -57,7 +63,10 @@ export const adminCommands: Record<string, AdminCommand> = {
     options: {
       email: emailOption,
       name: { type: "string", required: true, description: "what the token is for" },
-      scope: { type: "string", description: "read or write (default write)" },
+      scope: {
+        type: "string",
+        description: "read or write (default write); write,payout_account may also replace the payout account",
+      },
       "expires-in-days": { type: "string", description: "days until it expires (default never)" },
     },
     async run(db, options) {
@@ -68,7 +77,8 @@ export const adminCommands: Record<string, AdminCommand> = {
         { name: options.name, scope: options.scope ?? "write", expires_in_days: options["expires-in-days"] },
         OPERATOR,
       );
-      return { id: token.id, name: token.name, token: token.token, scope: token.scope };
+      if (token.payoutAccount) await notifyOwnersOfPayoutAccountKey(db, merchantId, token, OPERATOR);
+      return { id: token.id, name: token.name, token: token.token, scope: scopeList(token) };
     },
   },
   "token:list": {
@@ -82,7 +92,8 @@ export const adminCommands: Record<string, AdminCommand> = {
           id: token.id,
           name: token.name,
           hint: token.displayHint,
-          scope: token.scope,
+          scope: scopeList(token),
+          created_by: token.createdBy,
           status: token.status,
           created_at: token.createdAt.toISOString(),
           last_used_at: token.lastUsedAt?.toISOString() ?? null,

@@ -88,7 +88,13 @@ export async function acceptInvite(_previous: FormState, formData: FormData): Pr
   const password = formText(formData, "password");
   let email: string;
   try {
-    ({ email } = await acceptInvitation(getDb(), formText(formData, "token"), { ...values, password }));
+    const requestHeaders = await headers();
+    ({ email } = await acceptInvitation(
+      getDb(),
+      formText(formData, "token"),
+      { ...values, password },
+      { ip: clientIp(requestHeaders), userAgent: requestHeaders.get("user-agent") },
+    ));
   } catch (error) {
     return formStateFromError(error, values);
   }

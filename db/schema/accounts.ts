@@ -90,6 +90,12 @@ export const userSessions = pgTable(
     userAgent: text("user_agent"),
     createdAt: createdAt(),
     lastUsedAt: at("last_used_at").notNull().defaultNow(),
+    /**
+     * When the password (and second factor) was last entered again in this session ("sudo mode",
+     * lib/accounts/reauthentication.ts): actions that move money or grant access need it within 10 minutes.
+     * Signing in does not set it.
+     */
+    reauthenticatedAt: at("reauthenticated_at"),
   },
   (t) => [
     uniqueIndex("user_sessions_session_key_idx").on(t.sessionKey),

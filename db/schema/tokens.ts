@@ -1,5 +1,5 @@
 // API tokens: how a merchant's program is let in.
-import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { TOKEN_SCOPES } from "../enums";
 import { merchantIdColumn } from "./accounts";
 import { at, createdAt, id } from "./columns";
@@ -15,6 +15,13 @@ export const apiTokens = pgTable(
     /** Safe to show: the prefix and the last four characters, e.g. `pay_…a1B2`. */
     displayHint: text("display_hint").notNull(),
     scope: text("scope", { enum: TOKEN_SCOPES }).notNull().default("write"),
+    /**
+     * The `payout_account` scope beside `scope`: may replace the payout account through the API. Only an owner
+     * grants it, after re-entering the password; read only by that one route, never by authentication.
+     */
+    payoutAccount: boolean("payout_account").notNull().default(false),
+    /** Who made it: the member's email, or `operator`; every action taken with it names them (null: before 0057). */
+    createdBy: text("created_by"),
     expiresAt: at("expires_at"),
     /** Revocation time; may be in the future when a rolled token keeps working for a grace period. */
     revokedAt: at("revoked_at"),

@@ -11,6 +11,7 @@ import { sendMail } from "@/lib/platform/mailer";
 import { parseInput } from "@/lib/platform/validation";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import type { MerchantAccount } from "./accounts";
+import { notifyOwnersOfOwnership } from "./members";
 import { hashPassword } from "./passwords";
 import { acceptInvitationSchema, inviteSchema } from "./schemas";
 
@@ -73,6 +74,8 @@ export async function sendInvitation(
     .select({ name: merchants.name })
     .from(merchants)
     .where(eq(merchants.id, merchantId));
+  if (invitation.role === "owner")
+    await notifyOwnersOfOwnership(db, merchantId, `${invitation.email} was invited as an owner`, by);
   const mailed = await sendMail({
     to: invitation.email,
     subject: `You are invited to ${merchant?.name ?? "a merchant"} on Payments`,
@@ -135,11 +138,12 @@ export async function acceptInvitation(
   db: Executor,
   token: string,
   input: unknown,
+  from: Pick<SecurityActor, "ip" | "userAgent"> = { ip: null, userAgent: null },
 ): Promise<MerchantAccount> {
   const { name, password } = parseInput(acceptInvitationSchema, input);
   const passwordHash = await hashPassword(password);
   try {
-    return await db.transaction(async (tx) => {
+    const joined = await db.transaction(async (tx) => {
       const [claimed] = await tx
         .update(invitations)
         .set({ acceptedAt: new Date() })
@@ -157,8 +161,26 @@ export async function acceptInvitation(
           role: claimed.role,
         })
         .returning({ id: users.id });
-      return { merchantId: claimed.merchantId, userId: user!.id, email: claimed.email, name };
+      const by = { actor: claimed.email, ...from };
+      await recordSecurityEvent(
+        tx,
+        claimed.merchantId,
+        by,
+        "member.joined",
+        `${claimed.email}, ${claimed.role}`,
+      );
+      return {
+        merchantId: claimed.merchantId,
+        userId: user!.id,
+        email: claimed.email,
+        name,
+        role: claimed.role,
+        by,
+      };
     });
+    if (joined.role === "owner")
+      await notifyOwnersOfOwnership(db, joined.merchantId, `${joined.email} joined as an owner`, joined.by);
+    return { merchantId: joined.merchantId, userId: joined.userId, email: joined.email, name: joined.name };
   } catch (error) {
     if (isUniqueViolation(error)) throw validationError({ name: ["This email already has an account."] });
     throw error;

@@ -5,7 +5,8 @@ import type { UserRole } from "@/db/enums";
 import { merchants, userSessions, users } from "@/db/schema";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
-import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
+import { recordSecurityEvent, remedyFor, type SecurityActor } from "@/lib/security/history";
+import { mailOwners } from "@/lib/security/owner-mail";
 import { hashPassword, verifyPassword } from "./passwords";
 import { changePasswordSchema, resetPasswordSchema, roleSchema } from "./schemas";
 import { endOtherUserSessions } from "./sessions";
@@ -143,8 +144,8 @@ async function changeMembers(
   merchantId: number,
   userId: number,
   change: (tx: Executor, member: { email: string; role: UserRole }) => Promise<void>,
-): Promise<void> {
-  await db.transaction(async (tx) => {
+): Promise<{ email: string; role: UserRole }> {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`select id from merchants where id = ${merchantId} for update`);
     const [member] = await tx
       .select({ id: users.id, email: users.email, role: users.role })
@@ -161,7 +162,29 @@ async function changeMembers(
         "conflict",
         "A merchant needs at least one owner: make someone else owner first.",
       );
+    return member;
   });
+}
+
+/**
+ * A change to who owns the account is mailed to every owner, and to an owner who was just demoted or removed
+ * (a stolen session's first move is to make itself owner and demote the rest), with what to do about it.
+ */
+export async function notifyOwnersOfOwnership(
+  db: Executor,
+  merchantId: number,
+  change: string,
+  by: SecurityActor | undefined,
+  also: string[] = [],
+): Promise<void> {
+  const who = by ? ` by ${by.actor}${by.ip ? `, from ${by.ip}` : ""}` : "";
+  const remedy = by ? `\n\nIf you did not expect this: ${remedyFor(by)}` : "";
+  await mailOwners(
+    db,
+    merchantId,
+    { subject: "The owners of your account changed", text: `${change}${who}.${remedy}\n` },
+    also,
+  );
 }
 
 export async function changeMemberRole(
@@ -172,7 +195,7 @@ export async function changeMemberRole(
   by?: SecurityActor,
 ): Promise<UserRole> {
   const { role } = parseInput(roleSchema, input);
-  await changeMembers(db, merchantId, userId, async (tx, member) => {
+  const before = await changeMembers(db, merchantId, userId, async (tx, member) => {
     await tx.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, userId));
     if (by)
       await recordSecurityEvent(
@@ -183,6 +206,16 @@ export async function changeMemberRole(
         `${member.email}: ${member.role} → ${role}`,
       );
   });
+  if (before.role !== role && (before.role === "owner" || role === "owner"))
+    await notifyOwnersOfOwnership(
+      db,
+      merchantId,
+      role === "owner"
+        ? `${before.email} was made an owner (was ${before.role})`
+        : `${before.email} is no longer an owner (now ${role})`,
+      by,
+      [before.email],
+    );
   return role;
 }
 
@@ -193,9 +226,13 @@ export async function removeMember(
   userId: number,
   by?: SecurityActor,
 ): Promise<void> {
-  await changeMembers(db, merchantId, userId, async (tx, member) => {
+  const removed = await changeMembers(db, merchantId, userId, async (tx, member) => {
     await tx.delete(users).where(eq(users.id, userId));
     if (by)
       await recordSecurityEvent(tx, merchantId, by, "member.removed", `${member.email}, ${member.role}`);
   });
+  if (removed.role === "owner")
+    await notifyOwnersOfOwnership(db, merchantId, `${removed.email}, an owner, was removed`, by, [
+      removed.email,
+    ]);
 }

@@ -50,18 +50,22 @@ export const setPayoutAccountRoute = defineRoute({
   method: "PUT",
   path: "/api/payout-account",
   scope: "write",
-  summary: "Set the payout account: an account holder and an IBAN (checked by mod 97)",
+  summary:
+    "Set the payout account: an account holder and an IBAN (checked by mod 97). Needs a key with the payout_account scope.",
   body: jsonBody("PayoutAccountInput"),
   headers: [actionKeyParameter],
   responses: {
     200: dataResponse("The payout account.", ref("PayoutAccount")),
+    403: errorResponse("unauthorized", "A key without the payout_account scope (only an owner grants it)."),
     409: errorResponse("idempotencyKeyReused"),
     422: validationErrorResponse("A missing account_holder, or an IBAN that fails its check."),
   },
   handler: async (context) => {
     const { db, merchantId, body } = context;
+    // Where the money goes is changed only by a key an owner made for it (DESIGN.md, "API tokens").
+    const { payoutAccount, ...by } = await apiActor(context);
+    if (!payoutAccount) throw HttpError.of("unauthorized");
     const meaning = { payout_account: parseInput(payoutAccountInputSchema, body) };
-    const by = await apiActor(context);
     const { result, replayedHeader } = await asApiAnswer(
       actOnce(
         context,
@@ -113,10 +117,13 @@ export const createPayoutRoute = defineRoute({
       "A bad currency or amount, more than is available (errors.amount names it), or no payout account, or one replaced within PAYOUT_ACCOUNT_CHANGE_HOLD (errors.payout_account: “Payouts to the new account start at …”).",
     ),
   },
-  handler: async ({ db, env, merchantId, body, request }) => {
+  handler: async (context) => {
+    const { db, env, merchantId, body, request } = context;
     const idempotencyKey = readIdempotencyKey(request);
+    // Money leaving is recorded as the key and its maker, as the dashboard records its member.
+    const by = await apiActor(context);
     const { payout, replayed } = await asApiAnswer(
-      createPayout(db, merchantId, body, { autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS, idempotencyKey }),
+      createPayout(db, merchantId, body, { autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS, idempotencyKey, by }),
     );
     return jsonResponse(
       201,

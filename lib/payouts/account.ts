@@ -1,15 +1,15 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { PAYOUT_ACCOUNT_STATUSES } from "@/db/enums";
-import { payoutAccounts, users } from "@/db/schema";
-import { encryptSecret } from "@/lib/platform/encryption";
-import { getEnv } from "@/lib/platform/env";
-import { sendMail } from "@/lib/platform/mailer";
+import { payoutAccounts } from "@/db/schema";
+import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
+import { appOrigin, getEnv } from "@/lib/platform/env";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { parseInput, stringField } from "@/lib/platform/validation";
-import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
+import { recordSecurityEvent, remedyFor, type SecurityActor } from "@/lib/security/history";
+import { mailOwners } from "@/lib/security/owner-mail";
 import { ibanField } from "./iban";
 
 export const payoutAccountInputSchema = z.object({
@@ -86,14 +86,15 @@ export async function getPayoutAccount(db: Executor, merchantId: number): Promis
  * lock, so concurrent changes take turns and each knows the account it replaced. Replacing one (not the first)
  * holds payouts for PAYOUT_ACCOUNT_CHANGE_HOLD (create_payout refuses until `payouts_start_at`); with `by`, the
  * change is recorded in the security history in the same transaction. The caller tells the owners
- * (notifyOwnersOfChange) once it has committed.
+ * (notifyOwnersOfChange) once it has committed. The same holder and IBAN saved again change nothing (`unchanged`):
+ * no new hold, no record, no mail.
  */
 export async function setPayoutAccount(
   db: Executor,
   merchantId: number,
   input: unknown,
   by?: SecurityActor,
-): Promise<PayoutAccount & { replaced_last4: string | null }> {
+): Promise<PayoutAccount & { replaced_last4: string | null; unchanged?: true }> {
   const { account_holder, iban } = parseInput(payoutAccountInputSchema, input);
   // A new account is active whatever the last one was: saving is how an errored account is replaced.
   const values = {
@@ -108,9 +109,15 @@ export async function setPayoutAccount(
   return db.transaction(async (tx) => {
     await tx.execute(sql`select id from merchants where id = ${merchantId} for update`);
     const [previous] = await tx
-      .select({ last4: payoutAccounts.ibanLast4 })
+      .select({ ...ACCOUNT_COLUMNS, ibanCiphertext: payoutAccounts.ibanCiphertext })
       .from(payoutAccounts)
       .where(eq(payoutAccounts.merchantId, merchantId));
+    if (
+      previous?.status === "active" &&
+      previous.accountHolder === account_holder &&
+      decryptSecret(previous.ibanCiphertext) === iban
+    )
+      return { ...toPayoutAccount(previous), replaced_last4: null, unchanged: true as const };
     const [row] = await tx
       .insert(payoutAccounts)
       .values({ merchantId, ...values, payoutsStartAt: null })
@@ -120,7 +127,7 @@ export async function setPayoutAccount(
         set: { ...values, payoutsStartAt: heldUntil, updatedAt: sql`excluded.updated_at` },
       })
       .returning(ACCOUNT_COLUMNS);
-    const replaced = previous?.last4 ?? null;
+    const replaced = previous?.ibanLast4 ?? null;
     if (by)
       await recordSecurityEvent(
         tx,
@@ -128,8 +135,8 @@ export async function setPayoutAccount(
         by,
         "payout_account.changed",
         replaced === null
-          ? `IBAN ending ${values.ibanLast4} (the first account)`
-          : `IBAN ending ${replaced} → IBAN ending ${values.ibanLast4}; payouts start at ${heldUntil.toISOString()}`,
+          ? `IBAN ending ${values.ibanLast4}, held by ${account_holder} (the first account)`
+          : `IBAN ending ${replaced} → IBAN ending ${values.ibanLast4}, held by ${account_holder}; payouts start at ${heldUntil.toISOString()}`,
       );
     return { ...toPayoutAccount(row!), replaced_last4: replaced };
   });
@@ -146,18 +153,12 @@ export async function notifyOwnersOfChange(
   account: PayoutAccount,
   by: SecurityActor,
 ): Promise<void> {
-  const owners = await db
-    .select({ email: users.email })
-    .from(users)
-    .where(and(eq(users.merchantId, merchantId), eq(users.role, "owner")));
   const from = by.ip ? `, from ${by.ip}` : "";
   const starts = account.payouts_start_at
     ? `Payouts to it start at ${account.payouts_start_at}.`
     : "Payouts to it start now.";
-  for (const { email } of owners)
-    await sendMail({
-      to: email,
-      subject: "Your payout account was changed",
-      text: `The payout account was changed to IBAN ending ${account.iban_last4} by ${by.actor}${from}.\n\n${starts}\n\nIf you did not make this change, sign in, change your password and replace the account in Settings → Payouts: the payouts wait until then.\n`,
-    });
+  await mailOwners(db, merchantId, {
+    subject: "Your payout account was changed",
+    text: `The payout account was changed to IBAN ending ${account.iban_last4}, held by ${account.account_holder}, by ${by.actor}${from}.\n\n${starts}\n\nIf you did not make this change: ${remedyFor(by)} Then change your password and replace the account in Settings → Payouts (${appOrigin()}/dashboard/settings/payouts): the payouts wait until then.\n`,
+  });
 }

@@ -12,6 +12,7 @@ import { publicId } from "@/lib/platform/ids";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { isoDate, isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
+import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import { accountNeedsReplacing } from "./account";
 import { CLOSED_ACCOUNT, TEST_IBANS } from "./iban";
 import { createPayoutSchema, settlePayoutSchema, type Payout } from "./schemas";
@@ -60,19 +61,62 @@ export async function findPayout(
   return row && toPayout(row);
 }
 
-export type CreatePayoutOptions = { autoSettleMs: number; idempotencyKey?: string };
+export type CreatePayoutOptions = {
+  autoSettleMs: number;
+  idempotencyKey?: string;
+  /** Who pays out (a member, or a key and its maker): the payout, or its refusal during a hold, is recorded. */
+  by?: SecurityActor;
+};
 
 /**
  * POST /api/payouts: all that is available in the currency (or `amount` of it) to the payout account. A payout
  * of all of it carries the balance transactions it pays out (they add up to it); one of part carries none.
  * With an Idempotency-Key, a retry returns the first payout (`replayed`) instead of paying out twice. One call
  * of the database's `create_payout` (migration 0049), after the account's IBAN is read here (it is encrypted).
+ * With `by`, the payout is recorded in the security history in the same transaction (a replay is not recorded
+ * again), and a refusal while a new account is held is recorded too: it is what a takeover attempt looks like.
  */
 export async function createPayout(
   db: Executor,
   merchantId: number,
   input: unknown,
-  { autoSettleMs, idempotencyKey }: CreatePayoutOptions,
+  { by, ...options }: CreatePayoutOptions,
+): Promise<{ payout: Payout; replayed: boolean }> {
+  if (!by) return makePayout(db, merchantId, input, options);
+  let heldUntil: string | undefined;
+  try {
+    return await db.transaction(async (tx) => {
+      const made = await makePayout(tx, merchantId, input, options, (until) => (heldUntil = until));
+      const { payout } = made;
+      if (!made.replayed)
+        await recordSecurityEvent(
+          tx,
+          merchantId,
+          by,
+          "payout.created",
+          `payout ${payout.id}: ${payout.amount} ${payout.currency} to the account ending ${payout.destination_last4}`,
+        );
+      return made;
+    });
+  } catch (error) {
+    if (heldUntil !== undefined)
+      await recordSecurityEvent(
+        db,
+        merchantId,
+        by,
+        "payout.refused",
+        `during the hold, which ends at ${heldUntil}`,
+      );
+    throw error;
+  }
+}
+
+async function makePayout(
+  db: Executor,
+  merchantId: number,
+  input: unknown,
+  { autoSettleMs, idempotencyKey }: Omit<CreatePayoutOptions, "by">,
+  onHeld?: (until: string) => void,
 ): Promise<{ payout: Payout; replayed: boolean }> {
   const { currency, amount } = parseInput(createPayoutSchema, input);
   // zod skips an absent key whose schema takes undefined (currencyField's does): required is checked here.
@@ -95,6 +139,7 @@ export async function createPayout(
     ).catch((error: unknown) => {
       if (isIdempotencyKeyReused(error)) throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
       const refusal = writeRefusal(error);
+      if (refusal?.detail === "held") onHeld?.(refusal.hint ?? "");
       if (refusal) throw explainPayoutRefusal(refusal, currency);
       throw error;
     }),
@@ -113,7 +158,11 @@ function explainPayoutRefusal(
   if (detail === "held")
     return validationError({ payout_account: [`Payouts to the new account start at ${hint}.`] });
   const balance = inMinorUnits(hint ?? "0", currency);
-  if (detail === "exceeds") return validationError({ amount: [messages.max("amount", balance)] });
+  // A balance at or below zero (a refund or dispute took more than came in) has nothing to offer: say so.
+  if (detail === "exceeds" && Number(hint ?? "0") > 0)
+    return validationError({ amount: [messages.max("amount", balance)] });
+  if (detail === "exceeds")
+    return validationError({ amount: [`Nothing is available to pay out in ${currency} (${balance}).`] });
   return validationError({ [message]: [`Nothing is available to pay out in ${currency} (${balance}).`] });
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import type { PayoutSchedule } from "@/db/enums";
+import { isoTimestamp } from "@/lib/platform/timestamps";
 import { PAYOUT_COLUMNS, toPayout, type PayoutRow } from "./payouts";
 import type { Payout } from "./schemas";
 
@@ -32,7 +33,13 @@ export type PayoutOutlook = {
   schedule: PayoutSchedule;
   hasAccount: boolean;
   /** Where payouts go, and whether a failed payout left it needing replacement. */
-  account: { last4: string; errored: boolean; failureReason: string | null } | null;
+  account: {
+    last4: string;
+    errored: boolean;
+    failureReason: string | null;
+    /** Until when payouts wait after the account was replaced (PAYOUT_ACCOUNT_CHANGE_HOLD); null when not held. */
+    heldUntil: string | null;
+  } | null;
 };
 
 /** What the Balance page and the Overview say of the next payout: those moving, the schedule, the account. */
@@ -48,9 +55,16 @@ export async function payoutOutlook(db: Executor, merchantId: number): Promise<P
       db,
       sql`select payout_schedule from merchants where id = ${merchantId}`,
     ),
-    selectRows<{ iban_last4: string; status: string; failure_reason: string | null }>(
+    selectRows<{
+      iban_last4: string;
+      status: string;
+      failure_reason: string | null;
+      held_until: Date | string | null;
+    }>(
       db,
-      sql`select iban_last4, status, failure_reason from payout_accounts where merchant_id = ${merchantId}`,
+      sql`select iban_last4, status, failure_reason,
+                 case when payouts_start_at > now() then payouts_start_at end as held_until
+          from payout_accounts where merchant_id = ${merchantId}`,
     ),
   ]);
   return {
@@ -62,6 +76,7 @@ export async function payoutOutlook(db: Executor, merchantId: number): Promise<P
           last4: account.iban_last4,
           errored: account.status === "errored",
           failureReason: account.failure_reason,
+          heldUntil: account.held_until === null ? null : isoTimestamp(account.held_until),
         }
       : null,
   };

@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows, type Executor } from "@/db/client";
+import { appOrigin } from "@/lib/platform/env";
 import { keysetCursorSchema, readKeysetPage, type KeysetPage } from "@/lib/platform/keyset-pages";
 import { newestFirstBatches } from "@/lib/platform/newest-first-batches";
 import { isoTimestamp } from "@/lib/platform/timestamps";
@@ -17,7 +18,10 @@ export const SECURITY_ACTIONS = {
   "user.password_changed": "Password changed",
   "user.two_factor_enabled": "Two-factor turned on",
   "user.two_factor_disabled": "Two-factor turned off",
+  "user.reauthentication_required": "Password asked again",
+  "user.reauthentication_failed": "Password re-entered wrongly",
   "member.invited": "Member invited",
+  "member.joined": "Member joined",
   "member.removed": "Member removed",
   "member.role_changed": "Member's role changed",
   "api_token.created": "API key created",
@@ -29,6 +33,7 @@ export const SECURITY_ACTIONS = {
   "webhook_secret.rotated": "Signing secret rotated",
   "payout_account.changed": "Payout account changed",
   "payout.created": "Payout made",
+  "payout.refused": "Payout refused during a hold",
   "payout.canceled": "Payout canceled",
   "pricing.changed": "Pricing changed",
 } as const;
@@ -39,13 +44,31 @@ const ACTION_NAMES = Object.keys(SECURITY_ACTIONS) as [SecurityAction, ...Securi
  * Who did it and from where: a dashboard user (their email), an API token (`name (pay_…a1b2)`), or an operator's
  * command (`operator`). The IP and user agent are the request's; an operator's command has neither.
  */
-export type SecurityActor = { actor: string; ip: string | null; userAgent: string | null };
+export type SecurityActor = {
+  actor: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** Set when an API key acts: the mail about a change says to revoke that key. */
+  tokenId?: number;
+};
 
 export const OPERATOR: SecurityActor = { actor: "operator", ip: null, userAgent: null };
 
 /** An API token as an actor or a target: its name and the hint the dashboard shows, never the secret. */
 export const tokenLabel = (token: { name: string; displayHint: string }) =>
   `${token.name} (${token.displayHint})`;
+
+/** A key acting, as the history and the mails name it: the key and the person who made it. */
+export const keyActorLabel = (token: { name: string; displayHint: string; createdBy: string | null }) =>
+  token.createdBy ? `${tokenLabel(token)}, made by ${token.createdBy}` : tokenLabel(token);
+
+/** What an owner who did not make a change does about it, with the page's link: revoke the key, or remove the member. */
+export function remedyFor(by: SecurityActor): string {
+  if (by.tokenId !== undefined)
+    return `revoke the key ${by.actor.split(", made by")[0]} in API keys (${appOrigin()}/dashboard/api-keys).`;
+  if (by === OPERATOR || by.actor === OPERATOR.actor) return "contact support.";
+  return `if ${by.actor} is not you, remove that member in Team (${appOrigin()}/dashboard/team).`;
+}
 
 /** A user agent is kept to 512 characters: enough to tell browsers apart, never a megabyte header. */
 const USER_AGENT_MAX = 512;

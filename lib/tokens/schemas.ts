@@ -5,6 +5,44 @@ import { messages, stringField } from "@/lib/platform/validation";
 /** The expiries the dashboard offers; the CLI accepts any whole number of days in range. */
 export const TOKEN_EXPIRY_CHOICES = [30, 90, 365] as const;
 export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = { write: "Read and write", read: "Read only" };
+/** The scope that may replace the payout account through the API (DESIGN.md, "API tokens"): owners grant it. */
+export const PAYOUT_ACCOUNT_SCOPE = "payout_account";
+/** The dashboard's choices, as comma lists; the last only for owners. */
+export const TOKEN_SCOPE_CHOICES = [
+  { value: "write", label: "Read and write" },
+  { value: "read", label: "Read only" },
+  { value: `write,${PAYOUT_ACCOUNT_SCOPE}`, label: "Read and write, and the payout account" },
+] as const;
+
+/** A key's scopes as the comma list the API, the CLI and the dashboard show: `write,payout_account`. */
+export const scopeList = (token: { scope: TokenScope; payoutAccount: boolean }) =>
+  token.payoutAccount ? `${token.scope},${PAYOUT_ACCOUNT_SCOPE}` : token.scope;
+
+/** What the dashboard calls a key's scopes. */
+export const scopeLabel = (token: { scope: TokenScope; payoutAccount: boolean }) =>
+  token.payoutAccount ? `${TOKEN_SCOPE_LABELS[token.scope]}, payout account` : TOKEN_SCOPE_LABELS[token.scope];
+
+/**
+ * `scope`, a comma list: `read` or `write`, and optionally `payout_account`, which needs `write` (it changes
+ * where the money goes). Parsed to the stored pair.
+ */
+const scopeField = z
+  .string({ error: messages.string("scope") })
+  .default("write")
+  .transform((value, context) => {
+    const names = new Set(value.split(",").map((name) => name.trim()));
+    const payoutAccount = names.delete(PAYOUT_ACCOUNT_SCOPE);
+    const [scope, ...rest] = [...names];
+    const valid =
+      rest.length === 0 &&
+      TOKEN_SCOPES.includes(scope as TokenScope) &&
+      (!payoutAccount || scope === "write");
+    if (!valid) {
+      context.addIssue({ code: "custom", message: messages.in("scope") });
+      return z.NEVER;
+    }
+    return { scope: scope as TokenScope, payoutAccount };
+  });
 /** How long a rolled token keeps working, with the dashboard's wording. */
 export const ROLL_GRACE_CHOICES = {
   now: { seconds: 0, label: "Stop it now" },
@@ -25,7 +63,7 @@ const optionalDays = z.preprocess(
 
 export const createTokenSchema = z.object({
   name: stringField("name", { max: 100, required: true }),
-  scope: z.enum(TOKEN_SCOPES, { error: messages.in("scope") }).default("write"),
+  scope: scopeField,
   expires_in_days: optionalDays,
 });
 

@@ -5,9 +5,17 @@ import { type TokenScope } from "@/db/enums";
 import { apiTokens } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
-import { recordSecurityEvent, recorded, tokenLabel, type SecurityActor } from "@/lib/security/history";
+import {
+  OPERATOR,
+  recordSecurityEvent,
+  recorded,
+  remedyFor,
+  tokenLabel,
+  type SecurityActor,
+} from "@/lib/security/history";
+import { mailOwners } from "@/lib/security/owner-mail";
 import { generateToken, hashToken, tokenDisplayHint } from "./format";
-import { createTokenSchema, ROLL_GRACE_CHOICES, rollTokenSchema } from "./schemas";
+import { createTokenSchema, ROLL_GRACE_CHOICES, rollTokenSchema, scopeList } from "./schemas";
 
 export type TokenStatus = "active" | "expired" | "revoked";
 
@@ -16,6 +24,10 @@ export type ApiTokenSummary = {
   name: string;
   displayHint: string;
   scope: TokenScope;
+  /** Carries the `payout_account` scope too. */
+  payoutAccount: boolean;
+  /** Who made it: a member's email, `operator`, or null for a key made before that was kept. */
+  createdBy: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
@@ -32,6 +44,7 @@ export type CreatedApiToken = {
   id: number;
   name: string;
   scope: TokenScope;
+  payoutAccount: boolean;
   token: string;
   expiresAt: Date | null;
 };
@@ -56,6 +69,8 @@ async function insertToken(
     merchantId: number;
     name: string;
     scope: TokenScope;
+    payoutAccount: boolean;
+    createdBy: string | null;
     expiresAt: Date | null;
     rolledFromId?: number;
   },
@@ -65,25 +80,47 @@ async function insertToken(
     .insert(apiTokens)
     .values({ ...values, tokenHash: hashToken(token), displayHint: tokenDisplayHint(token) })
     .returning({ id: apiTokens.id });
-  return { id: row!.id, name: values.name, scope: values.scope, token, expiresAt: values.expiresAt };
+  const { name, scope, payoutAccount, expiresAt } = values;
+  return { id: row!.id, name, scope, payoutAccount, token, expiresAt };
 }
 
-/** A new token; with `by`, recorded in the security history in the same transaction. */
+/** Who makes a key: their name for the key's records, and whether they may grant `payout_account` (owners). */
+export type TokenMaker = { createdBy: string | null; mayGrantPayoutAccount: boolean };
+
+/**
+ * The maker when none is named: an operator's command or a seed (no actor, or OPERATOR) may grant every scope;
+ * anyone else named only by `by` may not.
+ */
+const makerOf = (by: SecurityActor | undefined): TokenMaker => ({
+  createdBy: by?.actor ?? null,
+  mayGrantPayoutAccount: by === undefined || by.actor === OPERATOR.actor,
+});
+
+const payoutAccountRefused = () =>
+  new DomainError("forbidden", "Only an owner can make a key with the payout_account scope.");
+
+/**
+ * A new token, recorded as made by `maker`; with `by`, recorded in the security history in the same
+ * transaction. A key with `payout_account` from anyone but an owner (or an operator) is refused.
+ */
 export async function createApiToken(
   db: Executor,
   merchantId: number,
   input: unknown,
   by?: SecurityActor,
+  maker: TokenMaker = makerOf(by),
 ): Promise<CreatedApiToken> {
-  const { name, scope, expires_in_days } = parseInput(createTokenSchema, input);
+  const { name, scope: scopes, expires_in_days } = parseInput(createTokenSchema, input);
+  if (scopes.payoutAccount && !maker.mayGrantPayoutAccount) throw payoutAccountRefused();
   const expiresAt = expires_in_days ? new Date(Date.now() + expires_in_days * 86_400_000) : null;
   return recorded(
     db,
     merchantId,
     by,
     "api_token.created",
-    (tx) => insertToken(tx, { merchantId, name, scope, expiresAt }),
-    (created) => `${tokenLabel({ name, displayHint: tokenDisplayHint(created.token) })}, ${scope}`,
+    (tx) => insertToken(tx, { merchantId, name, ...scopes, createdBy: maker.createdBy, expiresAt }),
+    (created) =>
+      `${tokenLabel({ name, displayHint: tokenDisplayHint(created.token) })}, ${scopeList(scopes)}`,
   );
 }
 
@@ -94,6 +131,8 @@ export async function listApiTokens(db: Executor, merchantId: number): Promise<A
       name: apiTokens.name,
       displayHint: apiTokens.displayHint,
       scope: apiTokens.scope,
+      payoutAccount: apiTokens.payoutAccount,
+      createdBy: apiTokens.createdBy,
       createdAt: apiTokens.createdAt,
       lastUsedAt: apiTokens.lastUsedAt,
       expiresAt: apiTokens.expiresAt,
@@ -126,6 +165,7 @@ async function findActiveToken(db: Executor, merchantId: number, tokenId: number
       name: apiTokens.name,
       displayHint: apiTokens.displayHint,
       scope: apiTokens.scope,
+      payoutAccount: apiTokens.payoutAccount,
       expiresAt: apiTokens.expiresAt,
       revokedAt: apiTokens.revokedAt,
     })
@@ -163,8 +203,9 @@ export async function revokeApiToken(
 }
 
 /**
- * Issues a new token with the same name, scope and expiry, and schedules the old one's revocation after the
- * chosen grace period, so a deploy can switch tokens without a window of failures.
+ * Issues a new token with the same name, scopes and expiry, made by `maker`, and schedules the old one's
+ * revocation after the chosen grace period, so a deploy can switch tokens without a window of failures. Only
+ * an owner rolls a key with `payout_account`: a roll must not hand that scope to someone who could not grant it.
  */
 export async function rollApiToken(
   db: Executor,
@@ -172,10 +213,12 @@ export async function rollApiToken(
   tokenId: number,
   input: unknown,
   by?: SecurityActor,
+  maker: TokenMaker = makerOf(by),
 ): Promise<CreatedApiToken & { previousRevokedAt: Date }> {
   const { grace } = parseInput(rollTokenSchema, input);
   return db.transaction(async (tx) => {
     const old = await findActiveToken(tx, merchantId, tokenId);
+    if (old.payoutAccount && !maker.mayGrantPayoutAccount) throw payoutAccountRefused();
     // A revocation in the future is a roll's grace period: its replacement is the token to roll next.
     if (old.revokedAt) {
       throw new DomainError(
@@ -192,6 +235,8 @@ export async function rollApiToken(
       merchantId,
       name: old.name,
       scope: old.scope,
+      payoutAccount: old.payoutAccount,
+      createdBy: maker.createdBy,
       expiresAt: old.expiresAt,
       rolledFromId: old.id,
     });
@@ -204,5 +249,23 @@ export async function rollApiToken(
         `${tokenLabel(old)} → ${tokenDisplayHint(created.token)}, the old key revoked at ${previousRevokedAt.toISOString()}`,
       );
     return { ...created, previousRevokedAt };
+  });
+}
+
+/**
+ * A key that can replace the payout account was made: every owner is told who made it and how to undo it
+ * (the key's revocation), once it has committed.
+ */
+export async function notifyOwnersOfPayoutAccountKey(
+  db: Executor,
+  merchantId: number,
+  token: CreatedApiToken,
+  by: SecurityActor,
+): Promise<void> {
+  const key = tokenLabel({ name: token.name, displayHint: tokenDisplayHint(token.token) });
+  const from = by.ip ? `, from ${by.ip}` : "";
+  await mailOwners(db, merchantId, {
+    subject: "An API key that can change your payout account was made",
+    text: `${by.actor}${from} made the API key ${key} with the payout_account scope: it can replace the bank account your payouts go to.\n\nIf you did not expect this: ${remedyFor({ ...by, tokenId: token.id, actor: key })}\n`,
   });
 }

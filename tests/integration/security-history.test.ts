@@ -53,7 +53,10 @@ async function newAccount(label: string) {
   const owner = await createMerchantWithOwner(db, { name: label, email, password });
   // The race below sends 50 requests at once: past the default 30 a minute.
   await setMerchantRateLimit(db, owner.merchantId, { per_minute: 10_000 });
-  const { token } = await createApiToken(db, owner.merchantId, { name: `${label} key` });
+  const { token } = await createApiToken(db, owner.merchantId, {
+    name: `${label} key`,
+    scope: "write,payout_account",
+  });
   const api = (route: string, request: Parameters<typeof callApi>[2] = {}) =>
     callApi(baseUrl, route, { ...request, token });
   return { ...owner, email, password, token, api };
@@ -334,13 +337,24 @@ describe.runIf(process.env.DATABASE_URL)("the payout account, guarded", () => {
     });
     const [mail] = mailsTo(outbox, account.email);
     expect(mail).toContain("Subject: Your payout account was changed");
-    expect(mail).toContain("The payout account was changed to IBAN ending 5432 by Hold key (pay_…");
+    expect(mail).toContain(
+      "The payout account was changed to IBAN ending 5432, held by Thief Ltd, by Hold key (pay_…",
+    );
+    // What to do about it: revoke that key, with the page's link.
+    expect(mail).toMatch(
+      /revoke the key Hold key \(pay_…[\w-]{4}\) in API keys \(http[^)]+\/dashboard\/api-keys\)/,
+    );
     expect(mail).toContain(", from 192.0.2.66.");
     expect(mail).toContain(`Payouts to it start at ${startsAt}.`);
     expect((await records(account.merchantId, "payout_account.changed")).map((row) => row.target)).toEqual([
-      "IBAN ending 3000 (the first account)",
-      `IBAN ending 3000 → IBAN ending 5432; payouts start at ${startsAt}`,
+      "IBAN ending 3000, held by Hold Ltd (the first account)",
+      `IBAN ending 3000 → IBAN ending 5432, held by Thief Ltd; payouts start at ${startsAt}`,
     ]);
+    // The refused payout during the hold is recorded, and so are the payouts made with the key.
+    expect((await records(account.merchantId, "payout.refused")).map((row) => row.target)).toEqual([
+      `during the hold, which ends at ${startsAt}`,
+    ]);
+    expect(await records(account.merchantId, "payout.created")).toHaveLength(1);
   });
 
   it("50 concurrent changes: one account, one record each", async () => {

@@ -39,10 +39,12 @@ async function merchant(name: string) {
   };
 }
 
-async function token(merchantId: number, name: string, scope: "read" | "write" = "write") {
+/** `write,payout_account` for the money suites' merchants, whose tests set their payout account through the API. */
+async function token(merchantId: number, name: string, scope = "write") {
   return (await createApiToken(db, merchantId, { name, scope })).token;
 }
 
+const MONEY = "write,payout_account";
 const seed = await merchant("Seed");
 const other = await merchant("Other");
 // The suites send hundreds of requests with the seed merchant's tokens: it has the "contact support" raise.
@@ -146,11 +148,12 @@ console.log(
       hooks: await token(hooks.merchant_id, "hooks"),
       flaky: await token(flaky.merchant_id, "flaky"),
       gone: await token(gone.merchant_id, "gone"),
-      ledger: await token(ledger.merchant_id, "ledger"),
-      priced: await token(priced.merchant_id, "priced"),
-      treasury: await token(treasury.merchant_id, "treasury"),
-      disputer: await token(disputer.merchant_id, "disputer"),
-      accountant: await token(accountant.merchant_id, "accountant"),
+      payoutAccount: await token(seed.merchant_id, "payout account", MONEY),
+      ledger: await token(ledger.merchant_id, "ledger", MONEY),
+      priced: await token(priced.merchant_id, "priced", MONEY),
+      treasury: await token(treasury.merchant_id, "treasury", MONEY),
+      disputer: await token(disputer.merchant_id, "disputer", MONEY),
+      accountant: await token(accountant.merchant_id, "accountant", MONEY),
     },
   }),
 );

@@ -156,6 +156,7 @@ export type SeedTokenName =
   | "rateLimit"
   | "rateLimitShared"
   | "read"
+  | "payoutAccount"
   | "other"
   | "expired"
   | "revoked"

@@ -1,17 +1,20 @@
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { ReauthenticationProvider } from "@/components/reauthentication";
 import { Toaster } from "@/components/toaster";
 import { getDb } from "@/db/client";
 import { countNeedingResponse } from "@/lib/disputes/queries";
 import { AccountMenu } from "./account-menu";
 import { DisabledEndpointsBanner } from "./disabled-endpoints-banner";
 import { NavLinks } from "./nav-links";
+import { confirmPassword } from "./reauthentication/actions";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const session = await requireMerchantSession({ allowWithoutSecondFactor: true });
   // One short index range: the disputes waiting for an answer, counted in the navigation on every page.
   const needsResponse = await countNeedingResponse(getDb(), session.merchantId);
   return (
+    <ReauthenticationProvider confirm={confirmPassword}>
     <div className="min-h-screen md:flex">
       <a
         href="#main"
@@ -51,5 +54,6 @@ export default async function DashboardLayout({ children }: { children: React.Re
         <Toaster />
       </div>
     </div>
+    </ReauthenticationProvider>
   );
 }

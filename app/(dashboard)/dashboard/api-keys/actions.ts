@@ -5,7 +5,21 @@ import { authorized } from "@/app/_lib/authorized";
 import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
 import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
+import type { UserRole } from "@/db/enums";
+import { can } from "@/lib/accounts/permissions";
+import {
+  createApiToken,
+  notifyOwnersOfPayoutAccountKey,
+  revokeApiToken,
+  rollApiToken,
+  type TokenMaker,
+} from "@/lib/tokens/tokens";
+
+/** The member making a key: named on it, and granting `payout_account` only as an owner. */
+const makerOf = (email: string, role: UserRole): TokenMaker => ({
+  createdBy: email,
+  mayGrantPayoutAccount: can(role, "payout_account:write"),
+});
 
 export type RevealedToken = { id: number; name: string; scope: string; token: string };
 export type TokenFormState = FormState & { revealed?: RevealedToken };
@@ -14,14 +28,15 @@ export async function generateApiToken(
   _previous: TokenFormState,
   formData: FormData,
 ): Promise<TokenFormState> {
-  return authorized("api_keys:write", async ({ merchantId, actor }) => {
+  return authorized("api_keys:create", async ({ merchantId, actor, role, email }) => {
     const values = {
       name: formText(formData, "name"),
       scope: formText(formData, "scope"),
       expires_in_days: formText(formData, "expires_in_days"),
     };
     try {
-      const created = await createApiToken(getDb(), merchantId, values, actor);
+      const created = await createApiToken(getDb(), merchantId, values, actor, makerOf(email, role));
+      if (created.payoutAccount) await notifyOwnersOfPayoutAccountKey(getDb(), merchantId, created, actor);
       revalidatePath("/dashboard/api-keys");
       return {
         ok: true,
@@ -48,7 +63,7 @@ export async function revokeToken(_previous: FormState, formData: FormData): Pro
 }
 
 export async function rollToken(_previous: TokenFormState, formData: FormData): Promise<TokenFormState> {
-  return authorized("api_keys:write", async ({ merchantId, actor }) => {
+  return authorized("api_keys:create", async ({ merchantId, actor, role, email }) => {
     try {
       // Refreshed when the dialog closes, so the new token stays on screen until the merchant has copied it.
       const created = await rollApiToken(
@@ -57,7 +72,9 @@ export async function rollToken(_previous: TokenFormState, formData: FormData): 
         formId(formData, "token_id"),
         { grace: formText(formData, "grace") },
         actor,
+        makerOf(email, role),
       );
+      if (created.payoutAccount) await notifyOwnersOfPayoutAccountKey(getDb(), merchantId, created, actor);
       return {
         ok: true,
         revealed: { id: created.id, name: created.name, scope: created.scope, token: created.token },

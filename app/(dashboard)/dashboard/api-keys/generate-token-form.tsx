@@ -1,16 +1,17 @@
 "use client";
 
-import { useActionState } from "react";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
-import { TOKEN_EXPIRY_CHOICES, TOKEN_SCOPE_LABELS } from "@/lib/tokens/schemas";
+import { TOKEN_EXPIRY_CHOICES, TOKEN_SCOPE_CHOICES } from "@/lib/tokens/schemas";
 import { generateApiToken } from "./actions";
 import { RevealedTokenPanel } from "./revealed-token";
 
-export function GenerateTokenForm() {
-  const [state, formAction, pending] = useActionState(generateApiToken, {});
+/** `owner`: the payout_account scope is offered (only owners grant it). */
+export function GenerateTokenForm({ owner }: { owner: boolean }) {
+  const [state, formAction, pending] = useToastingActionState(generateApiToken, {}, { toast: false });
   return (
     <div className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
       <h2 className="text-base font-semibold">Generate a token</h2>
@@ -31,7 +32,9 @@ export function GenerateTokenForm() {
           name="scope"
           defaultValue={state.values?.scope ?? "write"}
           errors={state.errors?.scope}
-          options={Object.entries(TOKEN_SCOPE_LABELS).map(([value, label]) => ({ value, label }))}
+          options={TOKEN_SCOPE_CHOICES.filter((choice) => owner || !choice.value.includes(",")).map(
+            ({ value, label }) => ({ value, label }),
+          )}
         />
         <SelectField
           label="Expires"

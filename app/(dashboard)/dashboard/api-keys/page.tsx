@@ -9,7 +9,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { getTokenUsage, type TokenUsage } from "@/lib/logs/queries";
-import { TOKEN_SCOPE_LABELS } from "@/lib/tokens/schemas";
+import { scopeLabel } from "@/lib/tokens/schemas";
 import { listApiTokens, type ApiTokenSummary, type TokenStatus } from "@/lib/tokens/tokens";
 import { GenerateTokenForm } from "./generate-token-form";
 import { TokenActions } from "./token-actions";
@@ -89,7 +89,7 @@ export default async function ApiKeysPage({
           . Use one token per environment, keep them out of source code, and roll them periodically.
         </p>
       </div>
-      {canManage ? <GenerateTokenForm /> : null}
+      {canManage ? <GenerateTokenForm owner={can(role, "payout_account:write")} /> : null}
       <div className="flex items-center justify-between gap-3 text-sm">
         <h2 className="text-base font-semibold">{show === "all" ? "All keys" : "Active keys"}</h2>
         {show === "all" ? (
@@ -116,8 +116,11 @@ export default async function ApiKeysPage({
             <td className="px-4 py-3">
               <p className="min-w-32 font-medium [overflow-wrap:anywhere]">{token.name}</p>
               <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{token.displayHint}</p>
+              {token.createdBy ? (
+                <p className="text-xs text-zinc-600 dark:text-zinc-400">Made by {token.createdBy}</p>
+              ) : null}
             </td>
-            <td className="px-4 py-3 whitespace-nowrap">{TOKEN_SCOPE_LABELS[token.scope]}</td>
+            <td className="px-4 py-3 whitespace-nowrap">{scopeLabel(token)}</td>
             <td className="px-4 py-3">
               <RelativeTime value={token.createdAt} />
             </td>
@@ -149,7 +152,7 @@ export default async function ApiKeysPage({
             </div>
             <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
               <dt className="text-zinc-600 dark:text-zinc-400">Scope</dt>
-              <dd>{TOKEN_SCOPE_LABELS[token.scope]}</dd>
+              <dd>{scopeLabel(token)}</dd>
               <dt className="text-zinc-600 dark:text-zinc-400">Last used</dt>
               <dd>
                 <LastUsed token={token} usage={usage.get(token.id)} />

@@ -16,20 +16,11 @@ export async function payOut(_previous: FormState, formData: FormData): Promise<
     const values = { currency: formText(formData, "currency"), amount: formText(formData, "amount").trim() };
     try {
       // Recorded in the security history with the payout, in one transaction.
-      const { payout } = await recorded(
+      const { payout } = await createPayout(
         getDb(),
         merchantId,
-        actor,
-        "payout.created",
-        (tx) =>
-          createPayout(
-            tx,
-            merchantId,
-            { currency: values.currency, ...(values.amount ? { amount: values.amount } : {}) },
-            { autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS },
-          ),
-        ({ payout: made }) =>
-          `payout ${made.id}: ${made.amount} ${made.currency} to the account ending ${made.destination_last4}`,
+        { currency: values.currency, ...(values.amount ? { amount: values.amount } : {}) },
+        { autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS, by: actor },
       );
       revalidatePath("/dashboard", "layout");
       return {

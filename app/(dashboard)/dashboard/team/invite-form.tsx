@@ -1,7 +1,7 @@
 "use client";
 
-import { useActionState } from "react";
 import { fieldState } from "@/components/form-state";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -17,7 +17,7 @@ const ROLE_OPTIONS = [
 
 /** Invite by email; the single-use link is shown once (also mailed when SMTP is set up). */
 export function InviteForm() {
-  const [state, action, pending] = useActionState(invite, {});
+  const [state, action, pending] = useToastingActionState(invite, {}, { toast: false });
   return (
     <form action={action} className="space-y-3" noValidate>
       <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end">

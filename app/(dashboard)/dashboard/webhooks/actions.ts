@@ -138,7 +138,7 @@ export async function revealSecret(_previous: SecretState, formData: FormData): 
 }
 
 export async function rotateSecret(_previous: SecretState, formData: FormData): Promise<SecretState> {
-  return authorized("webhooks:write", async ({ merchantId, actor }) => {
+  return authorized("webhooks:secret", async ({ merchantId, actor }) => {
     try {
       const secret = await rotateWebhookSecret(getDb(), merchantId, endpointId(formData), actor);
       return {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { z } from "zod";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
-import { RelativeTime } from "@/components/relative-time";
+import { LocalTime, RelativeTime } from "@/components/relative-time";
 import { PayoutStatusBadge } from "@/components/status-badges";
 import { Card, CardList } from "@/components/ui/card-list";
 import { LinkedRow } from "@/components/ui/linked-row";
@@ -84,6 +84,12 @@ export default async function PayoutsPage({
             </p>
           ) : outlook.account?.errored ? (
             <PayoutAccountWarning account={outlook.account} />
+          ) : outlook.account?.heldUntil ? (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="payout-hold">
+              Payouts to the new account start at <LocalTime value={outlook.account.heldUntil} />: the bank
+              account was changed lately, and payouts wait a while after a change so that an owner can stop
+              one they did not make.
+            </p>
           ) : payable.length === 0 ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
               Nothing is available to pay out yet: completed payments become available{" "}

@@ -5,34 +5,25 @@ import { authorized } from "@/app/_lib/authorized";
 import { formStateFromError, formText } from "@/app/_lib/form-state";
 import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { confirmIdentity } from "@/lib/accounts/confirm-identity";
 import {
   notifyOwnersOfChange,
-  payoutAccountInputSchema,
   payoutsHeld,
   setPayoutAccount,
 } from "@/lib/payouts/account";
 import { setPayoutSchedule } from "@/lib/payouts/schedule";
-import { parseInput } from "@/lib/platform/validation";
 
 /**
  * The bank account payouts go to (as PUT /api/payout-account): only an owner, and only with their password
- * (and second factor) entered again, so a stolen session cannot redirect the money. The IBAN is shown only as
- * its last 4 again; replacing an account mails every owner and holds payouts (DESIGN.md).
+ * (and second factor) entered again in the last 10 minutes (sudo mode, checked by `authorized`), so a stolen
+ * session cannot redirect the money. The IBAN is shown only as its last 4 again; replacing an account mails
+ * every owner and holds payouts (DESIGN.md).
  */
 export async function savePayoutAccount(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("settings:write", async ({ merchantId, userId, actor }) => {
+  return authorized("payout_account:write", async ({ merchantId, actor }) => {
     const values = { account_holder: formText(formData, "account_holder"), iban: formText(formData, "iban") };
     try {
-      // A mistyped IBAN is said first: the password is asked for a change that can be made.
-      parseInput(payoutAccountInputSchema, values);
-      await confirmIdentity(
-        getDb(),
-        userId,
-        { password: formText(formData, "password"), code: formText(formData, "code") },
-        actor.ip ?? "unknown",
-      );
       const account = await setPayoutAccount(getDb(), merchantId, values, actor);
+      if (account.unchanged) return { ok: true, message: `Payouts already go to the account ending ${account.iban_last4}.` };
       if (account.replaced_last4 !== null) await notifyOwnersOfChange(getDb(), merchantId, account, actor);
       revalidatePath("/dashboard", "layout");
       const held = payoutsHeld(account)

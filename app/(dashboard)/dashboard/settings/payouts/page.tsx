@@ -6,7 +6,6 @@ import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
-import { getTwoFactorStatus } from "@/lib/accounts/two-factor";
 import { getPayoutAccount, payoutsHeld } from "@/lib/payouts/account";
 import { payoutOutlook } from "@/lib/payouts/queries";
 import { savePayoutSchedule } from "./actions";
@@ -26,14 +25,10 @@ const muted = "text-sm text-zinc-600 dark:text-zinc-400";
 
 /** Settings → Payouts: where payouts go, and when they are made. */
 export default async function PayoutSettingsPage() {
-  const { merchantId, role, userId } = await requireMerchantSession();
+  const { merchantId, role } = await requireMerchantSession();
   const db = getDb();
-  const [account, outlook, twoFactor] = await Promise.all([
-    getPayoutAccount(db, merchantId),
-    payoutOutlook(db, merchantId),
-    getTwoFactorStatus(db, userId),
-  ]);
-  const owner = can(role, "settings:write");
+  const [account, outlook] = await Promise.all([getPayoutAccount(db, merchantId), payoutOutlook(db, merchantId)]);
+  const owner = can(role, "payout_account:write");
   return (
     <div className="max-w-3xl space-y-6">
       <div>
@@ -62,7 +57,7 @@ export default async function PayoutSettingsPage() {
           </p>
         ) : null}
         {owner ? (
-          <PayoutAccountForm accountHolder={account?.account_holder} twoFactor={twoFactor.enabled} />
+          <PayoutAccountForm accountHolder={account?.account_holder} />
         ) : (
           <p className="text-sm">Only an owner can change it.</p>
         )}

@@ -19,7 +19,7 @@ import { parseId } from "@/lib/platform/validation";
 export type EnrolmentState = FormState & { qrSvg?: string; secret?: string; recoveryCodes?: string[] };
 
 export async function beginEnrolment(_previous: EnrolmentState): Promise<EnrolmentState> {
-  return authorized<EnrolmentState>("account:self", async ({ userId }) => {
+  return authorized<EnrolmentState>("two_factor:change", async ({ userId }) => {
     try {
       const { qrSvg, secret } = await startTwoFactorEnrolment(getDb(), userId);
       return { qrSvg, secret };
@@ -53,7 +53,7 @@ export async function confirmEnrolment(
 }
 
 export async function turnOffTwoFactor(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("account:self", async ({ userId, sessionKey, actor }) => {
+  return authorized("two_factor:change", async ({ userId, sessionKey, actor }) => {
     try {
       await disableTwoFactor(getDb(), userId, formText(formData, "code"), sessionKey, actor);
       revalidatePath(SECURITY_PATH);

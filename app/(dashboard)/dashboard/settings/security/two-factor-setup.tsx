@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useActionState } from "react";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -10,8 +10,8 @@ import { beginEnrolment, confirmEnrolment } from "./actions";
 
 /** Enrolment: a QR code (rendered on the server, no image fetched) and its key, a code to confirm, then the recovery codes, once. */
 export function TwoFactorSetup() {
-  const [started, start, starting] = useActionState(beginEnrolment, {});
-  const [confirmed, confirm, confirming] = useActionState(confirmEnrolment, {});
+  const [started, start, starting] = useToastingActionState(beginEnrolment, {}, { toast: false });
+  const [confirmed, confirm, confirming] = useToastingActionState(confirmEnrolment, {}, { toast: false });
   const router = useRouter();
   if (confirmed.recoveryCodes)
     return (

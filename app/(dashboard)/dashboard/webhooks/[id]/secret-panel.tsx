@@ -1,6 +1,7 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useState } from "react";
+import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -8,8 +9,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { revealSecret, rotateSecret } from "../actions";
 
 export function SecretPanel({ endpointId }: { endpointId: number }) {
-  const [revealed, reveal, revealing] = useActionState(revealSecret, {});
-  const [rotated, rotate, rotating] = useActionState(rotateSecret, {});
+  const [revealed, reveal, revealing] = useToastingActionState(revealSecret, {}, { toast: false });
+  const [rotated, rotate, rotating] = useToastingActionState(rotateSecret, {}, { toast: false });
   const [confirming, setConfirming] = useState(false);
   const secret = rotated.secret ?? revealed.secret;
   return (

@@ -1,0 +1,131 @@
+// Account takeover paths (DESIGN.md, "API tokens" and "Changing the payout account"), over real HTTP: only a
+// key an owner made with the payout_account scope may replace the payout account; any other key, a
+// developer's included, gets 403 and changes nothing; the scoped key's change is recorded and mailed as the key
+// and the person who made it, with what to do. On PostgreSQL: the keys are made in the test's process, which a
+// PGlite server's database does not admit.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { describe, expect, inject, it } from "vitest";
+import { selectRows } from "@/db/client";
+import { createMerchantWithOwner } from "@/lib/accounts/accounts";
+import { DomainError } from "@/lib/platform/errors";
+import { createApiToken } from "@/lib/tokens/tokens";
+import { callApi } from "../support/api-client";
+import { db } from "../support/direct-db";
+import { uniqueEmail } from "../support/test-server";
+
+const baseUrl = inject("baseUrl");
+const outbox = inject("serverEnv").MAIL_OUTBOX_DIR!;
+
+const IBAN = "DE89 3704 0044 0532 0130 00";
+const OTHER_IBAN = "GB82 WEST 1234 5698 7654 32";
+
+function mailsTo(to: string): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(outbox);
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => readFileSync(path.join(outbox, name), "utf8"))
+    .filter((mail) => mail.includes(`To: ${to}`));
+}
+
+async function newOwner(label: string) {
+  const email = uniqueEmail(label).toLowerCase();
+  return {
+    ...(await createMerchantWithOwner(db, { name: label, email, password: "takeover pw 123" })),
+    email,
+  };
+}
+
+const member = (email: string) => ({ actor: email, ip: "198.51.100.9", userAgent: "test" });
+
+describe.runIf(process.env.DATABASE_URL)("the payout account through the API", () => {
+  it("a key without payout_account, a developer's or an owner's, gets 403 and changes nothing", async () => {
+    const owner = await newOwner("Scopeless");
+    const developer = "dev@" + owner.email.split("@")[1];
+    const developerKey = await createApiToken(
+      db,
+      owner.merchantId,
+      { name: "dev-ci", scope: "write" },
+      member(developer),
+      { createdBy: developer, mayGrantPayoutAccount: false },
+    );
+    const ownerWriteKey = await createApiToken(
+      db,
+      owner.merchantId,
+      { name: "backend" },
+      member(owner.email),
+      {
+        createdBy: owner.email,
+        mayGrantPayoutAccount: true,
+      },
+    );
+    for (const token of [developerKey.token, ownerWriteKey.token]) {
+      const refused = await callApi(baseUrl, "/api/payout-account", {
+        method: "PUT",
+        token,
+        json: { account_holder: "Thief Ltd", iban: IBAN },
+      });
+      expect([refused.status, refused.body]).toEqual([403, { message: "This action is unauthorized." }]);
+    }
+    expect((await callApi(baseUrl, "/api/payout-account", { token: ownerWriteKey.token })).status).toBe(404);
+  });
+
+  it("a developer can never make or roll a key with payout_account", async () => {
+    const owner = await newOwner("Developer");
+    const developer = { createdBy: "dev@example.test", mayGrantPayoutAccount: false };
+    const refusal = createApiToken(
+      db,
+      owner.merchantId,
+      { name: "widened", scope: "write,payout_account" },
+      member("dev@example.test"),
+      developer,
+    );
+    await expect(refusal).rejects.toThrow(DomainError);
+    await expect(refusal).rejects.toThrow("Only an owner can make a key with the payout_account scope.");
+    const [made] = await selectRows<{ n: number | string }>(
+      db,
+      sql`select count(*) as n from api_tokens where merchant_id = ${owner.merchantId}`,
+    );
+    expect(Number(made!.n)).toBe(0);
+  });
+
+  it("an owner's scoped key works: recorded and mailed as the key and its maker, with what to do", async () => {
+    const owner = await newOwner("Scoped");
+    const key = await createApiToken(
+      db,
+      owner.merchantId,
+      { name: "treasury-bot", scope: "write,payout_account" },
+      member(owner.email),
+      { createdBy: owner.email, mayGrantPayoutAccount: true },
+    );
+    const put = (iban: string) =>
+      callApi(baseUrl, "/api/payout-account", {
+        method: "PUT",
+        token: key.token,
+        json: { account_holder: "Scoped GmbH", iban },
+        headers: { "X-Forwarded-For": "192.0.2.44" },
+      });
+    expect((await put(IBAN)).status).toBe(200);
+    expect((await put(OTHER_IBAN)).status).toBe(200);
+    // The same holder and IBAN again: nothing changes, no record, no mail, no new hold.
+    const again = await put(OTHER_IBAN);
+    expect(again.status).toBe(200);
+    const rows = await selectRows<{ actor: string; target: string }>(
+      db,
+      sql`select actor, target from security_events
+          where merchant_id = ${owner.merchantId} and action = 'payout_account.changed' order by id`,
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[1]!.actor).toMatch(new RegExp(`^treasury-bot \\(pay_…[\\w-]{4}\\), made by ${owner.email}$`));
+    expect(rows[1]!.target).toContain("held by Scoped GmbH");
+    const mails = mailsTo(owner.email).filter((mail) => mail.includes("payout account was changed"));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain(`, made by ${owner.email}, from 192.0.2.44.`);
+    expect(mails[0]).toContain("revoke the key treasury-bot (pay_…");
+  });
+});
