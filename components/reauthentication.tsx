@@ -23,7 +23,13 @@ export function useAskForPassword(): AskForPassword | null {
   return useContext(AskContext);
 }
 
-export function ReauthenticationProvider({ confirm, children }: { confirm: Confirm; children: React.ReactNode }) {
+export function ReauthenticationProvider({
+  confirm,
+  children,
+}: {
+  confirm: Confirm;
+  children: React.ReactNode;
+}) {
   const [open, setOpen] = useState<{ asking: Asking; key: number } | null>(null);
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
   const ask = useCallback<AskForPassword>(

@@ -65,7 +65,8 @@ export const adminCommands: Record<string, AdminCommand> = {
       name: { type: "string", required: true, description: "what the token is for" },
       scope: {
         type: "string",
-        description: "read or write (default write); write,payout_account may also replace the payout account",
+        description:
+          "read or write (default write); write,payout_account may also replace the payout account",
       },
       "expires-in-days": { type: "string", description: "days until it expires (default never)" },
     },

@@ -20,7 +20,9 @@ export const scopeList = (token: { scope: TokenScope; payoutAccount: boolean }) 
 
 /** What the dashboard calls a key's scopes. */
 export const scopeLabel = (token: { scope: TokenScope; payoutAccount: boolean }) =>
-  token.payoutAccount ? `${TOKEN_SCOPE_LABELS[token.scope]}, payout account` : TOKEN_SCOPE_LABELS[token.scope];
+  token.payoutAccount
+    ? `${TOKEN_SCOPE_LABELS[token.scope]}, payout account`
+    : TOKEN_SCOPE_LABELS[token.scope];
 
 /**
  * `scope`, a comma list: `read` or `write`, and optionally `payout_account`, which needs `write` (it changes

@@ -15,45 +15,45 @@ export default async function DashboardLayout({ children }: { children: React.Re
   const needsResponse = await countNeedingResponse(getDb(), session.merchantId);
   return (
     <ReauthenticationProvider confirm={confirmPassword}>
-    <div className="min-h-screen md:flex">
-      <a
-        href="#main"
-        className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 dark:bg-zinc-900 dark:text-indigo-300"
-      >
-        Skip to content
-      </a>
-      {/*
+      <div className="min-h-screen md:flex">
+        <a
+          href="#main"
+          className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 dark:bg-zinc-900 dark:text-indigo-300"
+        >
+          Skip to content
+        </a>
+        {/*
         The navigation stays in view on long pages: a sticky bar on a phone; from 768 px a column stretched to
         the page's full height (so its white runs to the bottom) whose contents stick to the top.
       */}
-      <aside className="sticky top-0 z-30 border-b border-zinc-200 bg-white px-4 pt-3 pb-2 md:static md:w-56 md:shrink-0 md:border-b-0 md:border-r md:py-6 dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="md:sticky md:top-6">
-          <div className="mb-2 flex items-center justify-between md:mb-6">
-            <Link
-              href="/dashboard"
-              className="block px-3 text-lg font-bold tracking-tight text-indigo-600 dark:text-indigo-400"
-            >
-              Payments
-            </Link>
-            {/* On a phone the account menu shares the logo's row; the header bar below is for wider screens. */}
-            <div className="md:hidden">
-              <AccountMenu name={session.name} email={session.email} />
+        <aside className="sticky top-0 z-30 border-b border-zinc-200 bg-white px-4 pt-3 pb-2 md:static md:w-56 md:shrink-0 md:border-b-0 md:border-r md:py-6 dark:border-zinc-800 dark:bg-zinc-900">
+          <div className="md:sticky md:top-6">
+            <div className="mb-2 flex items-center justify-between md:mb-6">
+              <Link
+                href="/dashboard"
+                className="block px-3 text-lg font-bold tracking-tight text-indigo-600 dark:text-indigo-400"
+              >
+                Payments
+              </Link>
+              {/* On a phone the account menu shares the logo's row; the header bar below is for wider screens. */}
+              <div className="md:hidden">
+                <AccountMenu name={session.name} email={session.email} />
+              </div>
             </div>
+            <NavLinks needsResponse={needsResponse} />
           </div>
-          <NavLinks needsResponse={needsResponse} />
+        </aside>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <header className="hidden h-14 items-center justify-end border-b border-zinc-200 bg-white px-4 dark:border-zinc-800 md:flex dark:bg-zinc-900">
+            <AccountMenu name={session.name} email={session.email} />
+          </header>
+          <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none md:px-8">
+            <DisabledEndpointsBanner />
+            {children}
+          </main>
+          <Toaster />
         </div>
-      </aside>
-      <div className="flex min-w-0 flex-1 flex-col">
-        <header className="hidden h-14 items-center justify-end border-b border-zinc-200 bg-white px-4 dark:border-zinc-800 md:flex dark:bg-zinc-900">
-          <AccountMenu name={session.name} email={session.email} />
-        </header>
-        <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none md:px-8">
-          <DisabledEndpointsBanner />
-          {children}
-        </main>
-        <Toaster />
       </div>
-    </div>
     </ReauthenticationProvider>
   );
 }

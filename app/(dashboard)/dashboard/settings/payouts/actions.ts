@@ -5,11 +5,7 @@ import { authorized } from "@/app/_lib/authorized";
 import { formStateFromError, formText } from "@/app/_lib/form-state";
 import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import {
-  notifyOwnersOfChange,
-  payoutsHeld,
-  setPayoutAccount,
-} from "@/lib/payouts/account";
+import { notifyOwnersOfChange, payoutsHeld, setPayoutAccount } from "@/lib/payouts/account";
 import { setPayoutSchedule } from "@/lib/payouts/schedule";
 
 /**
@@ -23,7 +19,8 @@ export async function savePayoutAccount(_previous: FormState, formData: FormData
     const values = { account_holder: formText(formData, "account_holder"), iban: formText(formData, "iban") };
     try {
       const account = await setPayoutAccount(getDb(), merchantId, values, actor);
-      if (account.unchanged) return { ok: true, message: `Payouts already go to the account ending ${account.iban_last4}.` };
+      if (account.unchanged)
+        return { ok: true, message: `Payouts already go to the account ending ${account.iban_last4}.` };
       if (account.replaced_last4 !== null) await notifyOwnersOfChange(getDb(), merchantId, account, actor);
       revalidatePath("/dashboard", "layout");
       const held = payoutsHeld(account)

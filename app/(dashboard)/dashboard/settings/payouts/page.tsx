@@ -27,7 +27,10 @@ const muted = "text-sm text-zinc-600 dark:text-zinc-400";
 export default async function PayoutSettingsPage() {
   const { merchantId, role } = await requireMerchantSession();
   const db = getDb();
-  const [account, outlook] = await Promise.all([getPayoutAccount(db, merchantId), payoutOutlook(db, merchantId)]);
+  const [account, outlook] = await Promise.all([
+    getPayoutAccount(db, merchantId),
+    payoutOutlook(db, merchantId),
+  ]);
   const owner = can(role, "payout_account:write");
   return (
     <div className="max-w-3xl space-y-6">

@@ -35,7 +35,9 @@ export function PayoutAccountForm({ accountHolder }: { accountHolder?: string })
       </div>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         Saving asks for your password again.
-        {accountHolder ? " Every owner is emailed, and payouts wait a while before they go to a new account." : ""}
+        {accountHolder
+          ? " Every owner is emailed, and payouts wait a while before they go to a new account."
+          : ""}
       </p>
       <Button type="submit" variant="primary" disabled={pending}>
         {pending ? "Saving…" : saveLabel}
