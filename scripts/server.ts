@@ -85,7 +85,7 @@ const {
 } = await import("@/lib/api/node-bridge");
 const { authRouteAnswer } = await import("@/lib/api/auth-routes");
 const { screenServerAction } = await import("@/lib/platform/server-action-origin");
-const { screenMalformedPath } = await import("@/lib/platform/malformed-path");
+const { screenLongUrl, screenMalformedPath } = await import("@/lib/platform/malformed-path");
 const trustedProxies = getEnv().TRUSTED_PROXIES;
 
 async function serveApi(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -112,6 +112,7 @@ function serveFront(request: http.IncomingMessage, response: http.ServerResponse
   else if (auth) sendApiResponse(response, auth, request.method);
   else if (isMerchantApiPath(pathname)) serveSafely(dev ? serveDashboard : serveApi, request, response);
   else if (
+    screenLongUrl(request.url ?? "/", response) &&
     screenMalformedPath(pathname, response) &&
     screenServerAction(request, response, trustedProxies) &&
     screenPageBody(request, response)
@@ -120,6 +121,8 @@ function serveFront(request: http.IncomingMessage, response: http.ServerResponse
 }
 
 let stopping = false;
+/** How long an idle client connection is kept (Node's default is 5 s). */
+const CLIENT_KEEP_ALIVE_MS = 75_000;
 const server = http.createServer(
   // Host is checked by screenRequest (with a JSON answer), not by Node (an empty 400).
   { requireHostHeader: false },
@@ -129,6 +132,10 @@ const server = http.createServer(
     : serveFront,
 );
 if (role !== "dashboard") {
+  // Clients pool connections longer than Node's 5 s (Go 90 s, browsers, Python's requests): the server must
+  // not be the side that closes first, or their next request meets a reset. Longer than common clients' and
+  // load balancers' idle times (AWS's 60 s), so they close first.
+  server.keepAliveTimeout = CLIENT_KEEP_ALIVE_MS;
   server.on("clientError", answerClientError);
   server.on("checkExpectation", answerExpectationFailed);
   // Without a listener Node closes a CONNECT's connection without an answer.

@@ -10,7 +10,7 @@ import { getDb } from "@/db/client";
 import { signUpMerchant } from "@/lib/accounts/accounts";
 import { acceptInvitation } from "@/lib/accounts/invitations";
 import { logInSchema, type LogInInput } from "@/lib/accounts/schemas";
-import { clientIp } from "@/lib/platform/client-ip";
+import { clientIp, clientUserAgent } from "@/lib/platform/client-ip";
 import { parseInput } from "@/lib/platform/validation";
 
 const REFUSALS: Record<string, string> = {
@@ -93,7 +93,7 @@ export async function acceptInvite(_previous: FormState, formData: FormData): Pr
       getDb(),
       formText(formData, "token"),
       { ...values, password },
-      { ip: clientIp(requestHeaders), userAgent: requestHeaders.get("user-agent") },
+      { ip: clientIp(requestHeaders), userAgent: clientUserAgent(requestHeaders) },
     ));
   } catch (error) {
     return formStateFromError(error, values);

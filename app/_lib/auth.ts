@@ -7,7 +7,7 @@ import type { MerchantAccount } from "@/lib/accounts/accounts";
 import { logInSchema, secondFactorSchema } from "@/lib/accounts/schemas";
 import { endUserSession, startUserSession } from "@/lib/accounts/sessions";
 import { authenticateMerchantUser, CodeAlreadyUsed, completeSecondFactor } from "@/lib/accounts/sign-in";
-import { clientIp } from "@/lib/platform/client-ip";
+import { clientIp, clientUserAgent } from "@/lib/platform/client-ip";
 import { DomainError } from "@/lib/platform/errors";
 import { logger } from "@/lib/platform/logger";
 
@@ -99,7 +99,7 @@ const nextAuth = NextAuth({
       },
       async authorize(credentials, request) {
         try {
-          const client = { ip: clientIp(request.headers), userAgent: request.headers.get("user-agent") };
+          const client = { ip: clientIp(request.headers), userAgent: clientUserAgent(request.headers) };
           const account = await checkCredentials(credentials, client);
           return {
             id: String(account.userId),

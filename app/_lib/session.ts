@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import type { UserRole } from "@/db/enums";
 import { getMemberStanding } from "@/lib/accounts/members";
 import { touchUserSession } from "@/lib/accounts/sessions";
-import { clientIp } from "@/lib/platform/client-ip";
+import { clientIp, clientUserAgent } from "@/lib/platform/client-ip";
 import type { SecurityActor } from "@/lib/security/history";
 import { auth } from "./auth";
 import { REQUESTED_PATH_HEADER, safeReturnPath } from "./return-path";
@@ -43,7 +43,7 @@ const currentMember = cache(async (): Promise<CurrentMember | null> => {
   const standing = await getMemberStanding(getDb(), { userId, merchantId, sessionKey });
   if (!standing) return null;
   const requestHeaders = await headers();
-  const client = { ip: clientIp(requestHeaders), userAgent: requestHeaders.get("user-agent") };
+  const client = { ip: clientIp(requestHeaders), userAgent: clientUserAgent(requestHeaders) };
   await touchUserSession(getDb(), sessionKey, standing.sessionLastUsedAt, client);
   return {
     userId,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { selectRows } from "@/db/client";
-import { clientIp } from "@/lib/platform/client-ip";
+import { clientIp, clientUserAgent } from "@/lib/platform/client-ip";
 import { keyActorLabel, type SecurityActor } from "@/lib/security/history";
 import type { ApiContext } from "./api-route";
 
@@ -32,7 +32,7 @@ export async function apiActor({
       ? keyActorLabel({ name: row.name, displayHint: row.display_hint, createdBy: row.created_by })
       : `API token ${token.tokenId}`,
     ip: clientIp(request.headers),
-    userAgent: request.headers.get("user-agent"),
+    userAgent: clientUserAgent(request.headers),
     tokenId: token.tokenId,
     payoutAccount: row?.payout_account === true,
   };

@@ -84,3 +84,17 @@ export function isTrustedPeer(
   const address = normalize(socketAddress ?? "");
   return isIP(address) !== 0 && trusted.networks.check(address, family(address));
 }
+
+/**
+ * The client's User-Agent as it sent it. Node reads header bytes as Latin-1, so a UTF-8 agent ("Zürich") came
+ * out as mojibake; its bytes are read again as UTF-8 when they are valid UTF-8, and kept as they came otherwise.
+ */
+export function clientUserAgent(headers: { get(name: string): string | null }): string | null {
+  const raw = headers.get("user-agent");
+  if (raw === null || !/[\u0080-\u00ff]/.test(raw)) return raw;
+  // Above U+00FF it was decoded already (a fetch Headers object built from text): leave it.
+  if (/[^\u0000-\u00ff]/.test(raw)) return raw;
+  const bytes = Buffer.from(raw, "latin1");
+  const text = bytes.toString("utf8");
+  return Buffer.from(text, "utf8").equals(bytes) ? text : raw;
+}

@@ -12,25 +12,30 @@ export function csvField(value: CsvValue): string {
 
 /**
  * A CSV download: the header, then each batch's rows as `toFields` lays them out. Pulled only as fast as the
- * client reads, so memory stays flat for any number of rows; a client that goes away ends the batches.
+ * client reads, so memory stays flat for any number of rows; a client that goes away ends the batches. The
+ * first batch is read before the answer starts: a query that fails is an error, never a 200 with a header only.
  */
-export function csvResponse<Row>(options: {
+export async function csvResponse<Row>(options: {
   header: readonly string[];
   batches: AsyncGenerator<Row[], void>;
   toFields: (row: Row) => CsvValue[];
   filename: string;
-}): Response {
+}): Promise<Response> {
   const { header, batches, toFields, filename } = options;
   const encoder = new TextEncoder();
+  const rows = (batch: Row[]) =>
+    encoder.encode(batch.map((row) => `${toFields(row).map(csvField).join(",")}\n`).join(""));
+  const first = await batches.next();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(`${header.join(",")}\n`));
+      if (first.done) controller.close();
+      else controller.enqueue(rows(first.value));
     },
     async pull(controller) {
       const next = await batches.next();
       if (next.done) return controller.close();
-      const lines = next.value.map((row) => toFields(row).map(csvField).join(","));
-      controller.enqueue(encoder.encode(lines.map((line) => `${line}\n`).join("")));
+      controller.enqueue(rows(next.value));
     },
     async cancel() {
       await batches.return(undefined);

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { attributeName, characterCount, idParam, isCalendarDay, messages } from "./validation";
+import {
+  attributeName,
+  characterCount,
+  idParam,
+  isCalendarDay,
+  isStorableInstant,
+  messages,
+} from "./validation";
 
 // The query parameters every paged list of the API reads the same way: the page, a filter's text or choice,
 // and a creation-time range. Laravel's words for each refusal.
@@ -102,8 +109,16 @@ export function createdBound(field: string, end: "from" | "to") {
         ctx.addIssue({ code: "custom", message: `The ${attributeName(field)} field must be a valid date.` });
         return z.NEVER;
       }
-      if (end === "from") return instant;
-      return new Date(instant.getTime() + (dateOnly ? 86_400_000 : 1));
+      const bound = end === "from" ? instant : new Date(instant.getTime() + (dateOnly ? 86_400_000 : 1));
+      // 9999-12-31 runs to a midnight in the year 10000, which the database refuses (it was a 500).
+      if (!isStorableInstant(bound)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `The ${attributeName(field)} field must be a date between 0001-01-01 and 9999-12-30.`,
+        });
+        return z.NEVER;
+      }
+      return bound;
     })
     .meta({ type: "string", examples: ["2026-11-01", "2026-11-01T09:30:00Z"] });
 }

@@ -24,3 +24,21 @@ export function screenMalformedPath(pathname: string, response: http.ServerRespo
   response.end(body);
   return false;
 }
+
+/** The longest page address the dashboard takes: more is no link the dashboard makes (8 KiB, as nginx's default). */
+const MAX_PAGE_URL_BYTES = 8192;
+
+/**
+ * A page address over 8 KiB is answered 414 at once: handed to the dashboard, it waited out the request
+ * timeout (88 s) and ended in a 408. Returns whether the request may go on.
+ */
+export function screenLongUrl(url: string, response: http.ServerResponse): boolean {
+  if (Buffer.byteLength(url) <= MAX_PAGE_URL_BYTES) return true;
+  const body = "URI Too Long: a page address is at most 8 KiB.\n";
+  response.writeHead(414, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+  });
+  response.end(body);
+  return false;
+}

@@ -44,11 +44,16 @@ export const messages = {
  */
 /** A calendar day that exists (no 2026-02-30), `YYYY-MM-DD` from year 1 to 9999, as a date input sends it. */
 export function isCalendarDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith("0000")) return false;
+  // The last day is refused too: a range to it ends at the next midnight, in a year the database cannot hold.
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith("0000") || value >= "9999-12-31") return false;
   // new Date rolls 2026-02-30 over to March: a day that does not exist is refused.
   const day = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
 }
+
+/** Whether an instant is one the database holds and reads back as written: years 0001 to 9999 in UTC. */
+export const isStorableInstant = (instant: Date) =>
+  /^\d{4}-/.test(instant.toISOString()) && instant.getUTCFullYear() >= 1;
 
 export function characterCount(value: string): number {
   return util.codePointLength(value);

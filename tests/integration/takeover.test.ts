@@ -4,6 +4,7 @@
 // and the person who made it, with what to do. On PostgreSQL: the keys are made in the test's process, which a
 // PGlite server's database does not admit.
 import { readdirSync, readFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
@@ -127,5 +128,72 @@ describe.runIf(process.env.DATABASE_URL)("the payout account through the API", (
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain(`, made by ${owner.email}, from 192.0.2.44.`);
     expect(mails[0]).toContain("revoke the key treasury-bot (pay_…");
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("the security history's details", () => {
+  it("a User-Agent in UTF-8 is stored as sent", async () => {
+    const owner = await newOwner("Agent");
+    const key = await createApiToken(
+      db,
+      owner.merchantId,
+      { name: "agent", scope: "write,payout_account" },
+      member(owner.email),
+      { createdBy: owner.email, mayGrantPayoutAccount: true },
+    );
+    const agent = "Kasse/2.0 (Zürich; 日本)";
+    const body = JSON.stringify({ account_holder: "Agent AG", iban: IBAN });
+    // The UTF-8 bytes on the wire, as a client in another language sends them (written raw: Node's own client
+    // would encode the header itself).
+    const url = new URL(baseUrl);
+    const status = await new Promise<number>((resolve, reject) => {
+      const socket = net.connect(Number(url.port), url.hostname, () => {
+        const head = [
+          "PUT /api/payout-account HTTP/1.1",
+          `Host: ${url.host}`,
+          `Authorization: Bearer ${key.token}`,
+          "Content-Type: application/json",
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          `User-Agent: ${agent}`,
+          "Connection: close",
+        ];
+        socket.write(Buffer.from(`${head.join("\r\n")}\r\n\r\n${body}`, "utf8"));
+      });
+      let answer = "";
+      socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+      socket.on("end", () => resolve(Number(answer.split(" ")[1])));
+      socket.on("error", reject);
+    });
+    expect(status).toBe(200);
+    const [row] = await selectRows<{ user_agent: string }>(
+      db,
+      sql`select user_agent from security_events
+          where merchant_id = ${owner.merchantId} and action = 'payout_account.changed'`,
+    );
+    expect(row?.user_agent).toBe(agent);
+  });
+});
+
+describe("dates the database cannot hold", () => {
+  const { tokens } = inject("data");
+  it.each([
+    ["/api/payments?created_to=9999-12-31", "created_to"],
+    ["/api/payments?created_from=9999-12-31T23:59:59Z&created_to=9999-12-31T23:59:59.999Z", "created_to"],
+    ["/api/balance-transactions?created_to=9999-12-31", "created_to"],
+    ["/api/reports/balance-summary?from=9999-12-30&to=9999-12-31", "to"],
+  ])("%s is a 422 on %s, never a 500", async (route, field) => {
+    const answer = await callApi(baseUrl, route, { token: tokens.api });
+    expect(answer.status).toBe(422);
+    expect(Object.keys((answer.body as { errors: Record<string, string[]> }).errors)).toEqual([field]);
+  });
+});
+
+describe("page addresses", () => {
+  it("a dashboard address over 8 KiB is answered 414 at once", async () => {
+    const answer = await fetch(`${baseUrl}/dashboard/payments?search=${"x".repeat(9000)}`, {
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(answer.status).toBe(414);
+    expect(await answer.text()).toContain("URI Too Long");
   });
 });

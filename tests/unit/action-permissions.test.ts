@@ -1,10 +1,19 @@
 // Every dashboard server action, called as each role: allowed roles get past authorization, the others get
 // the refusal and touch nothing (the database is a trap here). The expected table is written out by hand,
-// apart from lib/accounts/permissions.ts, so a change to either shows up.
+// apart from lib/accounts/permissions.ts, so a change to either shows up. So is the list of actions that move
+// money or grant access (sudo mode): each asks for the password again when the session has not given it in
+// the last 10 minutes, records the attempt and runs nothing; every other action never asks.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { UserRole } from "@/db/enums";
 
-const state = vi.hoisted(() => ({ role: "owner", databaseTouched: false }));
+const state = vi.hoisted(() => ({
+  role: "owner",
+  databaseTouched: false,
+  /** Whether the database may be reached (the sudo tests' standing and record): otherwise it is a trap. */
+  databaseOpen: false,
+  recentPassword: false,
+  recorded: [] as string[],
+}));
 
 vi.mock("@/app/_lib/session", () => ({
   SECURITY_PATH: "/dashboard/settings/security",
@@ -20,8 +29,19 @@ vi.mock("@/app/_lib/session", () => ({
 }));
 vi.mock("@/db/client", () => ({
   getDb: () => {
+    if (state.databaseOpen) return {};
     state.databaseTouched = true;
     throw new Error("database touched");
+  },
+}));
+vi.mock("@/lib/accounts/reauthentication", () => ({
+  reauthenticationStanding: () => Promise.resolve({ recent: state.recentPassword, secondFactor: false }),
+}));
+vi.mock("@/lib/security/history", async (original) => ({
+  ...(await original<object>()),
+  recordSecurityEvent: (_db: unknown, _merchant: number, _by: unknown, action: string) => {
+    state.recorded.push(action);
+    return Promise.resolve();
   },
 }));
 // With read replicas configured, an action records the merchant's write position afterwards: not here.
@@ -93,8 +113,20 @@ const expected: Record<string, Record<string, UserRole[]>> = {
 
 const REFUSAL = /^Your role \((Owner|Developer|Viewer)\) cannot do this\./;
 
+/** The actions that move money or grant access: each needs the password again (sudo mode). */
+const SENSITIVE: Record<string, string[]> = {
+  apiKeys: ["generateApiToken", "rollToken"],
+  webhooks: ["revealSecret", "rotateSecret"],
+  security: ["beginEnrolment", "turnOffTwoFactor", "saveTwoFactorRequirement"],
+  team: ["invite", "revokeInvite", "changeRole", "removeFromTeam"],
+  payoutSettings: ["savePayoutAccount"],
+};
+
 beforeEach(() => {
   state.databaseTouched = false;
+  state.databaseOpen = false;
+  state.recentPassword = false;
+  state.recorded = [];
 });
 
 describe("every dashboard server action checks the caller's role", () => {
@@ -129,4 +161,42 @@ describe("every dashboard server action checks the caller's role", () => {
             expect(state.databaseTouched).toBe(false);
           }
         });
+});
+
+describe("every action that moves money or grants access asks for the password again (sudo mode)", () => {
+  for (const [moduleName, actions] of Object.entries(expected))
+    for (const [actionName, allowed] of Object.entries(actions)) {
+      const sensitive = SENSITIVE[moduleName]?.includes(actionName) ?? false;
+      it(`${actionName}: ${sensitive ? "asks, records the attempt and runs nothing" : "never asks"}`, async () => {
+        state.role = allowed[0]!;
+        state.databaseOpen = true;
+        const action = (
+          modules as unknown as Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>
+        )[moduleName]![actionName]!;
+        const outcome = await action({}, new FormData()).then(
+          (result) => result as { reauthenticate?: unknown },
+          (error: unknown) => ({ thrown: String(error) }),
+        );
+        if (sensitive) {
+          expect(outcome).toMatchObject({ reauthenticate: { secondFactor: false } });
+          expect(state.recorded).toEqual(["user.reauthentication_required"]);
+        } else {
+          expect("reauthenticate" in outcome).toBe(false);
+          expect(state.recorded).not.toContain("user.reauthentication_required");
+        }
+      });
+    }
+
+  it("with the password given in the last 10 minutes, a sensitive action runs", async () => {
+    state.role = "owner";
+    state.recentPassword = true;
+    state.databaseOpen = true;
+    // The work itself runs (and fails on this test's empty database), with no cue and no record of one.
+    const outcome = await modules.team.invite({}, new FormData()).then(
+      (result) => result as object,
+      (error: unknown) => ({ thrown: String(error) }),
+    );
+    expect(outcome).not.toHaveProperty("reauthenticate");
+    expect(state.recorded).toEqual([]);
+  });
 });
