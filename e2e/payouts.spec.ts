@@ -54,7 +54,8 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   // What was typed stays, to correct rather than retype.
   await expect(account.getByLabel("IBAN")).toHaveValue("DE00 1234 5678");
   await account.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 00");
-  await saveBankAccount(page, seedData.ledger.password);
+  // The password was confirmed for the first try, minutes ago in this session: not asked again.
+  await saveBankAccount(page, seedData.ledger.password, "Save account", false);
   await expect(page.getByText("Payouts now go to the account ending 3000.")).toBeVisible();
   await expect(page.getByTestId("payout-account")).toContainText("Ledger GmbH, IBAN ending 3000");
   // The IBAN is never shown again, not even in the form.
@@ -181,7 +182,7 @@ test("balance, payout account, a payout and its reconciliation; cancel, pay out 
   await page.goto("/dashboard/settings/payouts");
   await expect(account).toContainText(/Payouts are paused until you save another account\./);
   await account.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 00");
-  await saveBankAccount(page, seedData.ledger.password, "Replace account");
+  await saveBankAccount(page, seedData.ledger.password, "Replace account", false);
   await expect(page.getByText("Payouts now go to the account ending 3000.")).toBeVisible();
   await expect(account).not.toContainText("Replace your bank account");
 

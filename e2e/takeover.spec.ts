@@ -46,7 +46,7 @@ test("a copied session cookie makes no key, invites no owner and changes no role
   await refuse();
   await stolen.goto("/dashboard/team");
   await stolen.getByLabel("Email").fill(uniqueEmail("attacker"));
-  await stolen.getByLabel("Role").selectOption("owner");
+  await stolen.getByLabel("Role", { exact: true }).selectOption("owner");
   await stolen.getByRole("button", { name: "Invite" }).click();
   await refuse();
   const stolenRow = stolen.getByRole("row", { name: /Quinn developer/ });
@@ -72,7 +72,7 @@ test("a copied session cookie makes no key, invites no owner and changes no role
   await expect(row.getByRole("cell").nth(1)).toHaveText("Viewer");
   const partner = uniqueEmail("partner");
   await page.getByLabel("Email").fill(partner);
-  await page.getByLabel("Role").selectOption("owner");
+  await page.getByLabel("Role", { exact: true }).selectOption("owner");
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page.getByText(`${partner} · Owner`)).toBeVisible();
   await page.goto("/dashboard/api-keys");

@@ -7,6 +7,8 @@ import { DomainError } from "@/lib/platform/errors";
 import { adminCommands, type AdminCommand } from "./admin-commands";
 
 class UsageError extends Error {}
+/** `--help`: the usage on stdout, and success. */
+class HelpRequested extends Error {}
 
 function usage(): string {
   const lines = Object.entries(adminCommands).map(([name, command]) => {
@@ -25,6 +27,7 @@ function parseCommandLine(argv: string[]): {
   json: boolean;
 } {
   const [name, ...rest] = argv;
+  if (name === "--help" || name === "-h" || name === "help") throw new HelpRequested(usage());
   const command = name ? adminCommands[name] : undefined;
   if (!name || !command) throw new UsageError(name ? `Unknown command "${name}".\n\n${usage()}` : usage());
   let values: Record<string, string | boolean | undefined>;
@@ -61,24 +64,50 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A result as lines a person reads: `key: value`, a list as one indented line per item (`currency EUR,
+ * balance 12.50`), an object as its keys indented below (never `[object Object]`).
+ */
+function forPeople(value: object, indent = ""): string {
+  return Object.entries(value)
+    .map(([key, item]: [string, unknown]) => {
+      if (Array.isArray(item))
+        return item.length === 0
+          ? `${indent}${key}: none`
+          : `${indent}${key}:\n${item.map((entry: unknown) => `${indent}  - ${inline(entry)}`).join("\n")}`;
+      if (item !== null && typeof item === "object")
+        return `${indent}${key}:\n${forPeople(item, `${indent}  `)}`;
+      return `${indent}${key}: ${String(item)}`;
+    })
+    .join("\n");
+}
+
+const inline = (entry: unknown): string =>
+  entry !== null && typeof entry === "object"
+    ? Object.entries(entry)
+        .map(
+          ([key, value]: [string, unknown]) =>
+            `${key} ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
+        )
+        .join(", ")
+    : String(entry);
+
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
     parsed = parseCommandLine(process.argv.slice(2));
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      console.log(error.message);
+      return 0;
+    }
     console.error(describeError(error));
     return 2;
   }
   try {
     await migrateDatabase();
     const result = await parsed.command.run(getDb(), parsed.options);
-    console.log(
-      parsed.json
-        ? JSON.stringify(result)
-        : Object.entries(result)
-            .map(([key, value]) => `${key}: ${String(value)}`)
-            .join("\n"),
-    );
+    console.log(parsed.json ? JSON.stringify(result) : forPeople(result));
     return parsed.command.failed?.(result) ? 1 : 0;
   } catch (error) {
     console.error(`${parsed.name} failed: ${describeError(error)}`);

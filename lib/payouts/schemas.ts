@@ -33,6 +33,10 @@ export const payoutSchema = z.object({
   failure_reason: z.string().nullable(),
   created_at: z.string().describe("UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`."),
 });
+/** Whether a payout is still on its way or arrived: a failed or canceled one arrives nowhere (no date shown). */
+export const payoutArrives = (payout: { status: string }) =>
+  payout.status !== "failed" && payout.status !== "canceled";
+
 export type Payout = z.infer<typeof payoutSchema>;
 
 export const settlePayoutSchema = z.object({

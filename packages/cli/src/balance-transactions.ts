@@ -1,4 +1,9 @@
-import type { BalanceTransaction, BalanceTransactionFilters, Payments } from "@payments-platform/sdk";
+import {
+  PaymentsApiError,
+  type BalanceTransaction,
+  type BalanceTransactionFilters,
+  type Payments,
+} from "@payments-platform/sdk";
 import { type ListWindow, printEach, take } from "./lists.js";
 import { CliError, emit, EXIT, timestamp } from "./output.js";
 
@@ -51,29 +56,54 @@ export async function listBalanceTransactions(
   );
 }
 
+/** Decimal strings of one currency added exactly (no float): "1.10" + "-0.25" = "0.85". */
+function addAmounts(amounts: string[]): string {
+  const decimals = Math.max(0, ...amounts.map((amount) => amount.split(".")[1]?.length ?? 0));
+  const minor = amounts.reduce((sum, amount) => {
+    const [whole, fraction = ""] = amount.replace("-", "").split(".");
+    const value = BigInt(`${whole}${fraction.padEnd(decimals, "0")}`);
+    return sum + (amount.startsWith("-") ? -value : value);
+  }, 0n);
+  const digits = (minor < 0n ? -minor : minor).toString().padStart(decimals + 1, "0");
+  const text = decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+  return minor < 0n ? `-${text}` : text;
+}
+
 /**
  * `payments payouts show ID`: the payout (status, amount, arrival, account, why it failed) and every balance
- * transaction it carried, whose net adds up to its amount; with --json the payout, then each transaction as
- * the API has it.
+ * transaction it carried, then their sum, which is its amount; with --json the payout, then each transaction
+ * as the API has it. A failed or canceled payout arrives nowhere: no arrival date. An unknown id says so.
  */
 export async function showPayout(client: Payments, id: number, options: { json?: boolean }): Promise<void> {
-  const payout = await client.payouts.retrieve(id);
+  const payout = await client.payouts.retrieve(id).catch((error: unknown) => {
+    if (error instanceof PaymentsApiError && error.status === 404)
+      throw new CliError(`No payout ${id} exists on this account.`, EXIT.refused);
+    throw error;
+  });
   const json = options.json === true;
+  const ended = payout.status === "failed" || payout.status === "canceled";
   emit(
     json,
     { type: "payout", ...payout },
     [
       `Payout ${payout.id}  ${payout.status}  ${payout.amount} ${payout.currency}`,
-      `Created ${timestamp(payout.created_at)}, arrives ${payout.arrival_date}, to ••••${payout.destination_last4}`,
+      `Created ${timestamp(payout.created_at)}${ended ? "" : `, arrives ${payout.arrival_date}`}, to ••••${payout.destination_last4}`,
       ...(payout.failure_reason ? [`Failed: ${payout.failure_reason}`] : []),
       "Transactions it carried:",
     ].join("\n"),
   );
-  let count = 0;
+  const nets: string[] = [];
   for await (const move of client.balanceTransactions.list({ payoutId: payout.id, perPage: 100 })) {
-    count += 1;
+    nets.push(move.net);
     // As the API has it: its own `type` (payment, refund, …) says what it is.
     emit(json, move, `  ${transactionLine(move)}`);
   }
-  if (count === 0 && !json) emit(false, {}, "  None.");
+  if (json) return;
+  if (nets.length === 0) emit(false, {}, "  None.");
+  else
+    emit(
+      false,
+      {},
+      `  Total: ${addAmounts(nets)} ${payout.currency} in ${nets.length} transaction${nets.length === 1 ? "" : "s"}`,
+    );
 }

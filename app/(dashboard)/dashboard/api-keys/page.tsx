@@ -117,7 +117,9 @@ export default async function ApiKeysPage({
               <p className="min-w-32 font-medium [overflow-wrap:anywhere]">{token.name}</p>
               <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{token.displayHint}</p>
               {token.createdBy ? (
-                <p className="text-xs text-zinc-600 dark:text-zinc-400">Made by {token.createdBy}</p>
+                <p className="text-xs text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">
+                  Made by {token.createdBy}
+                </p>
               ) : null}
             </td>
             <td className="px-4 py-3 whitespace-nowrap">{scopeLabel(token)}</td>

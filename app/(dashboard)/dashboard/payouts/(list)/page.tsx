@@ -13,7 +13,7 @@ import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
 import { getBalance } from "@/lib/ledger/balance";
 import { listPayouts, payoutOutlook } from "@/lib/payouts/queries";
-import type { Payout } from "@/lib/payouts/schemas";
+import { payoutArrives, type Payout } from "@/lib/payouts/schemas";
 import { PayoutForm } from "./payout-form";
 import { PayoutAccountWarning } from "../../balance/payout-account-warning";
 
@@ -131,7 +131,7 @@ export default async function PayoutsPage({
               ) : null}
             </td>
             <td className="px-4 py-3 font-mono">•••• {payout.destination_last4}</td>
-            <td className="px-4 py-3">{payout.arrival_date}</td>
+            <td className="px-4 py-3">{payoutArrives(payout) ? payout.arrival_date : "—"}</td>
             <td className="whitespace-nowrap px-4 py-3">
               <RelativeTime value={payout.created_at} />
             </td>
@@ -147,7 +147,8 @@ export default async function PayoutsPage({
             </p>
             <p className="flex items-center justify-between gap-2 text-xs text-zinc-600 dark:text-zinc-400">
               <span>
-                To •••• {payout.destination_last4} · arrival {payout.arrival_date}
+                To •••• {payout.destination_last4}
+                {payoutArrives(payout) ? ` · arrival ${payout.arrival_date}` : ""}
               </span>
               <PayoutStatusBadge status={payout.status} />
             </p>

@@ -78,7 +78,12 @@ export function PayoutForm({
             </Button>
           </div>
         </div>
-        {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
+        {/* The account's refusal (a hold, an errored account) has no field here: it is the message itself. */}
+        {state.errors?.payout_account ? (
+          <Alert>{state.errors.payout_account.join(" ")}</Alert>
+        ) : state.message && !state.ok ? (
+          <Alert>{state.message}</Alert>
+        ) : null}
       </form>
       <Dialog open={asking !== null} onClose={() => setAsking(null)} title="Pay out now?">
         <div className="space-y-4">

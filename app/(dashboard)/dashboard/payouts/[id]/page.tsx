@@ -9,6 +9,7 @@ import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { BackLink } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
+import { payoutArrives } from "@/lib/payouts/schemas";
 import {
   listBalanceTransactions,
   payoutCarriedNet,
@@ -47,7 +48,8 @@ export default async function PayoutPage({ params, searchParams }: Props) {
   const fields: Array<[string, React.ReactNode]> = [
     ["Amount", formatMoney(payout.amount, payout.currency)],
     ["Status", <PayoutStatusBadge key="status" status={payout.status} />],
-    ["Arrival", payout.arrival_date],
+    // A failed or canceled payout arrives nowhere.
+    ["Arrival", payoutArrives(payout) ? payout.arrival_date : "—"],
     [
       "To",
       <span key="to" className="font-mono">
