@@ -57,3 +57,6 @@ export function readDatabaseConfig(): DatabaseConfig {
 
 /** The committed migrations (drizzle-kit's output), applied at every start. */
 export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+
+/** The SQL functions' current text (db/function-files.ts), applied after the migrations when it changed. */
+export const functionsFolder = path.join(process.cwd(), "db", "functions");
