@@ -5,7 +5,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runBackfills } from "./backfills";
 import { distributeForCitus, joinCitusWorker, onCitusWorker } from "./citus";
-import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
+import { MIGRATION_LOCK_ID, migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import type { Connection, Database, Executor } from "./database-types";
 import { applyFunctionFiles, type RunSql } from "./function-files";
 import {
@@ -27,9 +27,6 @@ import { captureFor, capturingLogger, type StatementRecorder } from "./statement
  * and calls the helpers below.
  */
 export type { Database, Executor, Transaction } from "./database-types";
-
-// Any fixed number: it only has to be the same in every process that migrates.
-const MIGRATION_LOCK_ID = 72_201_517;
 
 export { poolUsage, PoolerMisconfiguredError } from "./pool";
 
