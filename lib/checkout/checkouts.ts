@@ -187,10 +187,10 @@ type PayerOutcome =
   | { status: "failed"; code: PaymentFailureCode; reason: string };
 
 /**
- * The payer's settle, as one call of the database's `pay_checkout` (migration 0050): under the checkout's row
- * lock, checked against its state, settled with the card (`paymentMethod`, or the one waiting at the
- * authentication step), and a disputing test card's dispute scheduled. The payment's own transition decides
- * races with another tab, a cancel or the expirer: one transition, one event.
+ * The payer's settle, as one call of the database's `pay_checkout` (db/functions/checkout.sql): under the
+ * checkout's row lock, checked against its state, settled with the card (`paymentMethod`, or the one waiting
+ * at the authentication step), and a disputing test card's dispute scheduled. The payment's own transition
+ * decides races with another tab, a cancel or the expirer: one transition, one event.
  */
 async function settleAtCheckout(
   db: Executor,

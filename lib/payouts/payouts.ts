@@ -63,10 +63,11 @@ export async function findPayout(
 export type CreatePayoutOptions = { autoSettleMs: number; idempotencyKey?: string };
 
 /**
- * POST /api/payouts: all that is available in the currency (or `amount` of it) to the payout account. A payout
- * of all of it carries the balance transactions it pays out (they add up to it); one of part carries none.
- * With an Idempotency-Key, a retry returns the first payout (`replayed`) instead of paying out twice. One call
- * of the database's `create_payout` (migration 0049), after the account's IBAN is read here (it is encrypted).
+ * POST /api/payouts: all that is available in the currency (or `amount` of it) to the payout account. A
+ * payout of all of it carries the balance transactions it pays out (they add up to it); one of part carries
+ * none. With an Idempotency-Key, a retry returns the first payout (`replayed`) instead of paying out twice.
+ * One call of the database's `create_payout` (db/functions/payouts.sql), after the account's IBAN is read
+ * here (it is encrypted).
  */
 export async function createPayout(
   db: Executor,
@@ -118,9 +119,9 @@ function explainPayoutRefusal(
 }
 
 /**
- * Moves one payout on with the database's `move_payout` (migration 0049), in the caller's transaction or as
- * one call: to in_transit, or to its end (paid, failed, canceled; null: as the simulator would), posting what
- * that moves. Returns the payout as it is now, or undefined when it was not in `from`.
+ * Moves one payout on with the database's `move_payout` (db/functions/payouts.sql), in the caller's
+ * transaction or as one call: to in_transit, or to its end (paid, failed, canceled; null: as the simulator
+ * would), posting what that moves. Returns the payout as it is now, or undefined when it was not in `from`.
  */
 async function movePayout(
   db: Executor,
