@@ -13,7 +13,7 @@ const BALANCE_SLOTS = 8;
 /**
  * `currency`'s ISO minor units as SQL: the database's `minor_units` (db/functions/money.sql), two IN lists
  * that the planner inlines, not a CASE branch per currency: that expression is in every settle, and a CASE of
- * 23 branches, twice, halved the settler's throughput (BENCHMARKS.md, "Settling on the ledger").
+ * 23 branches, twice, halved the settler's throughput (docs/benchmarks-log.md, "Settling on the ledger").
  */
 export function minorUnitsSql(currency: SQL): SQL {
   return sql`minor_units(${currency})`;
