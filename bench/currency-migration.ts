@@ -2,7 +2,7 @@
 // (currencies) and then their backfill (db/backfills.ts) timed on a database at 0032 holding MIG_PAYMENTS
 // payments (default 10,000,000) of one merchant that had chosen EUR as its display currency, the worst case:
 // every row of its is backfilled. Meanwhile a second merchant inserts a payment every 50 ms, and the big one
-// too; the longest insert of each is how long writes waited. BENCHMARKS.md, "Currencies".
+// too; the longest insert of each is how long writes waited. docs/benchmarks-log.md, "Currencies".
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -65,7 +65,10 @@ export async function joinCitusWorker(client: Sql): Promise<boolean> {
   return true;
 }
 
-/** Kept on the coordinator only, never joined with merchants' rows: the bookkeeping of migrations. */
+/**
+ * Kept on the coordinator only, never joined with merchants' rows: the bookkeeping of migrations. (The function
+ * files' checksums, drizzle.function_files, are outside `public`, which alone is distributed.)
+ */
 export const COORDINATOR_TABLES = ["backfills"];
 
 /**
@@ -95,10 +98,10 @@ export async function distributeForCitus(client: Sql): Promise<string[]> {
 }
 
 /**
- * The write functions of migrations 0047 to 0051, each by its merchant argument (`p_merchant_id`): a call
- * names its merchant, so the coordinator hands the whole call to the worker with that merchant's shards
- * (colocated with `payments`), which runs every statement of it locally. Idempotent (Citus updates the
- * function's entry).
+ * The write functions of db/functions, each by its merchant argument (`p_merchant_id`): a call names its
+ * merchant, so the coordinator hands the whole call to the worker with that merchant's shards (colocated with
+ * `payments`), which runs every statement of it locally. Idempotent (Citus updates the function's entry), and
+ * run after the function files on every migration, so a function a file changed is distributed again.
  */
 export const DELEGATED_FUNCTIONS = [
   "create_payment(bigint,text,text,text,numeric,text,text,text,integer,text,bigint,text,text,text,boolean,text,text,timestamptz)",
@@ -117,8 +120,9 @@ export const DELEGATED_FUNCTIONS = [
 ];
 
 /**
- * What they call, on every node too. Created by a migration while the tables were still the coordinator's,
- * a function over a table's row type stayed there: distributing it copies it to the workers.
+ * What they call, on every node too. Created while the tables were still the coordinator's (a migration, or
+ * db/functions on a new database), a function over a table's row type stayed there: distributing it copies it
+ * to the workers.
  */
 const PROPAGATED_FUNCTIONS = [
   "payment_json(payments,text)",
@@ -129,7 +133,7 @@ const PROPAGATED_FUNCTIONS = [
   "payout_json(payouts)",
   "dispute_json(disputes,text[])",
   "dispute_fee(text)",
-  // A rate limit's count (migration 0052): run where it is called, its statements on the coordinator's table.
+  // A rate limit's count (db/functions/rate-limit.sql): run where it is called, on the coordinator's table.
   "count_request(text,integer,float8)",
 ];
 

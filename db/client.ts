@@ -5,8 +5,9 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runBackfills } from "./backfills";
 import { distributeForCitus, joinCitusWorker, onCitusWorker } from "./citus";
-import { migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
+import { MIGRATION_LOCK_ID, migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import type { Connection, Database, Executor } from "./database-types";
+import { applyFunctionFiles, type RunSql } from "./function-files";
 import {
   counted,
   poolClient,
@@ -26,9 +27,6 @@ import { captureFor, capturingLogger, type StatementRecorder } from "./statement
  * and calls the helpers below.
  */
 export type { Database, Executor, Transaction } from "./database-types";
-
-// Any fixed number: it only has to be the same in every process that migrates.
-const MIGRATION_LOCK_ID = 72_201_517;
 
 export { poolUsage, PoolerMisconfiguredError } from "./pool";
 
@@ -103,21 +101,27 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
       const lock = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
       const single = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
       try {
-        if (await joinCitusWorker(single)) return;
+        if (await joinCitusWorker(single)) return [];
         for (;;) {
-          const migrated = await lock.begin(async (tx) => {
+          const applied = await lock.begin(async (tx) => {
             const [held] = await tx
               .unsafe<Array<{ held: boolean }>>(
                 `select pg_try_advisory_xact_lock(${MIGRATION_LOCK_ID}) as held`,
               )
               .simple();
-            if (!held?.held) return false;
+            if (!held?.held) return undefined;
             await migratePostgres(drizzlePostgres({ client: single }), { migrationsFolder });
+            // Under the lock: a second process finds the checksums this one recorded, and applies nothing.
+            const files = await applyFunctionFiles(
+              <T>(work: (run: RunSql) => Promise<T>) =>
+                single.begin((fileTx) => work((text) => fileTx.unsafe(text).simple())) as Promise<T>,
+            );
             await finishRollupKeys((statement) => single.unsafe(statement), { concurrently: true });
+            // After the function files: the functions they changed are distributed again with their new text.
             await distributeForCitus(single);
-            return true;
+            return files;
           });
-          if (migrated) break;
+          if (applied) return applied;
           await new Promise((resolve) => setTimeout(resolve, 250));
         }
       } finally {
@@ -168,11 +172,15 @@ export function getBackgroundDb(): Database {
   return connection().backgroundDb;
 }
 
-/** The schema's migrations, then the data backfills they left (db/backfills.ts), before anything is served. */
-export async function migrateDatabase(): Promise<void> {
-  await connection().migrate();
+/**
+ * The schema's migrations and the function files that changed (db/function-files.ts), then the data backfills
+ * they left (db/backfills.ts), before anything is served. Returns the function files applied.
+ */
+export async function migrateDatabase(): Promise<string[]> {
+  const applied = await connection().migrate();
   // A Citus worker's processes leave them to the coordinator's, where their bookkeeping is.
   if (!onCitusWorker()) await runBackfills(connection().db);
+  return applied;
 }
 
 export function listenForNotifications(channel: string, onNotify: () => void): Promise<void> {

@@ -57,3 +57,12 @@ export function readDatabaseConfig(): DatabaseConfig {
 
 /** The committed migrations (drizzle-kit's output), applied at every start. */
 export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+
+/**
+ * The advisory lock a process migrating PostgreSQL holds (db/client.ts). Any fixed number: it only has to be
+ * the same in every process that migrates.
+ */
+export const MIGRATION_LOCK_ID = 72_201_517;
+
+/** The SQL functions' current text (db/function-files.ts), applied after the migrations when it changed. */
+export const functionsFolder = path.join(process.cwd(), "db", "functions");

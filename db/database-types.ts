@@ -18,7 +18,8 @@ export type Connection = {
   db: Database;
   /** See getBackgroundDb. */
   backgroundDb: Database;
-  migrate: () => Promise<void>;
+  /** The migrations, then the changed function files (db/function-files.ts): returns those files. */
+  migrate: () => Promise<string[]>;
   /** Subscribes to a NOTIFY channel (LISTEN on PostgreSQL, in-process on PGlite). */
   listen: (channel: string, onNotify: () => void) => Promise<void>;
   close: () => Promise<void>;

@@ -6,6 +6,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { migrationsFolder, type DatabaseConfig } from "./config";
 import type { Connection, Database } from "./database-types";
 import { acquireEmbeddedDatabaseLock } from "./embedded-lock";
+import { applyFunctionFiles } from "./function-files";
 import { finishRollupKeys } from "./rollup-keys";
 import * as schema from "./schema";
 import { captureFor, capturingLogger } from "./statement-capture";
@@ -27,9 +28,13 @@ export function connectPglite(config: DatabaseConfig): Connection {
     backgroundDb: db,
     async migrate() {
       await migrate(drizzle({ client }), { migrationsFolder });
+      const applied = await applyFunctionFiles((work) =>
+        client.transaction((tx) => work(async (text) => (await tx.exec(text)).at(-1)?.rows ?? [])),
+      );
       await finishRollupKeys(async (statement) => (await client.query(statement)).rows, {
         concurrently: false,
       });
+      return applied;
     },
     async listen(channel, onNotify) {
       await client.listen(channel, () => onNotify());

@@ -64,7 +64,7 @@ export function isMissingPartition(error: unknown): boolean {
 
 /**
  * True when a write function refused an Idempotency-Key used with another request (SQLSTATE PA409, raised by
- * the functions of migration 0047): the API's 409.
+ * claim_idempotency_key, db/functions/idempotency.sql): the API's 409.
  */
 export function isIdempotencyKeyReused(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {

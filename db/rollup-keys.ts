@@ -1,10 +1,10 @@
-// Migration 0033 gave payment_daily_totals a primary key with `currency`. Built in the migrations' transaction,
-// that index over a large rollup held every merchant's writes until it was done (31 s at 10,000,000 rollup
-// rows, BENCHMARKS.md, "Currencies"): the transaction also holds the locks of 0033's ALTER TABLEs, and every
-// payment writes this rollup. So the key is built here, after the migrations commit: the index CONCURRENTLY
-// (writes go on), then a catalog-only swap of the constraint onto it. Every way the schema is migrated calls
-// this right after the migrations (db/client.ts, db/embedded-connection.ts, tests, benchmarks); it does nothing
-// once the key is there.
+// Migration 0033 gave payment_daily_totals a primary key with `currency`. Built in the migrations'
+// transaction, that index over a large rollup held every merchant's writes until it was done (31 s at
+// 10,000,000 rollup rows, docs/benchmarks-log.md, "Currencies"): the transaction also holds the locks of
+// 0033's ALTER TABLEs, and every payment writes this rollup. So the key is built here, after the migrations
+// commit: the index CONCURRENTLY (writes go on), then a catalog-only swap of the constraint onto it. Every
+// way the schema is migrated calls this right after the migrations (db/client.ts, db/embedded-connection.ts,
+// tests, benchmarks); it does nothing once the key is there.
 
 const TABLE = "payment_daily_totals";
 /**

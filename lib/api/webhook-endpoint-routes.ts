@@ -1,10 +1,10 @@
 import { endpointResource, readEndpointBody, withApiFieldNames } from "@/lib/webhooks/endpoint-api";
+import { rotateWebhookSecret } from "@/lib/webhooks/endpoint-secrets";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookEndpoints,
-  rotateWebhookSecret,
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";

@@ -105,8 +105,9 @@ const EVIDENCE_FIELDS = `{${DISPUTE_EVIDENCE_FIELDS.join(",")}}`;
 
 /**
  * The payer's bank disputes a completed payment, now: the amount not refunded, withdrawn with the dispute fee
- * (`dispute`), unless it is an inquiry. One call of the database's `open_dispute` (migration 0051), under the
- * payment's row lock, so a refund cannot slip in beside it; in the caller's transaction when `db` is one.
+ * (`dispute`), unless it is an inquiry. One call of the database's `open_dispute`
+ * (db/functions/disputes.sql), under the payment's row lock, so a refund cannot slip in beside it; in the
+ * caller's transaction when `db` is one.
  */
 export async function openDispute(
   db: Executor,
@@ -150,8 +151,8 @@ async function whyNotDisputable(db: Executor, merchantId: number, paymentId: num
 /**
  * The bank's decision: an inquiry closes (`warning_closed`, no money either way); a chargeback is won (the
  * amount reinstated, `dispute_won`; the fee is kept) or lost (nothing returns). One call of the database's
- * `decide_dispute` (migration 0051), under the dispute's row lock; in the caller's transaction when `db` is one.
- * A closed dispute is a 409, another merchant's a 404.
+ * `decide_dispute` (db/functions/disputes.sql), under the dispute's row lock; in the caller's transaction
+ * when `db` is one. A closed dispute is a 409, another merchant's a 404.
  */
 export async function decideDispute(
   db: Executor,

@@ -4,16 +4,16 @@ import { getEnv } from "@/lib/platform/env";
 
 // Money moves only as balance transactions whose entries sum to 0 (DESIGN.md, "Balances, fees and payouts"),
 // written with the account balances they change inside the transaction of whatever moved the money: in the
-// database's write functions (settle_payment, and post_move for refunds, payouts and disputes: migrations 0047
-// to 0051), and for the settler's batches of payments in the CTEs here.
+// database's write functions (settle_payment, and post_move for refunds, payouts and disputes:
+// db/functions/payments.sql and ledger.sql), and for the settler's batches of payments in the CTEs here.
 
 /** Slots each balance is spread over: settles of one merchant pick one at random, so rarely wait on each other. */
 const BALANCE_SLOTS = 8;
 
 /**
- * `currency`'s ISO minor units as SQL: the database's `minor_units` (migration 0047), two IN lists that the
- * planner inlines, not a CASE branch per currency: that expression is in every settle, and a CASE of 23
- * branches, twice, halved the settler's throughput (BENCHMARKS.md, "Settling on the ledger").
+ * `currency`'s ISO minor units as SQL: the database's `minor_units` (db/functions/money.sql), two IN lists
+ * that the planner inlines, not a CASE branch per currency: that expression is in every settle, and a CASE of
+ * 23 branches, twice, halved the settler's throughput (docs/benchmarks-log.md, "Settling on the ledger").
  */
 export function minorUnitsSql(currency: SQL): SQL {
   return sql`minor_units(${currency})`;
@@ -22,7 +22,7 @@ export function minorUnitsSql(currency: SQL): SQL {
 /**
  * A completed payment's fee: percent of the amount plus a fixed count of minor units, rounded half up to the
  * currency's minor unit, exact: numeric throughout; a payment of 0 costs nothing (DESIGN.md, "Zero"). The
- * database's `payment_fee` (migration 0047), which settle_payment uses too: one rule.
+ * database's `payment_fee` (db/functions/payments.sql), which settle_payment uses too: one rule.
  */
 export function feeSql(amount: SQL, currency: SQL, percent: SQL, fixedMinorUnits: SQL): SQL {
   return sql`payment_fee(${amount}, ${currency}, ${percent}, ${fixedMinorUnits})`;

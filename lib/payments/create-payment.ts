@@ -44,10 +44,11 @@ export type NewPayment = {
 };
 
 /**
- * The whole creation as one call of the database's `create_payment` (migration 0047: the key's claim, the
- * merchant's sequence, the payment, its customer, checkout page, day's pending totals and `payment.pending`
- * event with deliveries, top to bottom), so one round trip, and on Citus one call the coordinator hands to the
- * merchant's worker. Without a key, `key` is null. Exported so the benchmark's bare baseline runs the same call.
+ * The whole creation as one call of the database's `create_payment` (db/functions/payments.sql: the key's
+ * claim, the merchant's sequence, the payment, its customer, checkout page, day's pending totals and
+ * `payment.pending` event with deliveries, top to bottom), so one round trip, and on Citus one call the
+ * coordinator hands to the merchant's worker. Without a key, `key` is null. Exported so the benchmark's bare
+ * baseline runs the same call.
  */
 export function createPaymentCall(
   merchantId: number,

@@ -51,9 +51,9 @@ export function sameAmount(numeral: string | undefined): string | null {
 /**
  * Runs `create` once per Idempotency-Key of a merchant, for 24 hours: the same key with the same request
  * returns the first result's id (`replayed`), concurrent duplicates included (the second waits on the unique
- * index until the first commits); with another request, or for another kind of resource, a 409. One key
- * space per merchant, as Stripe's. The claim is the database's `claim_idempotency_key` (migration 0049), the
- * one the write functions make theirs with.
+ * index until the first commits); with another request, or for another kind of resource, a 409. One key space
+ * per merchant, as Stripe's. The claim is the database's `claim_idempotency_key`
+ * (db/functions/idempotency.sql), the one the write functions make theirs with.
  */
 export async function runOnceForKey(
   db: Executor,

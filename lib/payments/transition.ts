@@ -56,10 +56,10 @@ export async function transition(
 }
 
 /**
- * One payment's whole settle as one call of the database's `settle_payment` (migration 0047: the transition
- * and its posting, its event with deliveries, then its rollups, top to bottom), so one round trip, and on Citus
- * one call the coordinator hands to the merchant's worker. In the caller's transaction when `db` is one: the
- * moved row, or undefined when it was no longer pending (or not the merchant's).
+ * One payment's whole settle as one call of the database's `settle_payment` (db/functions/payments.sql: the
+ * transition and its posting, its event with deliveries, then its rollups, top to bottom), so one round trip,
+ * and on Citus one call the coordinator hands to the merchant's worker. In the caller's transaction when `db`
+ * is one: the moved row, or undefined when it was no longer pending (or not the merchant's).
  */
 export async function settleOne(
   db: Executor,

@@ -167,9 +167,9 @@ function explainPayoutRefusal(
 }
 
 /**
- * Moves one payout on with the database's `move_payout` (migration 0049), in the caller's transaction or as
- * one call: to in_transit, or to its end (paid, failed, canceled; null: as the simulator would), posting what
- * that moves. Returns the payout as it is now, or undefined when it was not in `from`.
+ * Moves one payout on with the database's `move_payout` (db/functions/payouts.sql), in the caller's
+ * transaction or as one call: to in_transit, or to its end (paid, failed, canceled; null: as the simulator
+ * would), posting what that moves. Returns the payout as it is now, or undefined when it was not in `from`.
  */
 async function movePayout(
   db: Executor,

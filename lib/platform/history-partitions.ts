@@ -9,9 +9,10 @@ import { periodicService } from "./periodic-service";
 
 /**
  * Append-only history partitioned by time (migration 0022), so retention drops a whole partition instead of
- * deleting rows one by one (BENCHMARKS.md, "Retention by partition"). Partitions are UTC days or weeks, created
- * ahead by the worker, at every boot and, failing both, by a writer that meets a missing one. There is no
- * DEFAULT partition: rows in it would have to be moved out before a partition for their range could be created.
+ * deleting rows one by one (docs/benchmarks-log.md, "Retention by partition"). Partitions are UTC days or
+ * weeks, created ahead by the worker, at every boot and, failing both, by a writer that meets a missing one.
+ * There is no DEFAULT partition: rows in it would have to be moved out before a partition for their range
+ * could be created.
  *
  * - api_request_logs, daily: the biggest table (every API request), kept API_LOG_RETENTION_DAYS. A day is
  *   dropped once all of it is past the retention, so rows outlive it by less than a day; the Logs page reads the

@@ -14,8 +14,8 @@ export type RateLimitDecision = {
 };
 
 /**
- * GCRA over one row per key (migration 0053's `count_request`), so any number of server processes share the
- * count: a burst of the limit, then one request per interval (period / limit). Yields `allowed` and
+ * GCRA over one row per key (`count_request`, db/functions/rate-limit.sql), so any number of server processes
+ * share the count: a burst of the limit, then one request per interval (period / limit). Yields `allowed` and
  * `ahead_seconds` (how far the key's theoretical arrival time is ahead of now).
  */
 export function countRequest(key: SQL, perPeriod: SQL, periodSeconds = RATE_LIMIT_PERIOD_SECONDS): SQL {

@@ -24,9 +24,9 @@ export function serverRole(): ServerRole {
 /**
  * An API process's young generation (V8's semi-space, in MB), in place of the 16 MB `npm start` gives every
  * process. Its garbage is almost all per request: with 16 MB the scavenger ran several times a second under
- * load and copied the objects of every request under way each time, the largest item of a list request's
- * cost after the socket writes (BENCHMARKS.md, "The API processes' young generation"). The dashboard process
- * keeps 16 MB: Next.js's pages and exports are where memory grows.
+ * load and copied the objects of every request under way each time, the largest item of a list request's cost
+ * after the socket writes (docs/benchmarks-log.md, "The API processes' young generation"). The dashboard
+ * process keeps 16 MB: Next.js's pages and exports are where memory grows.
  */
 const API_SEMI_SPACE_MB = 64;
 

@@ -25,11 +25,11 @@ export type CreateRefundOptions = {
 };
 
 /**
- * The whole refund as one call of the database's `create_refund` (migration 0048): the key's claim, the
- * payment's row lock under which what is refundable is checked and reserved (concurrent refunds queue on it and
- * never pass its amount), the refund, its day's counts, its money, and `refund.created` with its deliveries.
- * A refusal is SQLSTATE PA422 (nothing written, the key's claim undone with it; explainRefusal says why).
- * Exported for the Citus router test.
+ * The whole refund as one call of the database's `create_refund` (db/functions/refunds.sql): the key's claim,
+ * the payment's row lock under which what is refundable is checked and reserved (concurrent refunds queue on
+ * it and never pass its amount), the refund, its day's counts, its money, and `refund.created` with its
+ * deliveries. A refusal is SQLSTATE PA422 (nothing written, the key's claim undone with it; explainRefusal
+ * says why). Exported for the Citus router test.
  */
 export function createRefundCall(
   merchantId: number,

@@ -28,11 +28,11 @@ export function simulateRefund(refund: { amount: string }): RefundSettlement {
 }
 
 /**
- * The one refund transition, as one call of the database's `settle_refund` (migration 0049): the refund out of
- * pending, the payment's sums and day's totals, a failed refund's money back on the balance, its event with
- * deliveries, and the counts and totals that follow, top to bottom. In the caller's transaction when `db` is
- * one. Concurrent settles of one refund give exactly one transition and one event. Null when it was not
- * pending (or not this merchant's).
+ * The one refund transition, as one call of the database's `settle_refund` (db/functions/refunds.sql): the
+ * refund out of pending, the payment's sums and day's totals, a failed refund's money back on the balance,
+ * its event with deliveries, and the counts and totals that follow, top to bottom. In the caller's
+ * transaction when `db` is one. Concurrent settles of one refund give exactly one transition and one event.
+ * Null when it was not pending (or not this merchant's).
  */
 async function transitionRefund(
   db: Executor,

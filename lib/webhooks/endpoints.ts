@@ -1,21 +1,17 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, ne } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import type { EndpointKind } from "@/db/enums";
 import { webhookEndpoints } from "@/db/schema";
-import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
+import { encryptSecret } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
 import { recorded, type SecurityActor } from "@/lib/security/history";
-import { recordTestEvent } from "./endpoint-events";
-import { createEndpointSchema, testEventSchema, updateEndpointSchema } from "./endpoint-schemas";
+import { createEndpointSchema, updateEndpointSchema } from "./endpoint-schemas";
 import { isPrivateAddress } from "./network-guard";
 import { generateWebhookSecret } from "./secrets";
-
-/** After a rotation the old secret keeps signing beside the new one for this long. */
-export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function allowsPrivateNetworks(): boolean {
   const env = getEnv();
@@ -34,7 +30,7 @@ function checkUrlPolicy(url: string): void {
   }
 }
 
-const ownedBy = (merchantId: number, endpointId: number) =>
+export const ownedBy = (merchantId: number, endpointId: number) =>
   and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.merchantId, merchantId));
 
 export type WebhookEndpointSummary = {
@@ -109,7 +105,7 @@ async function checkDuplicateUrl(
 export type EndpointWriteOptions = { allowDuplicateUrl?: boolean };
 
 /** The endpoint as the security history names it. */
-const endpointLabel = (endpoint: { id: number; url: string; kind?: string }) =>
+export const endpointLabel = (endpoint: { id: number; url: string; kind?: string }) =>
   endpoint.url.startsWith("inbox://") ? `inbox ${endpoint.id}` : `endpoint ${endpoint.id} ${endpoint.url}`;
 
 export async function createWebhookEndpoint(
@@ -253,7 +249,7 @@ export async function setWebhookEndpointEnabled(
 }
 
 /** An endpoint owned by the merchant: the one `work` returned, or not found (and nothing recorded). */
-async function ownedEndpoint<T extends { id: number; url: string }>(rows: Promise<T[]>): Promise<T> {
+export async function ownedEndpoint<T extends { id: number; url: string }>(rows: Promise<T[]>): Promise<T> {
   const [row] = await rows;
   if (!row) throw new DomainError("not_found", "Webhook endpoint not found.");
   return row;
@@ -279,108 +275,4 @@ export async function deleteWebhookEndpoint(
       ),
     endpointLabel,
   );
-}
-
-/** The current signing secret, shown on request in the dashboard; with `by`, the showing is recorded. */
-export async function revealWebhookSecret(
-  db: Executor,
-  merchantId: number,
-  endpointId: number,
-  by?: SecurityActor,
-): Promise<string> {
-  const row = await recorded(
-    db,
-    merchantId,
-    by,
-    "webhook_secret.revealed",
-    (tx) =>
-      ownedEndpoint(
-        tx
-          .select({
-            id: webhookEndpoints.id,
-            url: webhookEndpoints.url,
-            secret: webhookEndpoints.secretCiphertext,
-          })
-          .from(webhookEndpoints)
-          .where(ownedBy(merchantId, endpointId)),
-      ),
-    endpointLabel,
-  );
-  return decryptSecret(row.secret);
-}
-
-/** A new secret; the old one keeps signing alongside it for 24 h so receivers can switch without failures. */
-export async function rotateWebhookSecret(
-  db: Executor,
-  merchantId: number,
-  endpointId: number,
-  by?: SecurityActor,
-): Promise<string> {
-  const secret = generateWebhookSecret();
-  await recorded(
-    db,
-    merchantId,
-    by,
-    "webhook_secret.rotated",
-    (tx) =>
-      ownedEndpoint(
-        tx
-          .update(webhookEndpoints)
-          .set({
-            previousSecretCiphertext: sql`${webhookEndpoints.secretCiphertext}`,
-            previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_TTL_MS),
-            secretCiphertext: encryptSecret(secret),
-            updatedAt: new Date(),
-          })
-          .where(ownedBy(merchantId, endpointId))
-          .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url }),
-      ),
-    endpointLabel,
-  );
-  return secret;
-}
-
-/**
- * Sends a signed sample of an event type to one endpoint, through the normal delivery path. A disabled
- * endpoint is refused: disabled means nothing is sent to it, tests included.
- */
-export async function sendTestEvent(
-  db: Executor,
-  merchantId: number,
-  endpointId: number,
-  input: unknown,
-): Promise<string> {
-  const { event } = parseInput(testEventSchema, input);
-  const endpoint = await getWebhookEndpoint(db, merchantId, endpointId);
-  if (!endpoint.enabled)
-    throw new DomainError("conflict", "This endpoint is disabled: enable it to send a test event.");
-  const now = new Date().toISOString();
-  const status = event.slice(event.indexOf(".") + 1);
-  const sample = event.startsWith("refund.")
-    ? {
-        id: 0,
-        payment_id: 0,
-        amount: "5.00",
-        status: status === "created" ? "pending" : status,
-        reason: "requested_by_customer",
-        external_id: "test_return_1",
-        failure_reason: status === "failed" ? "Declined by the test processor." : null,
-        created_at: now,
-        settled_at: status === "created" ? null : now,
-      }
-    : {
-        id: 0,
-        external_id: "test_order_1",
-        type: "payment",
-        status,
-        amount: "12.50",
-        metadata: '{"customer_id":"cus_test"}',
-        customer_id: "cus_test",
-        created_at: now,
-        checkout_url: null,
-        payment_method: null,
-        failure_code: status === "failed" ? "card_declined" : null,
-        failure_reason: status === "failed" ? "Your card was declined." : null,
-      };
-  return recordTestEvent(db, merchantId, endpointId, event, sample);
 }

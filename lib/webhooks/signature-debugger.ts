@@ -7,7 +7,7 @@ import { events, webhookEndpoints } from "@/db/schema";
 import { decryptSecret } from "@/lib/platform/encryption";
 import { unownedRowError } from "@/lib/platform/ownership";
 import { jsonNumber, messages, parseInput } from "@/lib/platform/validation";
-import { PREVIOUS_SECRET_TTL_MS } from "./endpoints";
+import { PREVIOUS_SECRET_TTL_MS } from "./endpoint-secrets";
 import { bodyDifference, CRLF_READ_AS_LF, withLfLineEndings } from "./pasted-body";
 import { webhookBody } from "./send";
 

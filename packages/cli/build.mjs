@@ -2,7 +2,7 @@
 // standardwebhooks, eventsource-parser) bundled by esbuild into dist/index.js, which bin/payments.js imports.
 // Node then reads, resolves and links one module instead of some forty (17 ms of the command's start before).
 // Not split per command: the SDK imports standardwebhooks for every command anyway, and loading listen's
-// code only when it runs measured no different for `payments balance` (BENCHMARKS.md, "The CLI's start").
+// code only when it runs measured no different for `payments balance` (docs/benchmarks-log.md, "The CLI's start").
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";

@@ -248,7 +248,8 @@ describe.runIf(citus)("on Citus, sharded by merchant", () => {
       const { findPayment, listPayments } = await import("@/lib/payments/queries");
       const { settlePayment, cancelPayment } = await import("@/lib/payments/settlement");
       const { createRefund } = await import("@/lib/refunds/create-refund");
-      const { findCheckout, payAtCheckout } = await import("@/lib/checkout/checkouts");
+      const { findCheckout } = await import("@/lib/checkout/checkout-page");
+      const { payAtCheckout } = await import("@/lib/checkout/checkouts");
       const { readStreamEvents } = await import("@/lib/events/stream-hub");
 
       // The guard is on: a statement over every merchant's payments is refused on this role.

@@ -11,10 +11,10 @@ import { settleDuePayments, settlePayment } from "@/lib/payments/settlement";
 import { getPaymentStats } from "@/lib/payments/stats";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { settleRefund } from "@/lib/refunds/settlement";
+import { sendTestEvent } from "@/lib/webhooks/endpoint-events";
 import { getEndpointHealth } from "@/lib/webhooks/endpoint-health";
 import {
   createWebhookEndpoint,
-  sendTestEvent,
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";

@@ -4,7 +4,7 @@ import http from "node:http";
  * fetch for the API's JSON calls, over node:http (and node:https, loaded only for an https URL). Node 20's
  * own fetch (undici) parses HTTP with a WebAssembly build of llhttp: compiling it costs about 15 ms on the
  * first request, and the process then sat idle some 45 ms more before it exited (V8's background compile
- * of it, by all signs): a third of a command's time (BENCHMARKS.md, "The CLI's start"). node:http parses
+ * of it, by all signs): a third of a command's time (docs/benchmarks-log.md, "The CLI's start"). node:http parses
  * natively.
  *
  * As fetch does: redirects are followed (20 at most; a 303, or a 301/302 of a POST, becomes a GET without its

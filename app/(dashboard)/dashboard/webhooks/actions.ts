@@ -8,12 +8,11 @@ import { type FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { DomainError } from "@/lib/platform/errors";
 import { recoverFailedDeliveries, resendDelivery, retryDeliveryNow } from "@/lib/webhooks/delivery-log";
+import { sendTestEvent } from "@/lib/webhooks/endpoint-events";
+import { revealWebhookSecret, rotateWebhookSecret } from "@/lib/webhooks/endpoint-secrets";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
-  revealWebhookSecret,
-  rotateWebhookSecret,
-  sendTestEvent,
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { formatMoney } from "@/components/format";
 import { getDb } from "@/db/client";
-import { findCheckout } from "@/lib/checkout/checkouts";
+import { findCheckout } from "@/lib/checkout/checkout-page";
 import { decodeFieldErrors } from "@/lib/checkout/test-cards";
 import { CheckoutForm } from "./checkout-form";
 import { CheckoutResult } from "./checkout-result";

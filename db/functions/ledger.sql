@@ -1,0 +1,61 @@
+-- The ledger's postings: entries on a balance transaction, and a move of money on the available balance.
+-- The current text of each function: applied after the migrations whenever this file changes (db/function-files.ts).
+
+-- Entries of `p_posting` on a balance transaction, one per account, each added to its account's balance in one
+-- of 8 slots, in account order (as every posting takes them: concurrent postings cannot deadlock). The amounts
+-- sum to 0.
+CREATE OR REPLACE FUNCTION enter_lines(p_merchant_id bigint, p_transaction_id bigint, p_posting text,
+  p_currency text, p_accounts text[], p_amounts numeric[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_line record;
+BEGIN
+  FOR v_line IN SELECT account, amount FROM unnest(p_accounts, p_amounts) AS line (account, amount) ORDER BY 1 LOOP
+    INSERT INTO ledger_entries (merchant_id, transaction_id, posting, account, currency, amount)
+    VALUES (p_merchant_id, p_transaction_id, p_posting, v_line.account, p_currency, v_line.amount);
+    INSERT INTO ledger_balances AS b (merchant_id, account, currency, slot, amount)
+    VALUES (p_merchant_id, v_line.account, p_currency, floor(random() * 8)::smallint, v_line.amount)
+    ON CONFLICT (merchant_id, account, currency, slot) DO UPDATE SET amount = b.amount + excluded.amount;
+  END LOOP;
+END
+$$;
+
+-- Money on the available balance at once (a refund and its failure, a payout and its return, a dispute and its
+-- reinstatement): a balance transaction of `p_type` for p_amount less p_fee, its entries (enter_lines: the
+-- accounts and their amounts, summing to 0, the net on `available`), and its day's totals. The transaction names
+-- the payment it concerns, a refund's or a dispute's, looked up in the merchant's own rows (two primary-key
+-- reads; a payout's names none). `p_payout_id` marks it carried by that payout. Returns its id.
+CREATE OR REPLACE FUNCTION post_move(p_merchant_id bigint, p_type text, p_source_id bigint, p_currency text,
+  p_amount numeric, p_fee numeric, p_payout_id bigint, p_accounts text[], p_amounts numeric[]) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_move record;
+  v_payment_id bigint;
+  v_external_id text;
+  v_customer_id text;
+BEGIN
+  -- The payment it concerns, with its order and customer: a refund's or a dispute's (payouts have none).
+  IF p_type IN ('refund', 'refund_failure') THEN
+    SELECT p.id, p.external_id, p.customer_id INTO v_payment_id, v_external_id, v_customer_id
+    FROM refunds r JOIN payments p ON p.merchant_id = r.merchant_id AND p.id = r.payment_id
+    WHERE r.merchant_id = p_merchant_id AND r.id = p_source_id;
+  ELSIF p_type IN ('dispute', 'dispute_won') THEN
+    SELECT p.id, p.external_id, p.customer_id INTO v_payment_id, v_external_id, v_customer_id
+    FROM disputes d JOIN payments p ON p.merchant_id = d.merchant_id AND p.id = d.payment_id
+    WHERE d.merchant_id = p_merchant_id AND d.id = p_source_id;
+  END IF;
+  INSERT INTO balance_transactions (merchant_id, type, source_id, payment_id, external_id, customer_id, currency,
+                                    amount, fee, net, status, available_on, payout_id)
+  VALUES (p_merchant_id, p_type, p_source_id, v_payment_id, v_external_id, v_customer_id,
+          p_currency, p_amount, p_fee, p_amount - p_fee, 'available', now(), p_payout_id)
+  RETURNING id, created_at INTO v_move;
+  PERFORM enter_lines(p_merchant_id, v_move.id, 'post', p_currency, p_accounts, p_amounts);
+  INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, count, amount, fee, net)
+  VALUES (p_merchant_id, (v_move.created_at AT TIME ZONE 'UTC')::date, p_type, p_currency,
+          floor(random() * 8)::smallint, 1, p_amount, p_fee, p_amount - p_fee)
+  ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE
+    SET count = d.count + 1, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
+        net = d.net + excluded.net;
+  RETURN v_move.id;
+END
+$$;
