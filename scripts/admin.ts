@@ -87,7 +87,7 @@ const inline = (entry: unknown): string =>
     ? Object.entries(entry)
         .map(
           ([key, value]: [string, unknown]) =>
-            `${key} ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
+            `${key} ${typeof value === "object" || typeof value === "function" ? JSON.stringify(value) : String(value as string)}`,
         )
         .join(", ")
     : String(entry);

@@ -9,12 +9,12 @@ import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { BackLink } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
-import { payoutArrives } from "@/lib/payouts/schemas";
 import {
   listBalanceTransactions,
   payoutCarriedNet,
   transactionsOfSource,
 } from "@/lib/ledger/balance-transactions";
+import { payoutArrives } from "@/lib/payouts/schemas";
 import { BalanceTransactionsTable } from "../../balance/balance-transactions-table";
 import { cancelPayoutAction } from "../actions";
 import { loadPayout } from "./load-payout";
