@@ -28,6 +28,7 @@ export const FUNCTION_FILES = [
   "checkout.sql",
   "rate-limit.sql",
   "history-partitions.sql",
+  "security.sql",
 ];
 
 /**

@@ -72,7 +72,7 @@ export type CreatePayoutOptions = {
  * POST /api/payouts: all that is available in the currency (or `amount` of it) to the payout account. A payout
  * of all of it carries the balance transactions it pays out (they add up to it); one of part carries none.
  * With an Idempotency-Key, a retry returns the first payout (`replayed`) instead of paying out twice. One call
- * of the database's `create_payout` (migration 0049), after the account's IBAN is read here (it is encrypted).
+ * of the database's `create_payout` (db/functions/payouts.sql), after the account's IBAN is read here (it is encrypted).
  * With `by`, the payout is recorded in the security history in the same transaction (a replay is not recorded
  * again), and a refusal while a new account is held is recorded too: it is what a takeover attempt looks like.
  */

@@ -197,3 +197,28 @@ describe("page addresses", () => {
     expect(await answer.text()).toContain("URI Too Long");
   });
 });
+
+describe("the security history in the database", () => {
+  it("is append-only: UPDATE and DELETE fail, as the app's role, and the row stays", async () => {
+    const owner = await newOwner("Ledgerless");
+    await createApiToken(db, owner.merchantId, { name: "recorded" }, member(owner.email));
+    const where = sql`merchant_id = ${owner.merchantId} and action = 'api_token.created'`;
+    /** What the database said (drizzle wraps it in "Failed query: …", with the error as its cause). */
+    const refusal = (statement: Promise<unknown>) =>
+      statement.then(
+        () => "changed",
+        (error: Error & { cause?: Error }) => (error.cause ?? error).message,
+      );
+    expect(await refusal(db.execute(sql`update security_events set actor = 'nobody' where ${where}`))).toBe(
+      "security_events is append-only: UPDATE refused",
+    );
+    expect(await refusal(db.execute(sql`delete from security_events where ${where}`))).toBe(
+      "security_events is append-only: DELETE refused",
+    );
+    const rows = await selectRows<{ actor: string }>(
+      db,
+      sql`select actor from security_events where ${where}`,
+    );
+    expect(rows).toEqual([{ actor: owner.email }]);
+  });
+});
