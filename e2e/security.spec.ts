@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { lookInEveryView } from "./axe";
-import { confirmItsYou, expect, saveBankAccount, signUp, test, uniqueEmail } from "./fixtures";
+import { confirmItsYou, expect, logInAs, saveBankAccount, signUp, test, uniqueEmail } from "./fixtures";
 
 // The payout account a stolen session cannot redirect, and the security history that shows who changed it
 // (DESIGN.md, "Security history, and a payout account a stolen session cannot redirect"). A merchant of its own.
@@ -65,10 +65,6 @@ test("the bank account takes the password: a stolen session or a wrong password 
   expect(mail).toContain(
     `The payout account was changed to IBAN ending 5432, held by Guarded GmbH, by ${owner.email}, from `,
   );
-  // The hold shows on Payouts, with when it ends.
-  await page.goto("/dashboard/payouts");
-  await expect(page.getByText(/Payouts to the new account start/)).toBeVisible();
-
   // The security history: the change, by whom, and the refused attempts are not in it.
   await page.goto("/dashboard/settings");
   await page.getByRole("link", { name: "Security history" }).click();
@@ -96,4 +92,18 @@ test("the bank account takes the password: a stolen session or a wrong password 
   expect(
     csv.every((line, index) => index === 0 || line.includes(`,payout_account.changed,${owner.email},`)),
   ).toBe(true);
+});
+
+test("a payout account replaced lately: Payouts says payouts wait, and until when, in every view", async ({
+  page,
+  seedData,
+}) => {
+  await logInAs(page, seedData.held);
+  await page.goto("/dashboard/payouts");
+  const hold = page.getByTestId("payout-hold");
+  await expect(hold).toContainText("Payouts to the new account start at");
+  // In the reader's time zone, as a person reads a time: never an ISO timestamp.
+  await expect(hold.locator("time")).not.toHaveText(/\d{4}-\d{2}-\d{2}T/);
+  await expect(page.getByRole("button", { name: "Pay out" })).toHaveCount(0);
+  await lookInEveryView(page, "payouts-hold");
 });

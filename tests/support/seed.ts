@@ -5,12 +5,13 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
-import { apiTokens } from "@/db/schema";
+import { apiTokens, payoutAccounts } from "@/db/schema";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { setMerchantRateLimit } from "@/lib/accounts/merchants";
 import { startUserSession } from "@/lib/accounts/sessions";
 import { confirmTwoFactorEnrolment, startTwoFactorEnrolment } from "@/lib/accounts/two-factor";
 import { setMerchantPricing } from "@/lib/ledger/pricing";
+import { setPayoutAccount } from "@/lib/payouts/account";
 import { setPayoutSchedule } from "@/lib/payouts/schedule";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
@@ -108,6 +109,16 @@ const treasury = await merchant("Treasury");
 // Their payouts are the tests' own: no run of the schedule (say, at 00:00 UTC) pays them out meanwhile.
 for (const { merchant_id } of [ledger, priced, treasury])
   await setPayoutSchedule(db, merchant_id, { payout_schedule: "manual" });
+// A payout account replaced a moment ago, held for a day (the servers' PAYOUT_ACCOUNT_CHANGE_HOLD is 0 here).
+const held = await merchant("Held");
+await setPayoutAccount(db, held.merchant_id, {
+  account_holder: "Held GmbH",
+  iban: "DE89 3704 0044 0532 0130 00",
+});
+await db
+  .update(payoutAccounts)
+  .set({ payoutsStartAt: new Date(Date.now() + 86_400_000) })
+  .where(eq(payoutAccounts.merchantId, held.merchant_id));
 // Disputes opened from the CLI and the SDK: a list and a balance that no other suite reads.
 const disputer = await merchant("Disputer");
 await setPayoutSchedule(db, disputer.merchant_id, { payout_schedule: "manual" });
@@ -136,6 +147,7 @@ console.log(
     ledger,
     priced,
     treasury,
+    held,
     tokens: {
       ...writeTokens,
       read: await token(seed.merchant_id, "read only", "read"),

@@ -142,6 +142,8 @@ export type SeedData = {
   priced: SeedMerchant;
   /** The SDK's balance and payouts. */
   treasury: SeedMerchant;
+  /** Its payout account was just replaced: payouts wait a day (the servers' own hold is 0 in tests). */
+  held: SeedMerchant;
   /** Owners with a second factor: the code step's throttling, and replayed codes. */
   guessed: SeedMerchant & { totp_secret: string };
   replayed: SeedMerchant & { totp_secret: string };
