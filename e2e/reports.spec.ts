@@ -131,8 +131,12 @@ test("All transactions: filtered and paged, a row opens its object, the CSV is t
   const paid = payouts.data.find((payout) => payout.status === "paid")!;
   await page.goto(`/dashboard/balance/transactions?payout=${paid.id}`);
   await expect(page.getByText(/^[1-9]\d* transactions?$/)).toBeVisible();
+  const count = await page.getByText(/^[1-9]\d* transactions?$/).textContent();
+  // As the CLI takes it: po_ and the id.
+  await page.goto(`/dashboard/balance/transactions?payout=po_${paid.id}`);
+  await expect(page.getByText(count!, { exact: true })).toBeVisible();
   await page.goto("/dashboard/balance/transactions?payout=abc&from=2026-02-30");
-  await expect(page.getByText("The payout must be a payout's id: digits, as 12.")).toBeVisible();
+  await expect(page.getByText("The payout must be a payout's id: 12 or po_12.")).toBeVisible();
   await expect(page.getByText("The from date must be a real day (YYYY-MM-DD).")).toBeVisible();
   await lookInEveryView(page, "all-transactions-errors");
 

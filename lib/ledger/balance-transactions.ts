@@ -54,7 +54,9 @@ export const listBalanceTransactionsQuerySchema = pageQuerySchema
   .extend({
     type: queryChoice("type", BALANCE_TRANSACTION_TYPES).describe("Only this type."),
     currency: currencyField().describe("Only transactions in this currency (ISO 4217, any case)."),
-    payout_id: queryId("payout_id").describe("Only what this payout carried: they add up to its amount."),
+    payout_id: queryId("payout_id", { prefix: "po_" }).describe(
+      "Only what this payout carried: they add up to its amount. `12` or `po_12`.",
+    ),
     created_from: createdBound("created_from", "from").describe("ISO 8601 date or date-time, inclusive."),
     created_to: createdBound("created_to", "to").describe(
       "ISO 8601 date or date-time, inclusive (a date runs to its end).",

@@ -20,8 +20,8 @@ const transactionFiltersSchema = z.object({
   /** Only what this payout carried. Another merchant's payout matches nothing, as an unknown one. */
   payout: z
     .string()
-    .regex(/^[1-9]\d{0,17}$/)
-    .transform(Number)
+    .regex(/^(?:po_)?[1-9]\d{0,17}$/)
+    .transform((value) => Number(value.replace("po_", "")))
     .refine(Number.isSafeInteger)
     .optional()
     .catch(undefined),
@@ -49,7 +49,7 @@ export function readTransactionFilters(params: SearchParams): {
   if (given(params.currency) && !filters.currency)
     errors.currency = ["The currency must be an ISO 4217 code, as EUR."];
   if (given(params.payout) && filters.payout === undefined)
-    errors.payout = ["The payout must be a payout's id: digits, as 12."];
+    errors.payout = ["The payout must be a payout's id: 12 or po_12."];
   for (const field of ["from", "to"] as const)
     if (given(params[field]) && !filters[field])
       errors[field] = [`The ${field} date must be a real day (YYYY-MM-DD).`];

@@ -44,12 +44,15 @@ export const pageQuerySchema = z.object({
 });
 
 /** A filter by a record's id (`payment_id`, `payout_id`): absent or empty is no filter, else an id or a 422. */
-export function queryId(field: string) {
+export function queryId(field: string, { prefix }: { prefix?: string } = {}) {
   return z
     .unknown()
     .transform((value, ctx): number | undefined => {
       if (value === undefined || value === "") return undefined;
-      const id = idParam.safeParse(value);
+      // `po_12` as the CLI and the dashboard take it: the prefix some tools add to an id.
+      const unprefixed =
+        prefix && typeof value === "string" && value.startsWith(prefix) ? value.slice(prefix.length) : value;
+      const id = idParam.safeParse(unprefixed);
       if (!id.success) {
         ctx.addIssue({ code: "custom", message: messages.integer(field) });
         return z.NEVER;

@@ -222,3 +222,26 @@ describe("the security history in the database", () => {
     expect(rows).toEqual([{ actor: owner.email }]);
   });
 });
+
+describe("a payout's filter", () => {
+  it("takes po_12 as the CLI does, and the same rows as 12", async () => {
+    const { tokens } = inject("data");
+    // The accountant's last month holds paid payouts (tests/support/seed-accountant.ts).
+    const payouts = await callApi(baseUrl, "/api/payouts", { token: tokens.accountant });
+    const id = (payouts.body as { data: Array<{ id: number; status: string }> }).data.find(
+      (payout) => payout.status === "paid",
+    )!.id;
+    const plain = await callApi(baseUrl, `/api/balance-transactions?payout_id=${id}`, {
+      token: tokens.accountant,
+    });
+    const prefixed = await callApi(baseUrl, `/api/balance-transactions?payout_id=po_${id}`, {
+      token: tokens.accountant,
+    });
+    expect([plain.status, prefixed.status]).toEqual([200, 200]);
+    const data = (answer: { body: unknown }) => (answer.body as { data: unknown[] }).data;
+    expect(data(prefixed)).toEqual(data(plain));
+    expect((prefixed.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    const bad = await callApi(baseUrl, "/api/balance-transactions?payout_id=po_x", { token: tokens.api });
+    expect(bad.status).toBe(422);
+  });
+});
