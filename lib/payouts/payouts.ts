@@ -7,12 +7,14 @@ import { isIdempotencyKeyReused, onceMoreOnConflict, writeRefusal } from "@/db/e
 import { amountRefusal, inMinorUnits, maxAmount } from "@/lib/money/amount";
 import { IDEMPOTENCY_KEY_REUSED, keyCutoff, requestHash, sameAmount } from "@/lib/payments/idempotency";
 import { decryptSecret } from "@/lib/platform/encryption";
+import { appOrigin } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { isoDate, isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
+import { mailOwners } from "@/lib/security/owner-mail";
 import { accountNeedsReplacing } from "./account";
 import { CLOSED_ACCOUNT, TEST_IBANS } from "./iban";
 import { createPayoutSchema, settlePayoutSchema, type Payout } from "./schemas";
@@ -215,7 +217,19 @@ export async function cancelPayout(db: Executor, merchantId: number, payoutId: n
 export async function settlePayout(db: Executor, merchantId: number, payoutId: number, input: unknown) {
   const { outcome } = parseInput(settlePayoutSchema, input ?? {});
   const payout = await movePayout(db, merchantId, payoutId, ["pending", "in_transit"], outcome ?? null);
+  if (payout?.status === "failed") await notifyOwnersOfFailedPayout(db, merchantId, payout);
   return payout ?? explainUnmoved(db, merchantId, payoutId, "paid, failed and canceled are final.");
+}
+
+/**
+ * A payout failed: its money is back in the balance, and the owners must act (usually replace the account), so
+ * every owner is mailed why. Sent after the failure commits.
+ */
+async function notifyOwnersOfFailedPayout(db: Executor, merchantId: number, payout: Payout): Promise<void> {
+  await mailOwners(db, merchantId, {
+    subject: `A payout of ${payout.amount} ${payout.currency} failed`,
+    text: `Payout ${payout.id} of ${payout.amount} ${payout.currency} to the account ending ${payout.destination_last4} failed: ${payout.failure_reason ?? "the bank returned it"}.\n\nThe money is back in your balance. Payouts wait until the account is replaced in Settings → Payouts (${appOrigin()}/dashboard/settings/payouts).\n`,
+  });
 }
 
 /**
@@ -230,16 +244,25 @@ export async function moveDuePayouts(db: Executor, stepMs: number, limit = 50): 
 }
 
 async function moveClaimedPayouts(db: Executor, isDue: SQL, stepMs: number, limit: number) {
-  return db.transaction(async (tx) => {
-    const due = await selectRows<{ merchant_id: string; id: string; status: PayoutStatus }>(
-      tx,
-      sql`select merchant_id, id, status from payouts where ${isDue}
+  return db
+    .transaction(async (tx) => {
+      const due = await selectRows<{ merchant_id: string; id: string; status: PayoutStatus }>(
+        tx,
+        sql`select merchant_id, id, status from payouts where ${isDue}
           order by move_at limit ${limit} for update skip locked`,
-    );
-    for (const payout of due) {
-      const to = payout.status === "pending" ? "in_transit" : null;
-      await movePayout(tx, Number(payout.merchant_id), Number(payout.id), [payout.status], to, stepMs);
-    }
-    return due.length;
-  });
+      );
+      const failed: Array<{ merchantId: number; payout: Payout }> = [];
+      for (const payout of due) {
+        const to = payout.status === "pending" ? "in_transit" : null;
+        const merchantId = Number(payout.merchant_id);
+        const moved = await movePayout(tx, merchantId, Number(payout.id), [payout.status], to, stepMs);
+        if (moved?.status === "failed") failed.push({ merchantId, payout: moved });
+      }
+      return { count: due.length, failed };
+    })
+    .then(async ({ count, failed }) => {
+      // Once committed: a rolled-back batch mails nobody.
+      for (const { merchantId, payout } of failed) await notifyOwnersOfFailedPayout(db, merchantId, payout);
+      return count;
+    });
 }

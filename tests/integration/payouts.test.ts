@@ -3,6 +3,8 @@
 // the money back, part payouts and cancels, refusals, another merchant's payouts out of reach, a race of payouts
 // that cannot pay out more than there is, an Idempotency-Key's retry that pays out once; then the schedule and the simulated bank, as the worker runs them.
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
@@ -151,6 +153,15 @@ describe("a payout", () => {
       data: Array<{ source_id: number; amount: string }>;
     };
     expect(back.data).toEqual([expect.objectContaining({ source_id: made.id, amount: "4.55" })]);
+    // Every owner is told why, and what to do.
+    const { MAIL_OUTBOX_DIR } = suite.server.env;
+    const owner = suite.server.data.ledger.email;
+    const mails = readdirSync(MAIL_OUTBOX_DIR!)
+      .map((name) => readFileSync(path.join(MAIL_OUTBOX_DIR!, name), "utf8"))
+      .filter((mail) => mail.includes(`To: ${owner}`) && mail.includes(`Payout ${made.id} `));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain("Subject: A payout of 4.55 GBP failed");
+    expect(mails[0]).toContain("failed: The bank account is closed.");
     expect((await setAccount("DE89370400440532013000")).status).toBe(200);
   });
 
