@@ -6,6 +6,7 @@ import { appOrigin } from "@/lib/platform/env";
 import { keysetCursorSchema, readKeysetPage, type KeysetPage } from "@/lib/platform/keyset-pages";
 import { newestFirstBatches } from "@/lib/platform/newest-first-batches";
 import { isoTimestamp } from "@/lib/platform/timestamps";
+import { isCalendarDay } from "@/lib/platform/validation";
 
 // The merchant's security history (DESIGN.md, "Security history…"): one row per sensitive action, written by
 // the action's own transaction, read by owners on Settings → Security history. Nothing edits or deletes a row.
@@ -123,18 +124,44 @@ const toSecurityEvent = (row: Row): SecurityEvent => ({
   createdAt: isoTimestamp(row.created_at),
 });
 
-/** The page's filter, from its URL: an unknown action is ignored (all actions), never an error page. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((value) => value || undefined)
+    .optional()
+    .catch(undefined);
+const optionalDay = z.string().refine(isCalendarDay).optional().catch(undefined);
+
+/**
+ * The page's filters, from its URL: an action; who (`by`: part of an email or a key's name or hint, so a
+ * person's filter finds what their keys did too, "…, made by dave@…"); an IP; UTC days from and to (both
+ * inclusive). A value that cannot be read is ignored (no filter), never an error page.
+ */
 export const securityHistoryFiltersSchema = z.object({
   action: z.enum(ACTION_NAMES).optional().catch(undefined),
+  by: optionalText(320),
+  ip: optionalText(64),
+  from: optionalDay,
+  to: optionalDay,
   ...keysetCursorSchema.shape,
 });
+export type SecurityHistoryFilter = Pick<SecurityHistoryFilters, "action" | "by" | "ip" | "from" | "to">;
 export type SecurityHistoryFilters = z.infer<typeof securityHistoryFiltersSchema>;
 
 export const SECURITY_HISTORY_PAGE_SIZE = 25;
 const COLUMNS = sql.raw("id, action, actor, ip, user_agent, target, created_at");
 
-const conditionsOf = (merchantId: number, action: SecurityAction | undefined): SQL =>
-  action ? sql`merchant_id = ${merchantId} and action = ${action}` : sql`merchant_id = ${merchantId}`;
+function conditionsOf(merchantId: number, { action, by, ip, from, to }: SecurityHistoryFilter): SQL {
+  const conditions = [sql`merchant_id = ${merchantId}`];
+  if (action) conditions.push(sql`action = ${action}`);
+  if (by) conditions.push(sql`strpos(lower(actor), lower(${by})) > 0`);
+  if (ip) conditions.push(sql`ip = ${ip}`);
+  if (from) conditions.push(sql`created_at >= ${`${from}T00:00:00Z`}::timestamptz`);
+  if (to) conditions.push(sql`created_at < ${`${to}T00:00:00Z`}::timestamptz + interval '1 day'`);
+  return sql.join(conditions, sql` and `);
+}
 
 /** Newest first, paged by id (lib/platform/keyset-pages.ts), so the millionth record costs what the first does. */
 export async function listSecurityEvents(
@@ -142,7 +169,7 @@ export async function listSecurityEvents(
   merchantId: number,
   filters: SecurityHistoryFilters,
 ): Promise<KeysetPage<SecurityEvent>> {
-  const where = conditionsOf(merchantId, filters.action);
+  const where = conditionsOf(merchantId, filters);
   return readKeysetPage(
     filters,
     SECURITY_HISTORY_PAGE_SIZE,
@@ -172,7 +199,7 @@ export async function listSecurityEvents(
 export async function* exportSecurityEvents(
   db: Executor,
   merchantId: number,
-  action: SecurityAction | undefined,
+  filter: SecurityHistoryFilter,
   batchSize = 5000,
 ): AsyncGenerator<SecurityEvent[], void> {
   const batches = newestFirstBatches<Row>(
@@ -180,7 +207,7 @@ export async function* exportSecurityEvents(
     {
       columns: COLUMNS,
       from: "security_events",
-      where: conditionsOf(merchantId, action),
+      where: conditionsOf(merchantId, filter),
     },
     batchSize,
   );

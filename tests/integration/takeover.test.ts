@@ -14,6 +14,7 @@ import { DomainError } from "@/lib/platform/errors";
 import { createApiToken } from "@/lib/tokens/tokens";
 import { callApi } from "../support/api-client";
 import { db } from "../support/direct-db";
+import { logInOverHttp } from "../support/http-session";
 import { uniqueEmail } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
@@ -243,5 +244,42 @@ describe("a payout's filter", () => {
     expect((prefixed.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
     const bad = await callApi(baseUrl, "/api/balance-transactions?payout_id=po_x", { token: tokens.api });
     expect(bad.status).toBe(422);
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("the security history's filters", () => {
+  it("by person or key, by IP and by days, in the CSV as on the page", async () => {
+    const owner = await newOwner("Filters");
+    const signedIn = await logInOverHttp(baseUrl, owner.email, "takeover pw 123", {
+      "X-Forwarded-For": "203.0.113.81",
+    });
+    await createApiToken(
+      db,
+      owner.merchantId,
+      { name: "dave-ci", scope: "write" },
+      { actor: owner.email, ip: "198.51.100.82", userAgent: null },
+    );
+    const exported = async (query: string) => {
+      const answer = await fetch(`${baseUrl}/dashboard/settings/security-history/export?${query}`, {
+        headers: { cookie: signedIn.cookie },
+      });
+      expect(answer.status).toBe(200);
+      return (await answer.text()).trimEnd().split("\n").slice(1);
+    };
+    expect(await exported("")).toHaveLength(2);
+    const byIp = await exported("ip=198.51.100.82");
+    expect(byIp).toHaveLength(1);
+    expect(byIp[0]).toContain(",api_token.created,");
+    expect(await exported(`by=${encodeURIComponent(owner.email.toUpperCase())}`)).toHaveLength(2);
+    expect(await exported("by=nobody-at-all")).toEqual([]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await exported(`from=${today}&to=${today}`)).toHaveLength(2);
+    expect(await exported("to=2020-01-01")).toEqual([]);
+    const page = await fetch(`${baseUrl}/dashboard/settings/security-history?ip=203.0.113.81`, {
+      headers: { cookie: signedIn.cookie },
+    });
+    const html = await page.text();
+    expect(html).toContain("Signed in");
+    expect(html).not.toContain("198.51.100.82");
   });
 });

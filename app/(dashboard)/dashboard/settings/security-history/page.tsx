@@ -8,6 +8,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { SelectField } from "@/components/ui/select-field";
 import { BackLink, SimpleTable } from "@/components/ui/simple-table";
 import { SubmitOnChange } from "@/components/ui/submit-on-change";
+import { TextField } from "@/components/ui/text-field";
 import { readFor } from "@/db/replicas";
 import { can } from "@/lib/accounts/permissions";
 import { keysetPageLinks, keysetQuery, withoutCursor, type KeysetCursor } from "@/lib/platform/keyset-pages";
@@ -76,6 +77,18 @@ export default async function SecurityHistoryPage({
             />
           </div>
         </SubmitOnChange>
+        <div className="w-64 max-w-full">
+          <TextField label="By" name="by" defaultValue={filters.by ?? ""} hint="An email, or a key's name" />
+        </div>
+        <div className="w-40 max-w-full">
+          <TextField label="IP" name="ip" defaultValue={filters.ip ?? ""} spellCheck={false} />
+        </div>
+        <div className="w-40">
+          <TextField label="From" name="from" type="date" defaultValue={filters.from ?? ""} />
+        </div>
+        <div className="w-40">
+          <TextField label="To" name="to" type="date" defaultValue={filters.to ?? ""} />
+        </div>
         <button type="submit" className={buttonClassName("primary")}>
           Filter
         </button>
@@ -86,7 +99,11 @@ export default async function SecurityHistoryPage({
       <SimpleTable
         caption="Security history"
         headings={["When", "Action", "By", "Target", "From"]}
-        empty={filters.action ? "Nothing of this kind yet." : "Nothing recorded yet."}
+        empty={
+          filters.action || filters.by || filters.ip || filters.from || filters.to
+            ? "Nothing matches these filters."
+            : "Nothing recorded yet."
+        }
       >
         {history.rows.map((event) => (
           <tr key={event.id} className="align-top">

@@ -13,12 +13,10 @@ export async function GET(request: Request): Promise<Response> {
   if (!member) return new Response("Log in to export the security history.", { status: 401 });
   if (!can(member.role, "security_history:read"))
     return new Response("Only an owner can export the security history.", { status: 403 });
-  const { action } = securityHistoryFiltersSchema.parse(
-    Object.fromEntries(new URL(request.url).searchParams),
-  );
+  const filter = securityHistoryFiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   return csvResponse({
     header: ["id", "created_at", "action", "actor", "ip", "user_agent", "target"],
-    batches: exportSecurityEvents(await readDbFor(member.merchantId), member.merchantId, action),
+    batches: exportSecurityEvents(await readDbFor(member.merchantId), member.merchantId, filter),
     toFields: (event) => [
       event.id,
       event.createdAt,
