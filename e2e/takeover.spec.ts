@@ -98,4 +98,19 @@ test("a copied session cookie makes no key, invites no owner and changes no role
   const attempts = history.getByRole("row").filter({ hasText: "Password asked again" });
   await expect(attempts).toHaveCount(5);
   await expect(attempts.filter({ hasText: "198.51.100.77" })).toHaveCount(3);
+
+  // A new password does not stop a key made with the old one: the change offers the keys made in the last day.
+  await page.goto("/dashboard/settings/security");
+  await page.getByLabel("Current password").fill(owner.password);
+  await page.getByLabel("New password", { exact: true }).fill("a brand new passphrase");
+  await page.getByLabel("Repeat new password").fill("a brand new passphrase");
+  await page.getByRole("button", { name: "Change password" }).click();
+  const recent = page.getByTestId("recent-keys");
+  await expect(recent).toContainText(`treasury (pay_…`);
+  await expect(recent).toContainText(`made by ${owner.email}`);
+  await recent.getByRole("button", { name: "Revoke these keys" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke keys" }).click();
+  await expect(page.getByTestId("recent-keys")).toHaveCount(0);
+  await page.goto("/dashboard/api-keys");
+  await expect(page.getByRole("row").filter({ hasText: "treasury" })).toHaveCount(0);
 });

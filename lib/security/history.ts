@@ -214,6 +214,23 @@ export async function* exportSecurityEvents(
   for await (const rows of batches) yield rows.map(toSecurityEvent);
 }
 
+/** Whether `actor` did `action` on the merchant within the last `minutes` (a notice that follows an action). */
+export async function didLately(
+  db: Executor,
+  merchantId: number,
+  action: SecurityAction,
+  actor: string,
+  minutes: number,
+): Promise<boolean> {
+  const rows = await selectRows(
+    db,
+    sql`select 1 from security_events
+        where merchant_id = ${merchantId} and action = ${action} and actor = ${actor}
+          and created_at > now() - make_interval(mins => ${minutes}) limit 1`,
+  );
+  return rows.length > 0;
+}
+
 /**
  * Runs an action and, when an actor is given, records it in the same transaction (a savepoint inside the
  * caller's): both commit or neither does, and a refused action (it throws) leaves no record. Without an actor

@@ -252,6 +252,25 @@ export async function rollApiToken(
   });
 }
 
+/** The active keys made in the last `hours`: what to look at after a password change (a thief's key, maybe). */
+export async function listRecentApiTokens(
+  db: Executor,
+  merchantId: number,
+  hours = 24,
+): Promise<Array<Pick<ApiTokenSummary, "id" | "name" | "displayHint" | "createdBy" | "createdAt">>> {
+  const since = new Date(Date.now() - hours * 3_600_000);
+  const tokens = await listApiTokens(db, merchantId);
+  return tokens
+    .filter((token) => token.status === "active" && token.createdAt >= since)
+    .map(({ id, name, displayHint, createdBy, createdAt }) => ({
+      id,
+      name,
+      displayHint,
+      createdBy,
+      createdAt,
+    }));
+}
+
 /**
  * A key that can replace the payout account was made: every owner is told who made it and how to undo it
  * (the key's revocation), once it has committed.

@@ -103,6 +103,8 @@ const expected: Record<string, Record<string, UserRole[]>> = {
     savePassword: ALL,
     signOutOtherSessions: ALL,
     signOutSession: ALL,
+    // After a password change, the keys made in the last day: revoking is protective, no password asked.
+    revokeRecentKeys: WRITERS,
   },
   team: { invite: OWNERS, revokeInvite: OWNERS, changeRole: OWNERS, removeFromTeam: OWNERS, leaveTeam: ALL },
   // Money leaving for the bank, and where it goes: owners only.

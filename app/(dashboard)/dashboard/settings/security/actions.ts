@@ -14,7 +14,9 @@ import {
   setTwoFactorRequired,
   startTwoFactorEnrolment,
 } from "@/lib/accounts/two-factor";
+import { DomainError } from "@/lib/platform/errors";
 import { parseId } from "@/lib/platform/validation";
+import { revokeApiToken } from "@/lib/tokens/tokens";
 
 export type EnrolmentState = FormState & { qrSvg?: string; secret?: string; recoveryCodes?: string[] };
 
@@ -98,6 +100,31 @@ export async function savePassword(_previous: FormState, formData: FormData): Pr
     }
   });
 }
+
+/**
+ * After a password change: revokes the keys listed then (those made in the last day), each recorded. A stolen
+ * session's key outlives the password it was made with; this is the way to end it.
+ */
+export async function revokeRecentKeys(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("api_keys:write", async ({ merchantId, actor }) => {
+    try {
+      const ids = formText(formData, "token_ids")
+        .split(",")
+        .filter(Boolean)
+        .map((id) => parseId(id, "token_ids"));
+      for (const id of ids) await revokeApiToken(getDb(), merchantId, id, actor).catch(alreadyEnded);
+      revalidatePath(SECURITY_PATH);
+      return { ok: true, message: `${ids.length} key${ids.length === 1 ? "" : "s"} revoked.` };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+/** A key revoked meanwhile (or by another owner) is what was wanted: not an error here. */
+const alreadyEnded = (error: unknown) => {
+  if (!(error instanceof DomainError && error.kind === "conflict")) throw error;
+};
 
 export async function signOutOtherSessions(): Promise<FormState> {
   return authorized("account:self", async ({ userId, merchantId, email, sessionKey, actor }) => {

@@ -2,13 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
+import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { Alert } from "@/components/ui/alert";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
 import { can } from "@/lib/accounts/permissions";
 import { listUserSessions } from "@/lib/accounts/sessions";
 import { getTwoFactorStatus } from "@/lib/accounts/two-factor";
-import { savePassword, saveTwoFactorRequirement, turnOffTwoFactor } from "./actions";
+import { didLately } from "@/lib/security/history";
+import { listRecentApiTokens } from "@/lib/tokens/tokens";
+import { revokeRecentKeys, savePassword, saveTwoFactorRequirement, turnOffTwoFactor } from "./actions";
 import { SessionsSection } from "./sessions-section";
 import { TwoFactorSetup } from "./two-factor-setup";
 
@@ -22,13 +25,17 @@ export default async function SecurityPage({
 }: {
   searchParams: Promise<{ required?: string }>;
 }) {
-  const { userId, email, role, sessionKey } = await requireMerchantSession({
+  const { userId, merchantId, email, role, sessionKey } = await requireMerchantSession({
     allowWithoutSecondFactor: true,
   });
-  const [status, sessions] = await Promise.all([
+  const [status, sessions, changedPassword] = await Promise.all([
     getTwoFactorStatus(getDb(), userId),
     listUserSessions(getDb(), userId, sessionKey),
+    didLately(getDb(), merchantId, "user.password_changed", email, 30),
   ]);
+  // Just after a password change: the keys made in the last day, which the old password's thief may own.
+  const recentKeys =
+    changedPassword && can(role, "api_keys:write") ? await listRecentApiTokens(getDb(), merchantId) : [];
   const mustEnrol = status.requiredByTeam && !status.enabled;
   const { required } = await searchParams;
   return (
@@ -109,6 +116,32 @@ export default async function SecurityPage({
             />
           </div>
         </ActionForm>
+        {recentKeys.length > 0 ? (
+          <div
+            className="space-y-2 rounded-md bg-amber-50 p-3 text-sm dark:bg-amber-950"
+            data-testid="recent-keys"
+          >
+            <p>
+              Your password is changed, but API keys keep working. These were made in the last day: if you do
+              not know one, revoke it.
+            </p>
+            <ul className="list-disc pl-5">
+              {recentKeys.map((key) => (
+                <li key={key.id}>
+                  {key.name} ({key.displayHint}){key.createdBy ? `, made by ${key.createdBy}` : ""}
+                </li>
+              ))}
+            </ul>
+            <ConfirmActionButton
+              action={revokeRecentKeys}
+              fields={{ token_ids: recentKeys.map((key) => key.id).join(",") }}
+              label="Revoke these keys"
+              title="Revoke the keys made in the last day?"
+              description="Each stops working at once; programs that use them get 401 until given a new key."
+              confirmLabel="Revoke keys"
+            />
+          </div>
+        ) : null}
       </section>
       <SessionsSection sessions={sessions} className={sectionClass} />
     </div>
