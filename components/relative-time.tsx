@@ -23,6 +23,11 @@ const inLocalZone = (date: Date) =>
     timeZoneName: "short",
   });
 
+/** The browser's IANA time zone ("UTC" until the page runs in one), for a form whose answer names a time. */
+export function useBrowserTimeZone(): string {
+  return useInBrowser() ? Intl.DateTimeFormat().resolvedOptions().timeZone : "UTC";
+}
+
 /** An exact time in the reader's zone ("2 Dec 2026, 20:54 CET"); the server renders UTC until the browser takes over. */
 export function LocalTime({ value }: { value: Date | string }) {
   const date = new Date(value);

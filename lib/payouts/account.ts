@@ -6,7 +6,7 @@ import { PAYOUT_ACCOUNT_STATUSES } from "@/db/enums";
 import { payoutAccounts } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
 import { appOrigin, getEnv } from "@/lib/platform/env";
-import { isoTimestamp } from "@/lib/platform/timestamps";
+import { isoTimestamp, readableTime } from "@/lib/platform/timestamps";
 import { parseInput, stringField } from "@/lib/platform/validation";
 import { recordSecurityEvent, remedyFor, type SecurityActor } from "@/lib/security/history";
 import { mailOwners } from "@/lib/security/owner-mail";
@@ -155,7 +155,7 @@ export async function notifyOwnersOfChange(
 ): Promise<void> {
   const from = by.ip ? `, from ${by.ip}` : "";
   const starts = account.payouts_start_at
-    ? `Payouts to it start at ${account.payouts_start_at}.`
+    ? `Payouts to it start at ${readableTime(account.payouts_start_at)}.`
     : "Payouts to it start now.";
   await mailOwners(db, merchantId, {
     subject: "Your payout account was changed",

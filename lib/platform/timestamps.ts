@@ -25,3 +25,29 @@ export const isoTimestampOrNull = (value: Date | string | null): string | null =
 export function isoDate(value: Date | string): string {
   return typeof value === "string" ? value.slice(0, 10) : value.toISOString().slice(0, 10);
 }
+
+/** Whether `name` is an IANA time zone this runtime knows ("Europe/Berlin", "UTC"). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A time as a person reads it, in their zone when it is known: "2 Dec 2026, 20:54 CET" (UTC otherwise). For
+ * toasts and mail; the API keeps ISO 8601.
+ */
+export function readableTime(value: Date | string, timeZone = "UTC"): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: isTimeZone(timeZone) ? timeZone : "UTC",
+    timeZoneName: "short",
+  }).format(new Date(value));
+}

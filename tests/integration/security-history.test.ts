@@ -13,6 +13,7 @@ import { selectRows } from "@/db/client";
 import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { acceptInvitation, inviteMember } from "@/lib/accounts/invitations";
 import { setMerchantRateLimit } from "@/lib/accounts/merchants";
+import { readableTime } from "@/lib/platform/timestamps";
 import { createApiToken } from "@/lib/tokens/tokens";
 import { callApi } from "../support/api-client";
 import { db } from "../support/direct-db";
@@ -345,7 +346,9 @@ describe.runIf(process.env.DATABASE_URL)("the payout account, guarded", () => {
       /revoke the key Hold key \(pay_…[\w-]{4}\) in API keys \(http[^)]+\/dashboard\/api-keys\)/,
     );
     expect(mail).toContain(", from 192.0.2.66.");
-    expect(mail).toContain(`Payouts to it start at ${startsAt}.`);
+    // As a person reads a time ("2 Dec 2026, 19:54 UTC"), never ISO 8601.
+    expect(mail).toContain(`Payouts to it start at ${readableTime(startsAt)}.`);
+    expect(mail).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
     expect((await records(account.merchantId, "payout_account.changed")).map((row) => row.target)).toEqual([
       "IBAN ending 3000, held by Hold Ltd (the first account)",
       `IBAN ending 3000 → IBAN ending 5432, held by Thief Ltd; payouts start at ${startsAt}`,

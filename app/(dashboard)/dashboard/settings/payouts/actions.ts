@@ -7,6 +7,7 @@ import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
 import { notifyOwnersOfChange, payoutsHeld, setPayoutAccount } from "@/lib/payouts/account";
 import { setPayoutSchedule } from "@/lib/payouts/schedule";
+import { readableTime } from "@/lib/platform/timestamps";
 
 /**
  * The bank account payouts go to (as PUT /api/payout-account): only an owner, and only with their password
@@ -24,7 +25,7 @@ export async function savePayoutAccount(_previous: FormState, formData: FormData
       if (account.replaced_last4 !== null) await notifyOwnersOfChange(getDb(), merchantId, account, actor);
       revalidatePath("/dashboard", "layout");
       const held = payoutsHeld(account)
-        ? ` They start at ${account.payouts_start_at}; every owner was emailed.`
+        ? ` They start at ${readableTime(account.payouts_start_at!, formText(formData, "time_zone"))}; every owner was emailed.`
         : "";
       return { ok: true, message: `Payouts now go to the account ending ${account.iban_last4}.${held}` };
     } catch (error) {

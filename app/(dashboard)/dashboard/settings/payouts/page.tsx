@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
+import { LocalTime } from "@/components/relative-time";
 import { SelectField } from "@/components/ui/select-field";
 import { BackLink } from "@/components/ui/simple-table";
 import { getDb } from "@/db/client";
@@ -56,7 +57,8 @@ export default async function PayoutSettingsPage() {
         </p>
         {account && payoutsHeld(account) ? (
           <p className="text-sm text-amber-800 dark:text-amber-300" data-testid="payout-hold">
-            The account was replaced lately: payouts to it start at {account.payouts_start_at}.
+            The account was replaced lately: payouts to it start at{" "}
+            <LocalTime value={account.payouts_start_at!} />.
           </p>
         ) : null}
         {owner ? (

@@ -1,6 +1,7 @@
 "use client";
 
 import { fieldState } from "@/components/form-state";
+import { useBrowserTimeZone } from "@/components/relative-time";
 import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -14,9 +15,12 @@ import { savePayoutAccount } from "./actions";
  */
 export function PayoutAccountForm({ accountHolder }: { accountHolder?: string }) {
   const [state, formAction, pending] = useToastingActionState(savePayoutAccount, {});
+  const timeZone = useBrowserTimeZone();
   const saveLabel = accountHolder ? "Replace account" : "Save account";
   return (
     <form action={formAction} className="space-y-3" noValidate>
+      {/* The reader's zone, for the times the answer says ("2 Dec 2026, 20:54 CET"). */}
+      <input type="hidden" name="time_zone" value={timeZone} />
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField
           label="Account holder"
