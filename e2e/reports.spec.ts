@@ -49,6 +49,14 @@ test("Reports: last month's summary equals the ledger, and its CSVs are the tabl
     await expect(table.getByRole("rowheader", { name: line, exact: true })).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "Equals the ledger" })).toBeVisible();
   await lookInEveryView(page, "reports-month");
+  // On a phone (390 px): every figure shows without sideways scrolling, the closing balance among them.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("closing-balance")).toBeVisible();
+  await expect(page.getByTestId("closing-balance")).toContainText(/€[\d,]+\.\d{2}/);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+  ).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // The summary CSV is the table; the transactions CSV holds as many rows as the table counts.
   const summary = await downloadLines(page, "Download summary CSV");

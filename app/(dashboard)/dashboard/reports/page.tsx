@@ -3,6 +3,7 @@ import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
 import { SwitchLinks } from "@/components/switch-links";
 import { buttonClassName } from "@/components/ui/button";
+import { Card, CardList } from "@/components/ui/card-list";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { readFor } from "@/db/replicas";
 import { merchantDefaultCurrency } from "@/lib/accounts/merchants";
@@ -45,7 +46,9 @@ export default async function ReportsPage({
   const currencies = [...new Set([defaultCurrency, ...balance.available.map((entry) => entry.currency)])];
   const agrees = fromTransactions === summary.closing_balance;
   const money = (amount: string) => formatMoney(amount, currency);
-  const cell = "px-4 py-3 text-right tabular-nums";
+  // A negative amount never wraps after its minus sign.
+  const cell = "px-4 py-3 text-right tabular-nums whitespace-nowrap";
+  const figure = "text-right tabular-nums whitespace-nowrap";
   return (
     <div className="max-w-5xl space-y-6">
       <div>
@@ -93,6 +96,7 @@ export default async function ReportsPage({
           </div>
         </div>
         <SimpleTable
+          className="hidden sm:block"
           caption="Balance summary"
           headings={[
             "Type",
@@ -140,6 +144,43 @@ export default async function ReportsPage({
             </tr>,
           ]}
         </SimpleTable>
+        {/* Below 640 px each line is a card: five columns do not fit a phone, and every figure must show. */}
+        <CardList label="Balance summary" empty="">
+          {[
+            <Card key="opening">
+              <p className="flex justify-between gap-3 font-medium">
+                <span>Opening balance</span>
+                <span className={figure}>{money(summary.opening_balance)}</span>
+              </p>
+            </Card>,
+            ...summary.activity.map((line) => (
+              <Card key={line.type}>
+                <p className="font-medium">{TYPE_LABELS[line.type]}</p>
+                <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
+                  {(
+                    [
+                      ["Count", line.count.toLocaleString("en-US")],
+                      ["Amount", money(line.amount)],
+                      ["Fees", money(line.fee)],
+                      ["Net", money(line.net)],
+                    ] as const
+                  ).map(([term, value]) => (
+                    <div key={term} className="contents">
+                      <dt className="text-zinc-600 dark:text-zinc-400">{term}</dt>
+                      <dd className={figure}>{value}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </Card>
+            )),
+            <Card key="closing">
+              <p className="flex justify-between gap-3 font-semibold" data-testid="closing-balance">
+                <span>Closing balance</span>
+                <span className={figure}>{money(summary.closing_balance)}</span>
+              </p>
+            </Card>,
+          ]}
+        </CardList>
         {agrees ? (
           <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
             ✓ Equals the ledger: every transaction before {longDay(period.to)} adds up to the closing balance
