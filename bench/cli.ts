@@ -1,7 +1,7 @@
 // `npm run bench:cli`: how long a `payments` command takes from a shell, process start included, against a
 // local server: the median of 20 runs of `payments balance` (and of a few other commands), beside curl of the
 // same route (the floor of any HTTP client) and `node -e 0` (the floor of any node process). Needs a
-// production build (`npm run build`). BENCH_DATABASE_URL is recreated; BENCH_CLI_BIN times another build of
+// production build (`npm run build`). The operators' `admin` is timed beside them. BENCH_DATABASE_URL is recreated; BENCH_CLI_BIN times another build of
 // the CLI (a copy of an older one, say); BENCH_RUNS changes the 20.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -12,6 +12,7 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0
 const bin = path.resolve(process.env.BENCH_CLI_BIN ?? path.join(root, "packages/cli/bin/payments.js"));
 const runs = Number(process.env.BENCH_RUNS ?? 20);
 const port = 4700 + Math.floor(Math.random() * 200);
+const ADMIN = ["--conditions=react-server", path.join(root, "scripts/run-admin.mjs")];
 
 process.env.DATABASE_URL = databaseUrl;
 await freshDatabase(databaseUrl);
@@ -93,6 +94,10 @@ try {
     ["payments disputes list", () => time(process.execPath, [bin, "disputes", "list"], cliEnv)],
     ["payments events list", () => time(process.execPath, [bin, "events", "list"], cliEnv)],
     ["payments get balance", () => time(process.execPath, [bin, "get", "balance"], cliEnv)],
+    // The operators' CLI, as `npm run admin` starts it (compiled; npm's own start left out): its usage, and a
+    // command that reads the database.
+    ["admin --help", () => time(process.execPath, [...ADMIN, "--help"])],
+    ["admin token:list", () => time(process.execPath, [...ADMIN, "token:list", "--email", seed.email])],
   ];
   // Warm-up: the server's routes and the file system cache, not measured.
   for (const [, run] of rows) for (let i = 0; i < 3; i++) run();
