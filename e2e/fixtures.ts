@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { test as base, expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { mailsTo as mailsIn } from "../tests/support/outbox";
 import type { SeedData, SeedMerchant } from "../tests/support/test-server";
 
 export { expect };
@@ -71,6 +72,9 @@ export async function confirmItsYou(page: Page, password: string, code?: string)
   await dialog.getByRole("button", { name: "Confirm" }).click();
   await expect(dialog).toHaveCount(0);
 }
+
+/** The mails the e2e server kept for `to` (MAIL_OUTBOX_DIR, e2e/global-setup.ts). */
+export const mailsTo = (to: string) => mailsIn(process.env.E2E_MAIL_OUTBOX!, to);
 
 /** The merchant seeded by global setup, for tests that need an existing account. */
 const seedData = () => JSON.parse(process.env.E2E_SEED_DATA ?? "null") as SeedData;

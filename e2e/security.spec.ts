@@ -1,18 +1,18 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { lookInEveryView } from "./axe";
-import { confirmItsYou, expect, logInAs, saveBankAccount, signUp, test, uniqueEmail } from "./fixtures";
+import {
+  confirmItsYou,
+  expect,
+  mailsTo,
+  logInAs,
+  saveBankAccount,
+  signUp,
+  test,
+  uniqueEmail,
+} from "./fixtures";
 
 // The payout account a stolen session cannot redirect, and the security history that shows who changed it
 // (DESIGN.md, "Security history, and a payout account a stolen session cannot redirect"). A merchant of its own.
-
-/** The mails the server kept for `to` (MAIL_OUTBOX_DIR, e2e/global-setup.ts). */
-function mailsTo(to: string): string[] {
-  const directory = process.env.E2E_MAIL_OUTBOX!;
-  return readdirSync(directory)
-    .map((name) => readFileSync(path.join(directory, name), "utf8"))
-    .filter((mail) => mail.includes(`To: ${to}`));
-}
 
 test("the bank account takes the password: a stolen session or a wrong password changes nothing, the right one replaces it, mails the owner and shows in the security history", async ({
   page,

@@ -1,19 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { lookInEveryView } from "./axe";
-import { confirmItsYou, expect, joinTeam, logInAs, signUp, test, uniqueEmail } from "./fixtures";
+import { confirmItsYou, expect, mailsTo, joinTeam, logInAs, signUp, test, uniqueEmail } from "./fixtures";
 
 // A stolen session (a copy of the cookie) against the actions that grant access (DESIGN.md, "API tokens";
 // sudo mode): making a key, inviting an owner and changing a role each ask for the password again, so the
 // copy changes nothing and the attempt is recorded; the owner, with the password, does each, and every owner
 // is mailed what concerns the account's owners.
-
-function mailsTo(to: string): string[] {
-  const directory = process.env.E2E_MAIL_OUTBOX!;
-  return readdirSync(directory)
-    .map((name) => readFileSync(path.join(directory, name), "utf8"))
-    .filter((mail) => mail.includes(`To: ${to}`));
-}
 
 test("a copied session cookie makes no key, invites no owner and changes no role; with the password each works and the owners are mailed", async ({
   page,

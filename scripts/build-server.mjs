@@ -7,21 +7,12 @@
 // process never imports (PGlite on PostgreSQL, Next.js in an API process) is never loaded.
 import { rmSync } from "node:fs";
 import { build } from "esbuild";
+import { bundleOptions } from "./bundle-options.mjs";
 
 const outdir = "dist/server";
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: ["scripts/server.ts", "scripts/admin.ts"],
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  packages: "external",
-  // As `node --conditions=react-server` resolves them: `server-only` is empty on the server.
-  conditions: ["react-server"],
+  ...bundleOptions(["scripts/server.ts", "scripts/admin.ts"], outdir),
   // For reading a stack trace with `node --enable-source-maps`; not turned on in production (memory).
   sourcemap: "linked",
-  logLevel: "warning",
 });

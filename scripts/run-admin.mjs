@@ -32,18 +32,7 @@ const builtAt = (() => {
 })();
 if (builtAt < newestSource()) {
   const { build } = await import("esbuild");
-  await build({
-    entryPoints: ["scripts/admin.ts"],
-    outdir: path.dirname(bundle),
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    // As `node --conditions=react-server` resolves them (this script runs with it): `server-only` is empty.
-    conditions: ["react-server"],
-    logLevel: "warning",
-  });
+  const { bundleOptions } = await import("./bundle-options.mjs");
+  await build(bundleOptions(["scripts/admin.ts"], path.dirname(bundle)));
 }
 await import(pathToFileURL(path.resolve(bundle)).href);

@@ -10,19 +10,23 @@ function isMalformed(pathname: string): boolean {
   }
 }
 
+/** A plain-text refusal of a page request, before Next.js; false: the request goes no further. */
+function refuse(response: http.ServerResponse, status: number, body: string): false {
+  response.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+  });
+  response.end(body);
+  return false;
+}
+
 /**
  * Answers a dashboard path that is not valid percent-encoding with a 400 before Next.js, which throws on it
  * and answers a 500 in plain text with an error logged. True when the request may go on.
  */
 export function screenMalformedPath(pathname: string, response: http.ServerResponse): boolean {
   if (!isMalformed(pathname)) return true;
-  const body = "Bad Request: the address is not valid URL encoding.\n";
-  response.writeHead(400, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-  });
-  response.end(body);
-  return false;
+  return refuse(response, 400, "Bad Request: the address is not valid URL encoding.\n");
 }
 
 /** The longest page address the dashboard takes: more is no link the dashboard makes (8 KiB, as nginx's default). */
@@ -34,11 +38,5 @@ const MAX_PAGE_URL_BYTES = 8192;
  */
 export function screenLongUrl(url: string, response: http.ServerResponse): boolean {
   if (Buffer.byteLength(url) <= MAX_PAGE_URL_BYTES) return true;
-  const body = "URI Too Long: a page address is at most 8 KiB.\n";
-  response.writeHead(414, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-  });
-  response.end(body);
-  return false;
+  return refuse(response, 414, "URI Too Long: a page address is at most 8 KiB.\n");
 }

@@ -3,8 +3,6 @@
 // the money back, part payouts and cancels, refusals, another merchant's payouts out of reach, a race of payouts
 // that cannot pay out more than there is, an Idempotency-Key's retry that pays out once; then the schedule and the simulated bank, as the worker runs them.
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/db/client";
@@ -16,6 +14,7 @@ import { findPayout, moveDuePayouts } from "@/lib/payouts/payouts";
 import { runScheduledPayouts } from "@/lib/payouts/schedule";
 import { db, newMerchant } from "../support/direct-db";
 import { manualSettlementSuite } from "../support/manual-settlement-server";
+import { mailsTo } from "../support/outbox";
 import { adminCliEnvironment, runAdmin } from "../support/test-server";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
@@ -156,9 +155,7 @@ describe("a payout", () => {
     // Every owner is told why, and what to do.
     const { MAIL_OUTBOX_DIR } = suite.server.env;
     const owner = suite.server.data.ledger.email;
-    const mails = readdirSync(MAIL_OUTBOX_DIR!)
-      .map((name) => readFileSync(path.join(MAIL_OUTBOX_DIR!, name), "utf8"))
-      .filter((mail) => mail.includes(`To: ${owner}`) && mail.includes(`Payout ${made.id} `));
+    const mails = mailsTo(MAIL_OUTBOX_DIR!, owner).filter((mail) => mail.includes(`Payout ${made.id} `));
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain("Subject: A payout of 4.55 GBP failed");
     expect(mails[0]).toContain("failed: The bank account is closed.");

@@ -5,8 +5,6 @@
 // is replaced, a replacement holds payouts and mails the owners, and 50 concurrent changes leave one account
 // and one record each. On PostgreSQL: the records and the operator's CLI need the server's database, which a
 // PGlite server holds alone.
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { selectRows } from "@/db/client";
@@ -18,6 +16,7 @@ import { createApiToken } from "@/lib/tokens/tokens";
 import { callApi } from "../support/api-client";
 import { db } from "../support/direct-db";
 import { logInOverHttp } from "../support/http-session";
+import { mailsTo } from "../support/outbox";
 import {
   adminCliEnvironment,
   runAdmin,
@@ -67,19 +66,6 @@ const operatorEnv = () => ({ ...adminCliEnvironment(serverEnv), DATABASE_URL: se
 
 const GOOD_IBAN = "DE89 3704 0044 0532 0130 00";
 const OTHER_IBAN = "GB82 WEST 1234 5698 7654 32";
-
-/** Mails kept in a server's outbox for `to`. */
-function mailsTo(directory: string, to: string): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(directory);
-  } catch {
-    return [];
-  }
-  return names
-    .map((name) => readFileSync(path.join(directory, name), "utf8"))
-    .filter((mail) => mail.includes(`To: ${to}`));
-}
 
 describe.runIf(process.env.DATABASE_URL)("the security history", () => {
   it("records a sign-in and a failed one with the IP and user agent; an unknown email and a refused form none", async () => {

@@ -3,9 +3,7 @@
 // developer's included, gets 403 and changes nothing; the scoped key's change is recorded and mailed as the key
 // and the person who made it, with what to do. On PostgreSQL: the keys are made in the test's process, which a
 // PGlite server's database does not admit.
-import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { selectRows } from "@/db/client";
@@ -15,6 +13,7 @@ import { createApiToken } from "@/lib/tokens/tokens";
 import { callApi } from "../support/api-client";
 import { db } from "../support/direct-db";
 import { logInOverHttp } from "../support/http-session";
+import { mailsTo } from "../support/outbox";
 import { uniqueEmail } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
@@ -22,18 +21,6 @@ const outbox = inject("serverEnv").MAIL_OUTBOX_DIR!;
 
 const IBAN = "DE89 3704 0044 0532 0130 00";
 const OTHER_IBAN = "GB82 WEST 1234 5698 7654 32";
-
-function mailsTo(to: string): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(outbox);
-  } catch {
-    return [];
-  }
-  return names
-    .map((name) => readFileSync(path.join(outbox, name), "utf8"))
-    .filter((mail) => mail.includes(`To: ${to}`));
-}
 
 async function newOwner(label: string) {
   const email = uniqueEmail(label).toLowerCase();
@@ -125,7 +112,7 @@ describe.runIf(process.env.DATABASE_URL)("the payout account through the API", (
     expect(rows).toHaveLength(2);
     expect(rows[1]!.actor).toMatch(new RegExp(`^treasury-bot \\(pay_…[\\w-]{4}\\), made by ${owner.email}$`));
     expect(rows[1]!.target).toContain("held by Scoped GmbH");
-    const mails = mailsTo(owner.email).filter((mail) => mail.includes("payout account was changed"));
+    const mails = mailsTo(outbox, owner.email).filter((mail) => mail.includes("payout account was changed"));
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain(`, made by ${owner.email}, from 192.0.2.44.`);
     expect(mails[0]).toContain("revoke the key treasury-bot (pay_…");
