@@ -1,17 +1,15 @@
 // `npm run admin -- <command> [options] [--json]`: operator commands. With --json, stdout is exactly one JSON
 // object; any failure exits non-zero with the reason on stderr and changes nothing.
-import "./load-env";
 import { parseArgs } from "node:util";
-import { closeDatabase, getDb, migrateDatabase } from "@/db/client";
 import { DomainError } from "@/lib/platform/errors";
-import { adminCommands, type AdminCommand } from "./admin-commands";
+import { adminCommandSpecs, type AdminCommandSpec } from "./admin-command-specs";
 
 class UsageError extends Error {}
 /** `--help`: the usage on stdout, and success. */
 class HelpRequested extends Error {}
 
 function usage(): string {
-  const lines = Object.entries(adminCommands).map(([name, command]) => {
+  const lines = Object.entries(adminCommandSpecs).map(([name, command]) => {
     const options = Object.entries(command.options)
       .map(([option, spec]) => (spec.required ? `--${option} <${option}>` : `[--${option} <${option}>]`))
       .join(" ");
@@ -22,13 +20,13 @@ function usage(): string {
 
 function parseCommandLine(argv: string[]): {
   name: string;
-  command: AdminCommand;
+  command: AdminCommandSpec;
   options: Record<string, string | boolean | undefined>;
   json: boolean;
 } {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") throw new HelpRequested(usage());
-  const command = name ? adminCommands[name] : undefined;
+  const command = name ? adminCommandSpecs[name] : undefined;
   if (!name || !command) throw new UsageError(name ? `Unknown command "${name}".\n\n${usage()}` : usage());
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -104,11 +102,16 @@ async function main(): Promise<number> {
     console.error(describeError(error));
     return 2;
   }
+  // Only now the environment, the database and the domain: the usage and a bad command line need none.
+  await import("./load-env");
+  const { closeDatabase, getDb, migrateDatabase } = await import("@/db/client");
   try {
+    const { adminCommands } = await import("./admin-commands");
+    const command = adminCommands[parsed.name]!;
     await migrateDatabase();
-    const result = await parsed.command.run(getDb(), parsed.options);
+    const result = await command.run(getDb(), parsed.options);
     console.log(parsed.json ? JSON.stringify(result) : forPeople(result));
-    return parsed.command.failed?.(result) ? 1 : 0;
+    return command.failed?.(result) ? 1 : 0;
   } catch (error) {
     console.error(`${parsed.name} failed: ${describeError(error)}`);
     return 1;
