@@ -113,6 +113,12 @@ describe("the next request on a connection after an early refusal", () => {
       '{"account_holder":"A","iban":"DE00"}',
       422,
     ],
+    [
+      "PUT /api/payout-account",
+      "403, a key without the payout_account scope",
+      '{"account_holder":"A","iban":"DE89370400440532013000"}',
+      403,
+    ],
     ["POST /api/payouts", "422, a currency that is none", '{"currency":"XYZ"}', 422],
     ["PUT /api/payout-account", "413, 2 MB", `{"account_holder":"${"x".repeat(BIG)}"}`, 413],
     ["POST /api/payouts", "413, 2 MB", `{"currency":"${"x".repeat(BIG)}"}`, 413],
@@ -132,7 +138,9 @@ describe("the next request on a connection after an early refusal", () => {
     ["POST /api/test-helpers/payments/999999999/dispute", "404, a payment that is none", "{}", 404],
   ])("%s, %s: then the next request answered or the connection closed", async (line, _name, json, status) => {
     const body = Buffer.from(json);
-    const head = `${line} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${tokens.api}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    // The payout account takes only a key with its scope (the other keys' 403 is a row of its own).
+    const token = line === "PUT /api/payout-account" && status !== 403 ? tokens.payoutAccount : tokens.api;
+    const head = `${line} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
     const { responses, closed, reset } = await reuseConnection(baseUrl, [head, body], nextRequest);
     expect([responses[0]!.status, reset]).toEqual([status, false]);
     if (responses[0]!.headers.connection === "close") expect(closed).toBe(true);

@@ -4599,7 +4599,7 @@ export interface paths {
                     type?: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
                     /** @description Only transactions in this currency (ISO 4217, any case). */
                     currency?: string;
-                    /** @description Only what this payout carried: they add up to its amount. */
+                    /** @description Only what this payout carried: they add up to its amount. `12` or `po_12`. */
                     payout_id?: number;
                     /** @description ISO 8601 date or date-time, inclusive. */
                     created_from?: string;
@@ -5162,7 +5162,7 @@ export interface paths {
                 };
             };
         };
-        /** Set the payout account: an account holder and an IBAN (checked by mod 97) */
+        /** Set the payout account: an account holder and an IBAN (checked by mod 97). Needs a key with the payout_account scope. */
         put: {
             parameters: {
                 query?: never;
@@ -5202,6 +5202,18 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A key without the payout_account scope (only an owner grants it). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example This action is unauthorized. */
                             message: string;
                         };
                     };
