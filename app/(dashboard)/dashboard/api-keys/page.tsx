@@ -122,7 +122,8 @@ export default async function ApiKeysPage({
                 </p>
               ) : null}
             </td>
-            <td className="px-4 py-3 whitespace-nowrap">{scopeLabel(token)}</td>
+            {/* Wraps: "Read and write, payout account" kept on one line pushed the table past 1280 px. */}
+            <td className="min-w-28 px-4 py-3">{scopeLabel(token)}</td>
             <td className="px-4 py-3">
               <RelativeTime value={token.createdAt} />
             </td>
