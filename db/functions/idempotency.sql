@@ -5,13 +5,16 @@
 -- unused within its lifetime (its row older than p_key_cutoff) is claimed, and `key_id` names its row; a
 -- concurrent duplicate waits on the key's unique index until the first commits. A key used before by the same
 -- request gives `replay_id`, the object it made (`p_target`: the key's column that names it); by another request,
--- or one that made nothing, it is refused: SQLSTATE PA409.
+-- or one that made nothing, it is refused: SQLSTATE PA409. A write without a key claims nothing (both null).
 CREATE OR REPLACE FUNCTION claim_idempotency_key(p_merchant_id bigint, p_key text, p_request_hash text,
   p_key_cutoff timestamptz, p_target text, OUT key_id bigint, OUT replay_id bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_used idempotency_keys;
 BEGIN
+  IF p_key IS NULL THEN
+    RETURN;
+  END IF;
   INSERT INTO idempotency_keys AS k (merchant_id, key, request_hash)
   VALUES (p_merchant_id, p_key, p_request_hash)
   ON CONFLICT (merchant_id, key) DO UPDATE

@@ -36,19 +36,13 @@ CREATE OR REPLACE FUNCTION create_payment(p_merchant_id bigint, p_event_id text,
   p_request_hash text, p_key_cutoff timestamptz) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_key_id bigint;
-  v_replay_id bigint;
+  -- The key's claim comes first, before anything is written.
+  v_claim record := claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'payment_id');
   v_seq bigint;
   v_at timestamptz;
   v_payment payments;
 BEGIN
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT key_id, replay_id INTO v_key_id, v_replay_id
-    FROM claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'payment_id');
-    IF v_replay_id IS NOT NULL THEN
-      RETURN jsonb_build_object('id', v_replay_id, 'replayed', true);
-    END IF;
-  END IF;
+  IF v_claim.replay_id IS NOT NULL THEN RETURN jsonb_build_object('id', v_claim.replay_id, 'replayed', true); END IF;
 
   INSERT INTO payment_sequences AS s (merchant_id, payments_count, last_created_at)
   VALUES (p_merchant_id, 1, clock_timestamp())
@@ -92,8 +86,8 @@ BEGIN
     PERFORM pg_notify('webhook_deliveries', '');
   END IF;
 
-  IF v_key_id IS NOT NULL THEN
-    UPDATE idempotency_keys SET payment_id = v_payment.id WHERE merchant_id = p_merchant_id AND id = v_key_id;
+  IF v_claim.key_id IS NOT NULL THEN
+    UPDATE idempotency_keys SET payment_id = v_payment.id WHERE merchant_id = p_merchant_id AND id = v_claim.key_id;
   END IF;
   RETURN jsonb_build_object('id', v_payment.id, 'replayed', false);
 END

@@ -26,8 +26,8 @@ CREATE OR REPLACE FUNCTION create_payout(p_merchant_id bigint, p_event_id text, 
   p_notify boolean, p_idempotency_key text, p_request_hash text, p_key_cutoff timestamptz) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_key_id bigint;
-  v_replay_id bigint;
+  -- The key's claim comes first, before anything is written.
+  v_claim record := claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'payout_id');
   v_account record;
   v_available numeric;
   v_places integer := minor_units(p_currency);
@@ -36,13 +36,9 @@ DECLARE
   v_payout payouts;
   v_carried numeric;
 BEGIN
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT key_id, replay_id INTO v_key_id, v_replay_id
-    FROM claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'payout_id');
-    IF v_replay_id IS NOT NULL THEN
-      SELECT * INTO v_payout FROM payouts WHERE merchant_id = p_merchant_id AND id = v_replay_id;
-      RETURN json_build_object('replayed', true, 'payout', payout_json(v_payout));
-    END IF;
+  IF v_claim.replay_id IS NOT NULL THEN
+    SELECT * INTO v_payout FROM payouts WHERE merchant_id = p_merchant_id AND id = v_claim.replay_id;
+    RETURN json_build_object('replayed', true, 'payout', payout_json(v_payout));
   END IF;
 
   SELECT status, failure_reason, payouts_start_at INTO v_account FROM payout_accounts WHERE merchant_id = p_merchant_id FOR UPDATE;
@@ -96,8 +92,8 @@ BEGIN
   IF record_event(p_merchant_id, p_event_id, 'payout.created', NULL, payout_json(v_payout)) AND p_notify THEN
     PERFORM pg_notify('webhook_deliveries', '');
   END IF;
-  IF v_key_id IS NOT NULL THEN
-    UPDATE idempotency_keys SET payout_id = v_payout.id WHERE merchant_id = p_merchant_id AND id = v_key_id;
+  IF v_claim.key_id IS NOT NULL THEN
+    UPDATE idempotency_keys SET payout_id = v_payout.id WHERE merchant_id = p_merchant_id AND id = v_claim.key_id;
   END IF;
   RETURN json_build_object('replayed', false, 'payout', payout_json(v_payout));
 END

@@ -30,20 +30,14 @@ CREATE OR REPLACE FUNCTION create_refund(p_merchant_id bigint, p_payment_id bigi
   p_idempotency_key text, p_request_hash text, p_key_cutoff timestamptz) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_key_id bigint;
-  v_replay_id bigint;
+  -- The key's claim comes first, before anything is written.
+  v_claim record := claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'refund_id');
   v_payment record;
   v_amount numeric;
   v_refund refunds;
   v_settle_at timestamptz;
 BEGIN
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT key_id, replay_id INTO v_key_id, v_replay_id
-    FROM claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'refund_id');
-    IF v_replay_id IS NOT NULL THEN
-      RETURN json_build_object('id', v_replay_id, 'replayed', true);
-    END IF;
-  END IF;
+  IF v_claim.replay_id IS NOT NULL THEN RETURN json_build_object('id', v_claim.replay_id, 'replayed', true); END IF;
 
   -- Read in the row this locks (a dispute moves it under the same lock): none while disputed.
   SELECT id, customer_id, currency, amount, amount - amount_refunded - amount_refund_pending AS refundable
@@ -83,8 +77,8 @@ BEGIN
      AND p_notify THEN
     PERFORM pg_notify('webhook_deliveries', '');
   END IF;
-  IF v_key_id IS NOT NULL THEN
-    UPDATE idempotency_keys SET refund_id = v_refund.id WHERE merchant_id = p_merchant_id AND id = v_key_id;
+  IF v_claim.key_id IS NOT NULL THEN
+    UPDATE idempotency_keys SET refund_id = v_refund.id WHERE merchant_id = p_merchant_id AND id = v_claim.key_id;
   END IF;
   RETURN json_build_object('id', v_refund.id, 'replayed', false, 'refund', refund_json(v_refund));
 END
