@@ -7,6 +7,15 @@ export type UserRole = (typeof USER_ROLES)[number];
 
 export const TOKEN_SCOPES = ["read", "write"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
+/** An account key's one scope (`pay_acct_…`): makes, lists and deletes the account's sandboxes, nothing else. */
+export const ACCOUNT_KEY_SCOPE = "sandboxes";
+/** What a key's `scope` column holds: an environment's key's scope, or an account key's. */
+export const KEY_SCOPES = [...TOKEN_SCOPES, ACCOUNT_KEY_SCOPE] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** A merchant account's environments (DESIGN.md, "Live and sandboxes"): one live, any number of sandboxes. */
+export const ENVIRONMENT_KINDS = ["live", "sandbox"] as const;
+export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
 
 export const PAYMENT_STATUSES = ["pending", "completed", "failed"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

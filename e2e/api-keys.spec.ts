@@ -35,7 +35,7 @@ test("generate a token, see it once, copy it, use it, roll it and revoke it", as
   await page.getByRole("button", { name: "Generate token" }).click();
   await expect(page.getByText("You won't see it again.")).toBeVisible();
   const token = (await page.getByTestId("new-token").textContent())!;
-  expect(token).toMatch(/^pay_[0-9A-Za-z]{49}$/);
+  expect(token).toMatch(/^pay_test_[0-9A-Za-z]{49}$/);
 
   await page.getByRole("button", { name: "Copy token" }).click();
   await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
@@ -55,7 +55,7 @@ test("generate a token, see it once, copy it, use it, roll it and revoke it", as
   await expect(page.getByText(token)).toHaveCount(0);
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText("Read only");
-  await expect(row).toContainText(`pay_…${token.slice(-4)}`);
+  await expect(row).toContainText(`pay_test_…${token.slice(-4)}`);
   await expect(row).toContainText("active");
   // Times read relative ("just now"), with the exact time, UTC included, on hover.
   await expect(row.locator("time").first()).toHaveAttribute("title", /UTC/);
@@ -73,7 +73,7 @@ test("generate a token, see it once, copy it, use it, roll it and revoke it", as
   // Rolled with no grace, the old key is revoked at once: only its replacement is listed.
   const rows = page.getByRole("row").filter({ hasText: name });
   await expect(rows).toHaveCount(1);
-  await expect(rows).toContainText(`pay_…${rolled.slice(-4)}`);
+  await expect(rows).toContainText(`pay_test_…${rolled.slice(-4)}`);
   await page.getByRole("button", { name: `Revoke ${name}` }).click();
   const revokeDialog = page.getByRole("dialog", { name: `Revoke token “${name}”?` });
   await revokeDialog.getByRole("button", { name: "Cancel" }).click();

@@ -41,7 +41,7 @@ test("the key filter tells keys of one name apart: hint, creation date and state
   const labels = await options.allTextContents();
   const optionsNamed = (name: string) => labels.filter((label) => label.startsWith(`${name} · `));
   const shape = (name: string, state: string) =>
-    new RegExp(`^${name} · pay_…\\w{4} · created \\d{4}-\\d{2}-\\d{2} · ${state}$`);
+    new RegExp(`^${name} · pay_test_…\\w{4} · created \\d{4}-\\d{2}-\\d{2} · ${state}$`);
   // The seeded key rolled with an hour's grace and its replacement share a name.
   const rolled = optionsNamed("rolled with grace");
   expect(rolled).toHaveLength(2);

@@ -97,7 +97,7 @@ test("a copied session cookie makes no key, invites no owner and changes no role
   await page.getByLabel("Repeat new password").fill("a brand new passphrase");
   await page.getByRole("button", { name: "Change password" }).click();
   const recent = page.getByTestId("recent-keys");
-  await expect(recent).toContainText(`treasury (pay_…`);
+  await expect(recent).toContainText(`treasury (pay_test_…`);
   await expect(recent).toContainText(`made by ${owner.email}`);
   await recent.getByRole("button", { name: "Revoke these keys" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Revoke keys" }).click();

@@ -24,9 +24,15 @@ export const adminCommandSpecs: Record<string, AdminCommandSpec> = {
     },
   },
   "token:create": {
-    summary: "Generate an API token; the token is printed once.",
+    summary:
+      "Generate an API token, for the account's first sandbox unless told --live or --account; printed once.",
     options: {
       email: emailOption,
+      live: { type: "boolean", description: "a key for the live environment (pay_live_…)" },
+      account: {
+        type: "boolean",
+        description: "an account key (pay_acct_…, scope sandboxes): makes and deletes sandboxes",
+      },
       name: { type: "string", required: true, description: "what the token is for" },
       scope: {
         type: "string",

@@ -3,6 +3,7 @@ import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { sendInvitation } from "@/lib/accounts/invitations";
 import { resetPassword } from "@/lib/accounts/members";
 import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/accounts/merchants";
+import { createAccountKey, liveEnvironmentOf } from "@/lib/environments/environments";
 import { setMerchantPricing } from "@/lib/ledger/pricing";
 import { ledgerEntryBalances, verifyLedger } from "@/lib/ledger/verify";
 import { createPayment } from "@/lib/payments/create-payment";
@@ -43,7 +44,12 @@ export const adminCommands: Record<string, AdminCommand> = {
   },
   "token:create": {
     async run(db, options) {
-      const merchantId = await findMerchantIdByEmail(db, String(options.email));
+      const accountId = await findMerchantIdByEmail(db, String(options.email));
+      if (options.account) {
+        const key = await createAccountKey(db, accountId, String(options.name), OPERATOR);
+        return { id: key.id, name: key.name, token: key.token, scope: key.scope };
+      }
+      const merchantId = options.live ? await liveEnvironmentOf(db, accountId) : accountId;
       const token = await createApiToken(
         db,
         merchantId,

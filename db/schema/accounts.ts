@@ -10,31 +10,55 @@ import {
   numeric,
   pgTable,
   text,
+  type AnyPgColumn,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { PAYOUT_SCHEDULES, USER_ROLES } from "../enums";
+import { ENVIRONMENT_KINDS, PAYOUT_SCHEDULES, USER_ROLES } from "../enums";
 import { at, createdAt, id, updatedAt } from "./columns";
 
-export const merchants = pgTable("merchants", {
-  id: id(),
-  name: text("name").notNull(),
-  /** "Contact support" override of the API rate limit (requests per minute per token); null = default. */
-  rateLimitPerMinute: integer("rate_limit_per_minute"),
-  /** The currency of a payment or payment link created without one (Settings, "Default currency"). */
-  defaultCurrency: text("default_currency").notNull().default("USD"),
-  /** Its price per completed payment: this percent of the amount, plus fee_fixed (`merchant:pricing`). */
-  feePercent: numeric("fee_percent").notNull().default("2.9"),
-  /** In minor units of the payment's currency: 30 is 0.30 EUR, 30 JPY, 0.030 KWD. */
-  feeFixed: numeric("fee_fixed").notNull().default("30"),
-  /** Settings → Payouts: when its available balance is paid out by itself (PAYOUT_SCHEDULES). */
-  payoutSchedule: text("payout_schedule", { enum: PAYOUT_SCHEDULES }).notNull().default("daily"),
-  /** The last day the schedule paid it out (UTC): each day's run does a merchant once. */
-  lastScheduledPayoutOn: date("last_scheduled_payout_on"),
-  /** Set by an owner: every member must sign in with a second factor (those without one enrol first). */
-  requireTwoFactor: boolean("require_two_factor").notNull().default(false),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+/**
+ * A merchant's environment (DESIGN.md, "Live and sandboxes"): every table's `merchant_id` names one, so each
+ * environment's data is apart by the same scoping rules. The row a sign-up makes is the account (its team and
+ * security history hang on it) and its first sandbox, "Test"; the account's live environment and its other
+ * sandboxes are rows whose `account_id` names it.
+ */
+export const merchants = pgTable(
+  "merchants",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    /** The account this environment belongs to; null: this row is the account (and its first sandbox). */
+    accountId: bigint("account_id", { mode: "number" }).references((): AnyPgColumn => merchants.id, {
+      onDelete: "cascade",
+    }),
+    environment: text("environment", { enum: ENVIRONMENT_KINDS }).notNull().default("sandbox"),
+    /** A sandbox's name, unique in its account ("Test" for the first); null for live. */
+    sandboxName: text("sandbox_name").default("Test"),
+    /** "Contact support" override of the API rate limit (requests per minute per token); null = default. */
+    rateLimitPerMinute: integer("rate_limit_per_minute"),
+    /** The currency of a payment or payment link created without one (Settings, "Default currency"). */
+    defaultCurrency: text("default_currency").notNull().default("USD"),
+    /** Its price per completed payment: this percent of the amount, plus fee_fixed (`merchant:pricing`). */
+    feePercent: numeric("fee_percent").notNull().default("2.9"),
+    /** In minor units of the payment's currency: 30 is 0.30 EUR, 30 JPY, 0.030 KWD. */
+    feeFixed: numeric("fee_fixed").notNull().default("30"),
+    /** Settings → Payouts: when its available balance is paid out by itself (PAYOUT_SCHEDULES). */
+    payoutSchedule: text("payout_schedule", { enum: PAYOUT_SCHEDULES }).notNull().default("daily"),
+    /** The last day the schedule paid it out (UTC): each day's run does a merchant once. */
+    lastScheduledPayoutOn: date("last_scheduled_payout_on"),
+    /** Set by an owner: every member must sign in with a second factor (those without one enrol first). */
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One live environment an account; its sandboxes found by the account.
+    uniqueIndex("merchants_live_idx")
+      .on(t.accountId)
+      .where(sql`environment = 'live'`),
+    uniqueIndex("merchants_sandbox_name_idx").on(t.accountId, t.sandboxName),
+  ],
+);
 
 /** The owning merchant's id, as every tenant table declares it: deleting the merchant deletes its rows. */
 export const merchantIdColumn = () =>

@@ -1,6 +1,6 @@
 // API tokens: how a merchant's program is let in.
 import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { TOKEN_SCOPES } from "../enums";
+import { KEY_SCOPES } from "../enums";
 import { merchantIdColumn } from "./accounts";
 import { at, createdAt, id } from "./columns";
 
@@ -14,7 +14,7 @@ export const apiTokens = pgTable(
     tokenHash: text("token_hash").notNull(),
     /** Safe to show: the prefix and the last four characters, e.g. `pay_…a1B2`. */
     displayHint: text("display_hint").notNull(),
-    scope: text("scope", { enum: TOKEN_SCOPES }).notNull().default("write"),
+    scope: text("scope", { enum: KEY_SCOPES }).notNull().default("write"),
     /**
      * The `payout_account` scope beside `scope`: may replace the payout account through the API. Only an owner
      * grants it, after re-entering the password; read only by that one route, never by authentication.

@@ -2,6 +2,7 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { merchants, users } from "@/db/schema";
+import { createLiveEnvironment } from "@/lib/environments/environments";
 import { validationError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
 import { recordSignupAttempt, throttledError } from "./login-throttle";
@@ -20,7 +21,9 @@ export async function createMerchantWithOwner(db: Executor, input: unknown): Pro
   const passwordHash = await hashPassword(password);
   try {
     return await db.transaction(async (tx) => {
+      // The account's own row is its first sandbox, "Test"; its live environment starts empty beside it.
       const [merchant] = await tx.insert(merchants).values({ name }).returning({ id: merchants.id });
+      await createLiveEnvironment(tx, merchant!.id);
       const [user] = await tx
         .insert(users)
         .values({ merchantId: merchant!.id, email, name: owner_name ?? null, passwordHash, role: "owner" })

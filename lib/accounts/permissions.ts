@@ -21,6 +21,10 @@ export const PERMISSIONS = {
   // Money leaving for the bank: a payout made or canceled by hand.
   "payouts:write": ["owner"],
   "members:manage": ["owner"],
+  // Settings → Sandboxes: made, renamed and deleted (with all their data) by owners.
+  "sandboxes:manage": ["owner"],
+  // An account key makes sandboxes through the API (DESIGN.md, "Sandboxes API").
+  "account_keys:create": ["owner"],
   // Who signed in, changed the bank account or revoked a key, from where: an owner's to read.
   "security_history:read": ["owner"],
   "account:self": ["owner", "developer", "viewer"],
@@ -38,6 +42,7 @@ export type Permission = keyof typeof PERMISSIONS;
 export const REAUTHENTICATED: Partial<Record<Permission, string>> = {
   "api_keys:create": "make or roll an API key",
   "members:manage": "change the team",
+  "account_keys:create": "make an account key",
   "payout_account:write": "change the payout account",
   "webhooks:secret": "reveal or rotate a signing secret",
   "two_factor:change": "turn two-factor sign-in on or off",

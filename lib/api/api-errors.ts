@@ -68,6 +68,11 @@ export const API_ERRORS = {
     message: IDEMPOTENCY_KEY_REUSED,
     when: "An Idempotency-Key reused with another body.",
   },
+  liveWithoutProcessor: {
+    status: 409,
+    message: "Connect a processor in Settings → Processor before taking live payments.",
+    when: "A live key creating a payment or a payment link before the account's owners connected a processor.",
+  },
   bodyTooLarge: {
     status: 413,
     message: `The request body must not be larger than ${MAX_BODY_BYTES / 1024} KiB.`,
@@ -131,4 +136,9 @@ export class HttpError extends Error {
       ? HttpError.of("bodyTooLarge")
       : new HttpError(413, `The request body must not be larger than ${maxBytes / 1024} KiB.`);
   }
+}
+
+/** Live takes no payment until its owners connect a processor (DESIGN.md, "Live and sandboxes"): 409. */
+export function refuseLiveWithoutProcessor(token: { environment: string }): void {
+  if (token.environment === "live") throw HttpError.of("liveWithoutProcessor");
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { getDb, type Database } from "@/db/client";
+import { ACCOUNT_KEY_SCOPE, type KeyScope } from "@/db/enums";
 import { readFor } from "@/db/replicas";
 import { clientIp } from "@/lib/platform/client-ip";
 import { getEnv, type Env } from "@/lib/platform/env";
@@ -59,6 +60,15 @@ function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
   );
 }
 
+/** Which keys a route serves (define-route.ts). */
+export type RouteScope = "read" | "write" | typeof ACCOUNT_KEY_SCOPE;
+
+/** An account key serves only the account's routes, and an environment's key never serves those. */
+function scopeServes(route: RouteScope, key: KeyScope): boolean {
+  if (route === ACCOUNT_KEY_SCOPE || key === ACCOUNT_KEY_SCOPE) return route === key;
+  return route === "read" || key === "write";
+}
+
 /**
  * The one API wrapper: bearer auth and the rate limit (one database round trip), scope check, the body's
  * refusal if the router refused it, a NUL in the query refused, the query validated, then the handler with a
@@ -67,9 +77,14 @@ function tooManyAttempts(rateLimit: RateLimitDecision): ApiResponse {
  */
 export function apiRoute<Params, Query>(
   handler: (context: ApiContext<Params, Query>) => Promise<ApiResponse>,
-  options: { requiresWrite: boolean; query: z.ZodObject | undefined; integerParams: string[] },
+  options: {
+    scope: RouteScope;
+    sandboxOnly: boolean;
+    query: z.ZodObject | undefined;
+    integerParams: string[];
+  },
 ) {
-  const { requiresWrite, query: querySchema, integerParams } = options;
+  const { scope, sandboxOnly, query: querySchema, integerParams } = options;
   const queryKeys = querySchema ? Object.keys(querySchema.shape) : [];
   /** What a request without a query string reads (defaults only): validated once, the first time. */
   let emptyQuery: unknown;
@@ -107,8 +122,9 @@ export function apiRoute<Params, Query>(
         if (!rateLimit.allowed) {
           response = tooManyAttempts(rateLimit);
           noteRateLimited(db, auth.token.merchantId, auth.token.tokenId, rateLimit.limit);
-        } else if (requiresWrite && auth.token.scope !== "write")
+        } else if (!scopeServes(scope, auth.token.scope))
           response = jsonResponse(403, { message: API_ERRORS.unauthorized.message });
+        else if (sandboxOnly && auth.token.environment === "live") throw HttpError.of("notFound");
         // Too large, too slow, cut short or not JSON: no handler runs, whether or not it reads the body.
         else if (body instanceof HttpError) response = errorResponse(body);
         else {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { apiRoute, type ApiContext } from "./api-route";
+import { apiRoute, type ApiContext, type RouteScope } from "./api-route";
 import type { RequestBody } from "./request-body";
 import type { ApiRequest, ApiResponse } from "./types";
 
@@ -21,8 +21,11 @@ export type RouteDeclaration<Path extends string, Query extends z.ZodObject> = {
   method: Method;
   /** OpenAPI's template (`/api/payments/{id}`); without the slash it is the route's name in a 405 message. */
   path: Path;
-  /** `write` refuses a read-only token with 403 before the handler runs. */
-  scope: "read" | "write";
+  /**
+   * Which keys it serves, checked before the handler runs (403 otherwise): `read`, any environment's key;
+   * `write`, one with the write scope; `sandboxes`, an account key (`pay_acct_…`) and nothing else.
+   */
+  scope: RouteScope;
   summary: string;
   description?: string;
   /** The JSON schema and description of each `{param}` of the path. */
@@ -65,7 +68,9 @@ export function defineRoute<
   const { handler, ...rest } = declaration;
   const params = (declaration.params ?? {}) as Record<string, { schema: OpenApiObject }>;
   const serve = apiRoute(handler, {
-    requiresWrite: declaration.scope === "write",
+    scope: declaration.scope,
+    // Test helpers exist only in sandboxes (DESIGN.md, "Live and sandboxes"): 404 with a live key.
+    sandboxOnly: declaration.path.startsWith("/api/test-helpers/"),
     query: declaration.query,
     integerParams: Object.keys(params).filter((name) => params[name]!.schema.type === "integer"),
   });

@@ -30,6 +30,7 @@ import { inboxSchemas, webhookSchemas } from "./openapi-webhook-schemas";
 import { webhooksSection } from "./openapi-webhooks";
 import { requestLogEntrySchema } from "./request-log-routes";
 import { routes } from "./routes";
+import { sandboxSchemas } from "./sandbox-routes";
 
 /**
  * OpenAPI 3.1 for the merchant API: a path for each route of the one list (routes.ts), as it declares itself;
@@ -106,6 +107,7 @@ function componentSchemas() {
       required: ["message", "errors"],
     },
     ...webhookSchemas,
+    ...sandboxSchemas,
     RequestLogEntry: requestLogEntrySchema,
     ...inboxSchemas,
     RetrievedPayment: schemaOf(retrievedPaymentSchema),

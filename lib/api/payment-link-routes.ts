@@ -7,6 +7,7 @@ import {
 } from "@/lib/checkout/payment-links";
 import { sameAmount } from "@/lib/payments/idempotency";
 import { parseInput } from "@/lib/platform/validation";
+import { API_ERRORS, refuseLiveWithoutProcessor } from "./api-errors";
 import type { ApiContext } from "./api-route";
 import { defineRoute } from "./define-route";
 import { actionKeyParameter, actOnce } from "./idempotency-key";
@@ -60,10 +61,14 @@ export const createPaymentLinkRoute = defineRoute({
     ),
     400: errorResponse("malformedJson"),
     403: errorResponse("unauthorized", "The token is read-only."),
-    409: errorResponse("idempotencyKeyReused"),
+    409: errorResponse(
+      "idempotencyKeyReused",
+      `${API_ERRORS.idempotencyKeyReused.when} Or a live key before a processor is connected.`,
+    ),
     422: validationErrorResponse("Validation failed."),
   },
   handler: async (context) => {
+    refuseLiveWithoutProcessor(context.token);
     const { merchantId, body } = context;
     const { amount, ...link } = parseInput(createPaymentLinkSchema, body);
     const { result, replayedHeader } = await asApiAnswer(

@@ -2,7 +2,7 @@ import { createPayment } from "@/lib/payments/create-payment";
 import { findPayment, listPayments } from "@/lib/payments/queries";
 import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
 import { idParam } from "@/lib/platform/validation";
-import { HttpError } from "./api-errors";
+import { API_ERRORS, HttpError, refuseLiveWithoutProcessor } from "./api-errors";
 import { defineRoute } from "./define-route";
 import { idempotencyKeyParameter, readIdempotencyKey } from "./idempotency-key";
 import {
@@ -101,10 +101,14 @@ export const createPaymentRoute = defineRoute({
     ),
     400: errorResponse("malformedJson", "The body is not JSON, not a JSON object, or nested too deeply."),
     403: errorResponse("unauthorized", "The token is read-only."),
-    409: errorResponse("idempotencyKeyReused"),
+    409: errorResponse(
+      "idempotencyKeyReused",
+      `${API_ERRORS.idempotencyKeyReused.when} Or a live key before a processor is connected: "${API_ERRORS.liveWithoutProcessor.message}"`,
+    ),
     422: validationErrorResponse("Validation failed."),
   },
   handler: async ({ db, env, merchantId, token, request, body }) => {
+    refuseLiveWithoutProcessor(token);
     const idempotencyKey = readIdempotencyKey(request);
     const { paymentId, replayed } = await createPayment(db, merchantId, body, {
       source: "api",

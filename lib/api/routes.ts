@@ -37,6 +37,7 @@ import {
 import { createRefundRoute, listAllRefundsRoute, listRefundsRoute, showRefundRoute } from "./refund-routes";
 import { balanceSummaryRoute } from "./report-routes";
 import { listRequestLogsRoute } from "./request-log-routes";
+import { createSandboxRoute, deleteSandboxRoute, listSandboxesRoute } from "./sandbox-routes";
 import { cancelPaymentRoute, settlePaymentHelperRoute, settleRefundHelperRoute } from "./settlement-routes";
 import {
   listEndpointDeliveriesRoute,
@@ -103,4 +104,7 @@ export const routes: readonly Route[] = [
   closeDisputeRoute,
   decideDisputeHelperRoute,
   openDisputeHelperRoute,
+  listSandboxesRoute,
+  createSandboxRoute,
+  deleteSandboxRoute,
 ];

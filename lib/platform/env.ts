@@ -91,6 +91,8 @@ const envSchema = databaseConfigSchema
      * How long payouts wait after the payout account is replaced (DESIGN.md, "Changing the payout account"):
      * `24h` (the default), `30m`, `90s`, `0` (none: the tests). The owners are emailed meanwhile.
      */
+    /** How many sandboxes an account may have (DESIGN.md, "Sandboxes API"): the 501st create is a 422. */
+    SANDBOXES_PER_ACCOUNT: z.coerce.number().int().min(1).default(500),
     PAYOUT_ACCOUNT_CHANGE_HOLD: z
       .string()
       .regex(/^\d{1,9}(ms|s|m|h|d)?$/, "must be a duration such as 24h, 30m, 90s or 0")

@@ -37,6 +37,10 @@ export const SECURITY_ACTIONS = {
   "payout.refused": "Payout refused during a hold",
   "payout.canceled": "Payout canceled",
   "pricing.changed": "Pricing changed",
+  "account_key.created": "Account key created",
+  "sandbox.created": "Sandbox created",
+  "sandbox.renamed": "Sandbox renamed",
+  "sandbox.deleted": "Sandbox deleted",
 } as const;
 export type SecurityAction = keyof typeof SECURITY_ACTIONS;
 const ACTION_NAMES = Object.keys(SECURITY_ACTIONS) as [SecurityAction, ...SecurityAction[]];
@@ -86,10 +90,24 @@ export async function recordSecurityEvent(
   action: SecurityAction,
   target: string,
 ): Promise<void> {
+  // The history is the account's (DESIGN.md, "Live and sandboxes"): an action in live or in another sandbox is
+  // recorded there, saying where it was taken.
+  const [where] = await selectRows<{
+    account_id: number | string | null;
+    environment: string;
+    sandbox_name: string;
+  }>(db, sql`select account_id, environment, sandbox_name from merchants where id = ${merchantId}`);
+  const accountId = where?.account_id == null ? merchantId : Number(where.account_id);
+  const place =
+    accountId === merchantId
+      ? ""
+      : where!.environment === "live"
+        ? " · live"
+        : ` · sandbox ${where!.sandbox_name}`;
   await db.execute(
     sql`insert into security_events (merchant_id, action, actor, ip, user_agent, target)
-        values (${merchantId}, ${action}, ${by.actor}, ${by.ip}, ${by.userAgent?.slice(0, USER_AGENT_MAX) ?? null},
-                ${target.slice(0, TARGET_MAX)})`,
+        values (${accountId}, ${action}, ${by.actor}, ${by.ip}, ${by.userAgent?.slice(0, USER_AGENT_MAX) ?? null},
+                ${target.slice(0, TARGET_MAX - place.length) + place})`,
   );
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { onCitus } from "@/db/citus";
 import { selectRows, selectStatement, type Executor } from "@/db/client";
-import type { TokenScope } from "@/db/enums";
+import type { EnvironmentKind, KeyScope } from "@/db/enums";
 import { Statement } from "@/db/statement";
 import {
   countRequest,
@@ -15,9 +15,11 @@ import { hashToken, isWellFormedToken } from "./format";
 export type AuthenticatedToken = {
   tokenId: number;
   merchantId: number;
-  scope: TokenScope;
+  scope: KeyScope;
   /** The merchant's default currency, read in the same statement: a payment created without one is in it. */
   defaultCurrency: string;
+  /** Where the key works (DESIGN.md, "Live and sandboxes"): test helpers are 404 in live. */
+  environment: EnvironmentKind;
 };
 export type ApiAuthentication = { token: AuthenticatedToken; rateLimit: RateLimitDecision } | { token: null };
 
@@ -64,7 +66,7 @@ export async function isLiveWriteToken(db: Executor, token: string): Promise<boo
 
 /** The live token with this hash, its merchant's default currency and its rate limit per minute. */
 export function tokenLookup(tokenHash: string, defaultPerMinute: number): SQL {
-  return sql`select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency,
+  return sql`select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency, m.environment,
                     coalesce(m.rate_limit_per_minute, ${defaultPerMinute})::int as per_minute
              from api_tokens t
              join merchants m on m.id = t.merchant_id
@@ -84,7 +86,7 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
         where id = (select id from token where ${lastUsedStale("token")})
       ),
       bucket as (select counted.* from token, ${countRequest(sql`'token:' || token.id`, sql`token.per_minute`)} counted)
-      select token.id, token.merchant_id, token.scope, token.default_currency, token.per_minute,
+      select token.id, token.merchant_id, token.scope, token.default_currency, token.environment, token.per_minute,
              bucket.allowed, bucket.ahead_seconds
       from token, bucket`;
 }
@@ -95,8 +97,9 @@ export const authenticationStatement = new Statement<
   {
     id: number | string;
     merchant_id: number | string;
-    scope: TokenScope;
+    scope: KeyScope;
     default_currency: string;
+    environment: EnvironmentKind;
     per_minute: number;
     allowed: boolean;
     ahead_seconds: number;
@@ -148,6 +151,7 @@ export async function authenticateApiToken(
       merchantId: Number(row.merchant_id),
       scope: row.scope,
       defaultCurrency: row.default_currency,
+      environment: row.environment,
     },
     rateLimit: rateLimitDecision(row.per_minute, row.allowed, Number(row.ahead_seconds)),
   };

@@ -1,10 +1,14 @@
 import { z } from "zod";
-import { TOKEN_SCOPES, type TokenScope } from "@/db/enums";
+import { TOKEN_SCOPES, type KeyScope, type TokenScope } from "@/db/enums";
 import { messages, stringField } from "@/lib/platform/validation";
 
 /** The expiries the dashboard offers; the CLI accepts any whole number of days in range. */
 export const TOKEN_EXPIRY_CHOICES = [30, 90, 365] as const;
-export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = { write: "Read and write", read: "Read only" };
+export const TOKEN_SCOPE_LABELS: Record<KeyScope, string> = {
+  write: "Read and write",
+  read: "Read only",
+  sandboxes: "Sandboxes (account key)",
+};
 /** The scope that may replace the payout account through the API (DESIGN.md, "API tokens"): owners grant it. */
 export const PAYOUT_ACCOUNT_SCOPE = "payout_account";
 /** The dashboard's choices, as comma lists; the last only for owners. */
@@ -15,11 +19,11 @@ export const TOKEN_SCOPE_CHOICES = [
 ] as const;
 
 /** A key's scopes as the comma list the API, the CLI and the dashboard show: `write,payout_account`. */
-export const scopeList = (token: { scope: TokenScope; payoutAccount: boolean }) =>
+export const scopeList = (token: { scope: KeyScope; payoutAccount: boolean }) =>
   token.payoutAccount ? `${token.scope},${PAYOUT_ACCOUNT_SCOPE}` : token.scope;
 
 /** What the dashboard calls a key's scopes. */
-export const scopeLabel = (token: { scope: TokenScope; payoutAccount: boolean }) =>
+export const scopeLabel = (token: { scope: KeyScope; payoutAccount: boolean }) =>
   token.payoutAccount
     ? `${TOKEN_SCOPE_LABELS[token.scope]}, payout account`
     : TOKEN_SCOPE_LABELS[token.scope];

@@ -1,8 +1,8 @@
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { type TokenScope } from "@/db/enums";
-import { apiTokens } from "@/db/schema";
+import { ACCOUNT_KEY_SCOPE, type KeyScope } from "@/db/enums";
+import { apiTokens, merchants } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { parseInput } from "@/lib/platform/validation";
 import {
@@ -23,7 +23,7 @@ export type ApiTokenSummary = {
   id: number;
   name: string;
   displayHint: string;
-  scope: TokenScope;
+  scope: KeyScope;
   /** Carries the `payout_account` scope too. */
   payoutAccount: boolean;
   /** Who made it: a member's email, `operator`, or null for a key made before that was kept. */
@@ -43,7 +43,7 @@ export type ApiTokenSummary = {
 export type CreatedApiToken = {
   id: number;
   name: string;
-  scope: TokenScope;
+  scope: KeyScope;
   payoutAccount: boolean;
   token: string;
   expiresAt: Date | null;
@@ -63,19 +63,24 @@ export function tokenState(token: ApiTokenSummary): TokenStatus | "rolled" {
   return token.status === "active" && token.replacedBy ? "rolled" : token.status;
 }
 
-async function insertToken(
+/** A new key in its merchant's environment, its prefix saying which (`pay_live_`, `pay_test_`, `pay_acct_`). */
+export async function insertToken(
   db: Executor,
   values: {
     merchantId: number;
     name: string;
-    scope: TokenScope;
+    scope: KeyScope;
     payoutAccount: boolean;
     createdBy: string | null;
     expiresAt: Date | null;
     rolledFromId?: number;
   },
 ): Promise<CreatedApiToken> {
-  const token = generateToken();
+  const [merchant] = await db
+    .select({ environment: merchants.environment })
+    .from(merchants)
+    .where(eq(merchants.id, values.merchantId));
+  const token = generateToken(values.scope === ACCOUNT_KEY_SCOPE ? "account" : merchant!.environment);
   const [row] = await db
     .insert(apiTokens)
     .values({ ...values, tokenHash: hashToken(token), displayHint: tokenDisplayHint(token) })

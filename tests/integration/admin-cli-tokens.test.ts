@@ -31,14 +31,14 @@ describe("admin CLI: tokens and rate limits", () => {
     ]);
     expect(Object.keys(created).sort()).toEqual(["id", "name", "scope", "token"]);
     expect(created).toMatchObject({ name: "CI deploys", scope: "read" });
-    expect(created.token).toMatch(/^pay_[0-9A-Za-z]{49}$/);
+    expect(created.token).toMatch(/^pay_test_[0-9A-Za-z]{49}$/);
 
     const listed = json(["token:list", "--email", owner]).tokens as Array<Record<string, unknown>>;
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({
       id: created.id,
       status: "active",
-      hint: `pay_…${String(created.token).slice(-4)}`,
+      hint: `pay_test_…${String(created.token).slice(-4)}`,
     });
     expect(JSON.stringify(listed)).not.toContain(String(created.token));
 

@@ -17,7 +17,7 @@ import { WebhookReceiver } from "../support/webhook-receiver";
 const root = path.resolve(import.meta.dirname, "../..");
 const SAMPLES = path.join(root, "docs/samples");
 /** Each shell sample, and the test below that runs it. */
-const RUN_HERE = ["cli-listen.sh", "cli-trigger.sh", "inbox-payment.sh"];
+const RUN_HERE = ["cli-listen.sh", "cli-trigger.sh", "inbox-payment.sh", "cli-sandboxes.sh"];
 
 let server: TestServer;
 let database: Awaited<ReturnType<typeof separateDatabase>> | undefined;
@@ -53,7 +53,7 @@ type RunningSample = {
 /** The environment a reader's shell has: no login but the one given, colour off (output is asserted on). */
 function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", ...extra };
-  for (const name of ["PAYMENTS_API_URL", "PAYMENTS_API_KEY", "FORWARD_TO"])
+  for (const name of ["PAYMENTS_API_URL", "PAYMENTS_API_KEY", "PAYMENTS_ACCOUNT_KEY", "FORWARD_TO", "RUN_ID"])
     if (!(name in extra)) delete env[name];
   return env;
 }
@@ -167,6 +167,29 @@ describe("docs/samples, the shell samples", () => {
     // ^C ends listen, and with it the first terminal's sample.
     await listen.interrupt();
     expect(listen.stderr()).not.toMatch(/Error|at .*\.js:\d+/);
+    rmSync(configHome, { recursive: true, force: true });
+  });
+
+  it("docs/testing.md, a sandbox for a CI run: made with the account key, listed, and deleted", async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), "payments-doc-samples-"));
+    const runId = String(Date.now());
+    const sample = runSample(
+      "cli-sandboxes.sh",
+      shellEnv({
+        XDG_CONFIG_HOME: configHome,
+        PAYMENTS_API_URL: server.baseUrl,
+        PAYMENTS_ACCOUNT_KEY: server.data.tokens.account,
+        RUN_ID: runId,
+      }),
+    );
+    expect([await sample.exited, sample.stderr()]).toEqual([0, ""]);
+    const id = /^(\d+)\s+ci-/m.exec(sample.stdout())?.[1];
+    expect(sample.stdout(), sample.stdout()).toMatch(new RegExp(`^${id}\\s+ci-${runId}\\s`, "m"));
+    expect(sample.stdout()).toContain(`Sandbox ${id} deleted, with all its data.`);
+    const left = await callApi(server.baseUrl, "/api/sandboxes", { token: server.data.tokens.account });
+    expect(
+      (left.body as { data: Array<{ name: string }> }).data.map((sandbox) => sandbox.name),
+    ).not.toContain(`ci-${runId}`);
     rmSync(configHome, { recursive: true, force: true });
   });
 

@@ -134,7 +134,7 @@ describe.runIf(process.env.DATABASE_URL)("the security history", () => {
     });
     expect(badIban.status).toBe(422);
     const added = (await records(account.merchantId)).slice(before);
-    const actor: unknown = expect.stringMatching(/^Api key \(pay_…[\w-]{4}\)$/);
+    const actor: unknown = expect.stringMatching(/^Api key \(pay_test_…[\w-]{4}\)$/);
     expect(added).toEqual([
       {
         action: "webhook_endpoint.created",
@@ -325,11 +325,11 @@ describe.runIf(process.env.DATABASE_URL)("the payout account, guarded", () => {
     const [mail] = mailsTo(outbox, account.email);
     expect(mail).toContain("Subject: Your payout account was changed");
     expect(mail).toContain(
-      "The payout account was changed to IBAN ending 5432, held by Thief Ltd, by Hold key (pay_…",
+      "The payout account was changed to IBAN ending 5432, held by Thief Ltd, by Hold key (pay_test_…",
     );
     // What to do about it: revoke that key, with the page's link.
     expect(mail).toMatch(
-      /revoke the key Hold key \(pay_…[\w-]{4}\) in API keys \(http[^)]+\/dashboard\/api-keys\)/,
+      /revoke the key Hold key \(pay_test_…[\w-]{4}\) in API keys \(http[^)]+\/dashboard\/api-keys\)/,
     );
     expect(mail).toContain(", from 192.0.2.66.");
     // As a person reads a time ("2 Dec 2026, 19:54 UTC"), never ISO 8601.

@@ -110,12 +110,14 @@ describe.runIf(process.env.DATABASE_URL)("the payout account through the API", (
           where merchant_id = ${owner.merchantId} and action = 'payout_account.changed' order by id`,
     );
     expect(rows).toHaveLength(2);
-    expect(rows[1]!.actor).toMatch(new RegExp(`^treasury-bot \\(pay_…[\\w-]{4}\\), made by ${owner.email}$`));
+    expect(rows[1]!.actor).toMatch(
+      new RegExp(`^treasury-bot \\(pay_test_…[\\w-]{4}\\), made by ${owner.email}$`),
+    );
     expect(rows[1]!.target).toContain("held by Scoped GmbH");
     const mails = mailsTo(outbox, owner.email).filter((mail) => mail.includes("payout account was changed"));
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain(`, made by ${owner.email}, from 192.0.2.44.`);
-    expect(mails[0]).toContain("revoke the key treasury-bot (pay_…");
+    expect(mails[0]).toContain("revoke the key treasury-bot (pay_test_…");
   });
 });
 

@@ -10,9 +10,11 @@ import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { setMerchantRateLimit } from "@/lib/accounts/merchants";
 import { startUserSession } from "@/lib/accounts/sessions";
 import { confirmTwoFactorEnrolment, startTwoFactorEnrolment } from "@/lib/accounts/two-factor";
+import { createAccountKey, liveEnvironmentOf } from "@/lib/environments/environments";
 import { setMerchantPricing } from "@/lib/ledger/pricing";
 import { setPayoutAccount } from "@/lib/payouts/account";
 import { setPayoutSchedule } from "@/lib/payouts/schedule";
+import { OPERATOR } from "@/lib/security/history";
 import { createApiToken, revokeApiToken, rollApiToken } from "@/lib/tokens/tokens";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { seedAccountant } from "./seed-accountant";
@@ -52,6 +54,8 @@ const other = await merchant("Other");
 // The limited merchant keeps the default 30 a minute for the rate-limit tests.
 await setMerchantRateLimit(db, seed.merchant_id, { per_minute: 10_000 });
 const limited = await merchant("Limited");
+const sandboxer = await merchant("Sandboxer");
+const seedLive = await liveEnvironmentOf(db, seed.merchant_id);
 const writeTokens: Record<string, string> = {};
 for (const name of ["api", "badInput", "idempotency", "isolation"])
   writeTokens[name] = await token(seed.merchant_id, name);
@@ -148,8 +152,14 @@ console.log(
     priced,
     treasury,
     held,
+    sandboxer,
+    seed_live_id: seedLive,
     tokens: {
       ...writeTokens,
+      live: await token(seedLive, "live"),
+      account: (await createAccountKey(db, seed.merchant_id, "ci", OPERATOR)).token,
+      sandboxer: (await createAccountKey(db, sandboxer.merchant_id, "ci", OPERATOR)).token,
+      otherAccount: (await createAccountKey(db, other.merchant_id, "ci", OPERATOR)).token,
       read: await token(seed.merchant_id, "read only", "read"),
       other: await token(other.merchant_id, "other"),
       expired: expired.token,

@@ -54,6 +54,8 @@ export function testEnvironment(
     // A replaced payout account holds nothing (DESIGN.md: 0 in tests); security-history.test.ts starts its own
     // server with a hold.
     PAYOUT_ACCOUNT_CHANGE_HOLD: "0",
+    // Small, so the environments suite reaches the limit in a few requests.
+    SANDBOXES_PER_ACCOUNT: "4",
     // Every mail the server sends is kept here as a file, for the tests to read (lib/platform/mailer.ts).
     MAIL_OUTBOX_DIR: path.join(tmpdir(), "payments-outbox", `${name}-${port}`),
     TEST_RECEIVER_PORT: String(port + 91),
@@ -147,6 +149,10 @@ export type SeedData = {
   /** Owners with a second factor: the code step's throttling, and replayed codes. */
   guessed: SeedMerchant & { totp_secret: string };
   replayed: SeedMerchant & { totp_secret: string };
+  /** An account whose sandboxes the environments suite makes up to the servers' SANDBOXES_PER_ACCOUNT. */
+  sandboxer: SeedMerchant;
+  /** The seed account's live environment (its own merchant id). */
+  seed_live_id: number;
   tokens: Record<SeedTokenName, string>;
 };
 
@@ -172,7 +178,11 @@ export type SeedTokenName =
   | "priced"
   | "treasury"
   | "disputer"
-  | "accountant";
+  | "accountant"
+  | "live"
+  | "account"
+  | "sandboxer"
+  | "otherAccount";
 
 export type TestServer = {
   baseUrl: string;

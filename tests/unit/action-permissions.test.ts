@@ -64,6 +64,7 @@ const modules = {
   team: await import("@/app/(dashboard)/dashboard/team/actions"),
   payouts: await import("@/app/(dashboard)/dashboard/payouts/actions"),
   payoutSettings: await import("@/app/(dashboard)/dashboard/settings/payouts/actions"),
+  sandboxes: await import("@/app/(dashboard)/dashboard/settings/sandboxes/actions"),
   disputes: await import("@/app/(dashboard)/dashboard/disputes/actions"),
 };
 
@@ -110,6 +111,13 @@ const expected: Record<string, Record<string, UserRole[]>> = {
   // Money leaving for the bank, and where it goes: owners only.
   payouts: { payOut: OWNERS, cancelPayoutAction: OWNERS },
   payoutSettings: { savePayoutAccount: OWNERS, savePayoutSchedule: OWNERS },
+  // Whole environments made and deleted, and the keys that make them: owners only.
+  sandboxes: {
+    createSandboxAction: OWNERS,
+    renameSandboxAction: OWNERS,
+    deleteSandboxAction: OWNERS,
+    createAccountKeyAction: OWNERS,
+  },
   disputes: { saveEvidenceAction: WRITERS, acceptDisputeAction: WRITERS },
 };
 
@@ -122,6 +130,7 @@ const SENSITIVE: Record<string, string[]> = {
   security: ["beginEnrolment", "turnOffTwoFactor", "saveTwoFactorRequirement"],
   team: ["invite", "revokeInvite", "changeRole", "removeFromTeam"],
   payoutSettings: ["savePayoutAccount"],
+  sandboxes: ["createAccountKeyAction"],
 };
 
 beforeEach(() => {

@@ -61,9 +61,9 @@ export function loadCredentials(): Credentials {
   return { apiUrl: parseApiUrl(apiUrl), apiKey };
 }
 
-/** `pay_…abcd`: enough to tell keys apart, never the key. */
+/** `pay_test_…abcd`: enough to tell keys (and their environments) apart, never the key. */
 export function keyHint(apiKey: string): string {
-  return `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
+  return `${apiKey.slice(0, apiKey.lastIndexOf("_") + 1)}…${apiKey.slice(-4)}`;
 }
 
 /** Where `listen` keeps the last event it forwarded, per API URL and key (never the key itself). */

@@ -18,6 +18,7 @@ import {
 import { tailLogs } from "./logs-tail.js";
 import { CliError, emit, EXIT, plural } from "./output.js";
 import { showBalanceSummary } from "./reports.js";
+import { addSandboxCommands } from "./sandboxes.js";
 import { collect, trigger, TRIGGERS, type TriggerOptions } from "./trigger.js";
 
 const client = (credentials: Credentials) =>
@@ -168,6 +169,8 @@ program
   .action(async (options: { currency?: string; from?: string; to?: string; json?: boolean }) => {
     await showBalanceSummary(client(loadCredentials()), options);
   });
+
+addSandboxCommands(program, () => client(loadCredentials()));
 
 const payouts = program
   .command("payouts")

@@ -26,6 +26,8 @@ export type PayoutAccount = Schemas["PayoutAccount"];
 export type PayoutAccountInput = Schemas["PayoutAccountInput"];
 export type Dispute = Schemas["Dispute"];
 export type DisputeEvidenceInput = Schemas["DisputeEvidence"];
+export type Sandbox = Schemas["Sandbox"];
+export type CreatedSandbox = Schemas["CreatedSandbox"];
 /** The balance transactions list's filters, in the SDK's camel case. */
 export type BalanceTransactionFilters = {
   type?: BalanceTransaction["type"];
@@ -331,6 +333,20 @@ export class Payments {
       options: { status?: "2xx" | "4xx" | "5xx"; after?: number; limit?: number } = {},
     ): Promise<RequestLogEntry[]> =>
       dataOf<RequestLogEntry[]>(await this.api.GET("/api/request-logs", { params: { query: options } })),
+  };
+
+  /**
+   * The account's sandboxes, with an account key (`pay_acct_…`): one per test run, made and deleted by CI. A
+   * new one comes with its `pay_test_…` key, shown only then.
+   */
+  readonly sandboxes = {
+    list: async (): Promise<Sandbox[]> => dataOf<Sandbox[]>(await this.api.GET("/api/sandboxes")),
+    create: async (input: { name: string }): Promise<CreatedSandbox> =>
+      dataOf<CreatedSandbox>(await this.api.POST("/api/sandboxes", { body: input })),
+    /** The sandbox and everything in it. */
+    delete: async (id: number): Promise<void> => {
+      await this.api.DELETE("/api/sandboxes/{id}", { params: { path: { id } } });
+    },
   };
 
   readonly webhookEndpoints = {

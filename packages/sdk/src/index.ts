@@ -27,6 +27,8 @@ export type {
   Refund,
   RequestLogEntry,
   RetrievedPayment,
+  Sandbox,
+  CreatedSandbox,
   WebhookEndpoint,
   WebhookEndpointInput,
 } from "./client.js";

@@ -41,6 +41,13 @@ export default async function SettingsPage() {
             className="text-indigo-600 hover:underline dark:text-indigo-400"
           >
             Payouts: bank account and schedule
+          </Link>{" "}
+          ·{" "}
+          <Link
+            href="/dashboard/settings/sandboxes"
+            className="text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            Sandboxes
           </Link>
           {can(role, "security_history:read") ? (
             <>

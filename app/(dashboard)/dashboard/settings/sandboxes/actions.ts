@@ -1,0 +1,76 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { authorized } from "@/app/_lib/authorized";
+import { formId, formStateFromError, formText } from "@/app/_lib/form-state";
+import type { FormState } from "@/components/form-state";
+import { getDb } from "@/db/client";
+import {
+  createAccountKey,
+  createSandbox,
+  deleteSandbox,
+  renameSandbox,
+} from "@/lib/environments/environments";
+
+const PAGE = "/dashboard/settings/sandboxes";
+
+/** A key shown once: a new sandbox's `pay_test_` key, or an account key. */
+export type RevealedKey = { id: number; name: string; token: string };
+export type RevealingFormState = FormState & { revealed?: RevealedKey };
+
+export async function createSandboxAction(
+  _previous: RevealingFormState,
+  formData: FormData,
+): Promise<RevealingFormState> {
+  return authorized("sandboxes:manage", async ({ merchantId, actor }) => {
+    const values = { name: formText(formData, "name") };
+    try {
+      const { sandbox, token } = await createSandbox(getDb(), merchantId, values, actor);
+      revalidatePath(PAGE);
+      return { ok: true, revealed: { id: sandbox.id, name: sandbox.name, token } };
+    } catch (error) {
+      return formStateFromError(error, values);
+    }
+  });
+}
+
+export async function renameSandboxAction(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("sandboxes:manage", async ({ merchantId, actor }) => {
+    const values = { name: formText(formData, "name") };
+    try {
+      const name = await renameSandbox(getDb(), merchantId, formId(formData, "sandbox_id"), values, actor);
+      revalidatePath(PAGE);
+      return { ok: true, message: `Renamed to “${name}”.` };
+    } catch (error) {
+      return formStateFromError(error, values);
+    }
+  });
+}
+
+export async function deleteSandboxAction(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("sandboxes:manage", async ({ merchantId, actor }) => {
+    try {
+      await deleteSandbox(getDb(), merchantId, formId(formData, "sandbox_id"), actor);
+      revalidatePath(PAGE);
+      return { ok: true, message: "Sandbox deleted, with all its data." };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+export async function createAccountKeyAction(
+  _previous: RevealingFormState,
+  formData: FormData,
+): Promise<RevealingFormState> {
+  return authorized("account_keys:create", async ({ merchantId, actor }) => {
+    const values = { name: formText(formData, "name") };
+    try {
+      const key = await createAccountKey(getDb(), merchantId, values.name, actor);
+      revalidatePath(PAGE);
+      return { ok: true, revealed: { id: key.id, name: key.name, token: key.token } };
+    } catch (error) {
+      return formStateFromError(error, values);
+    }
+  });
+}

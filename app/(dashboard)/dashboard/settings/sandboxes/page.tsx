@@ -1,0 +1,113 @@
+import type { Metadata } from "next";
+import { requireMerchantSession } from "@/app/_lib/session";
+import { ActionForm } from "@/components/action-form";
+import { ConfirmActionButton } from "@/components/confirm-action-button";
+import { LocalTime } from "@/components/relative-time";
+import { SimpleTable } from "@/components/ui/simple-table";
+import { TextField } from "@/components/ui/text-field";
+import { getDb } from "@/db/client";
+import { can } from "@/lib/accounts/permissions";
+import { listSandboxes } from "@/lib/environments/environments";
+import {
+  createAccountKeyAction,
+  createSandboxAction,
+  deleteSandboxAction,
+  renameSandboxAction,
+} from "./actions";
+import { NameAndRevealForm } from "./reveal-forms";
+
+export const metadata: Metadata = { title: "Sandboxes" };
+
+const card =
+  "space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
+
+/**
+ * Settings → Sandboxes (DESIGN.md, "Live and sandboxes"): the account's sandboxes, each apart from live and
+ * from the others; owners make, rename and delete them, and make the account keys CI makes them with.
+ */
+export default async function SandboxesPage() {
+  const { merchantId, role } = await requireMerchantSession();
+  const sandboxes = await listSandboxes(getDb(), merchantId);
+  const manages = can(role, "sandboxes:manage");
+  return (
+    <div className="max-w-3xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Sandboxes</h1>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          Each sandbox holds its own payments, balances, webhooks, logs and keys, apart from live and from the
+          others; its payments go to the simulator. The first, where everything made before live existed is
+          kept, holds the team and cannot be deleted.
+        </p>
+      </div>
+      <SimpleTable caption="Sandboxes" headings={["Name", "Id", "Made", ""]} empty="No sandboxes.">
+        {sandboxes.map((sandbox, index) => (
+          <tr key={sandbox.id}>
+            <td className="px-4 py-3 font-medium">{sandbox.name}</td>
+            <td className="px-4 py-3 font-mono text-xs">{sandbox.id}</td>
+            <td className="px-4 py-3 whitespace-nowrap">
+              <LocalTime value={sandbox.createdAt} />
+            </td>
+            <td className="px-4 py-3">
+              {manages ? (
+                <div className="flex flex-wrap items-end justify-end gap-2">
+                  <ActionForm
+                    action={renameSandboxAction}
+                    fields={{ sandbox_id: sandbox.id }}
+                    submitLabel="Rename"
+                  >
+                    <TextField
+                      label={`New name for ${sandbox.name}`}
+                      name="name"
+                      defaultValue={sandbox.name}
+                    />
+                  </ActionForm>
+                  {index > 0 ? (
+                    <ConfirmActionButton
+                      action={deleteSandboxAction}
+                      fields={{ sandbox_id: sandbox.id }}
+                      label="Delete"
+                      variant="secondary"
+                      title={`Delete the sandbox “${sandbox.name}”?`}
+                      description="Its payments, refunds, disputes, balances, payouts, webhook endpoints, events, logs and keys are deleted with it. This cannot be undone."
+                      confirmLabel="Delete sandbox and its data"
+                    />
+                  ) : null}
+                </div>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </SimpleTable>
+      {manages ? (
+        <>
+          <section aria-labelledby="new-sandbox-heading" className={card}>
+            <h2 id="new-sandbox-heading" className="text-base font-semibold">
+              New sandbox
+            </h2>
+            <NameAndRevealForm
+              action={createSandboxAction}
+              what="sandbox"
+              placeholder="e.g. QA, staging"
+              description="A sandbox with the account's settings and a test key (pay_test_…) of its own."
+            />
+          </section>
+          <section aria-labelledby="account-key-heading" className={card}>
+            <h2 id="account-key-heading" className="text-base font-semibold">
+              Account keys
+            </h2>
+            <NameAndRevealForm
+              action={createAccountKeyAction}
+              what="account key"
+              placeholder="e.g. CI"
+              description="An account key (pay_acct_…) makes and deletes sandboxes through the API, one per test run, and does nothing else. It is listed, rolled and revoked under API keys."
+            />
+          </section>
+        </>
+      ) : (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Only an owner can make, rename or delete sandboxes.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import "server-only";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { selectRows, type Executor } from "@/db/client";
+import { ACCOUNT_KEY_SCOPE } from "@/db/enums";
+import { merchants } from "@/db/schema";
+import { getEnv } from "@/lib/platform/env";
+import { DomainError, validationError } from "@/lib/platform/errors";
+import { parseInput, stringField } from "@/lib/platform/validation";
+import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
+import { insertToken } from "@/lib/tokens/tokens";
+
+// An account's environments (DESIGN.md, "Live and sandboxes"). Each is a merchants row, so every table's
+// merchant_id keeps its data apart by the scoping rules that already hold (and Citus shards it the same way).
+// The account's own row is also its first sandbox, "Test"; live and the other sandboxes name it in account_id.
+
+export type Sandbox = { id: number; name: string; createdAt: Date };
+
+/** A sandbox as the API shows it. */
+export const toSandboxResource = (sandbox: Sandbox) => ({
+  id: sandbox.id,
+  name: sandbox.name,
+  environment: "sandbox" as const,
+  created_at: sandbox.createdAt.toISOString(),
+});
+
+/** The account an environment belongs to: its team and its security history hang on it. */
+export async function accountOf(db: Executor, merchantId: number): Promise<number> {
+  const [row] = await db
+    .select({ accountId: sql<number>`coalesce(${merchants.accountId}, ${merchants.id})`.mapWith(Number) })
+    .from(merchants)
+    .where(eq(merchants.id, merchantId));
+  return row?.accountId ?? merchantId;
+}
+
+/** A new account's live environment, beside its own row (the first sandbox); empty, with the account's settings. */
+export async function createLiveEnvironment(db: Executor, accountId: number): Promise<number> {
+  const [row] = await selectRows<{ id: number | string }>(
+    db,
+    sql`insert into merchants (name, account_id, environment, sandbox_name, default_currency, fee_percent, fee_fixed,
+                               payout_schedule, rate_limit_per_minute)
+        select name, id, 'live', null, default_currency, fee_percent, fee_fixed, payout_schedule, rate_limit_per_minute
+        from merchants where id = ${accountId}
+        returning id`,
+  );
+  return Number(row!.id);
+}
+
+/** The account's live environment. */
+export async function liveEnvironmentOf(db: Executor, accountId: number): Promise<number> {
+  const [row] = await db
+    .select({ id: merchants.id })
+    .from(merchants)
+    .where(and(eq(merchants.accountId, accountId), eq(merchants.environment, "live")));
+  if (!row) throw new DomainError("not_found", "This account has no live environment.");
+  return row.id;
+}
+
+/** The account's sandboxes, the first ("Test", the account's own row) first, then by creation. */
+export async function listSandboxes(db: Executor, accountId: number): Promise<Sandbox[]> {
+  const rows = await db
+    .select({ id: merchants.id, name: merchants.sandboxName, createdAt: merchants.createdAt })
+    .from(merchants)
+    .where(
+      and(
+        sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`,
+        eq(merchants.environment, "sandbox"),
+      ),
+    )
+    .orderBy(asc(merchants.id));
+  return rows.map((row) => ({ ...row, name: row.name ?? "Test" }));
+}
+
+const sandboxSchema = z.object({ name: stringField("name", { max: 100, required: true }) });
+
+/**
+ * `POST /api/sandboxes`: a sandbox with the account's settings, and a test key for it (shown once). The account
+ * row's lock orders creations, so the count limit (SANDBOXES_PER_ACCOUNT) and the unique name hold under a race.
+ */
+export async function createSandbox(db: Executor, accountId: number, input: unknown, by: SecurityActor) {
+  const { name } = parseInput(sandboxSchema, input);
+  return db.transaction(async (tx) => {
+    const [account] = await selectRows<{ sandboxes: number | string; taken: boolean }>(
+      tx,
+      sql`select (select count(*) from merchants s
+                  where (s.id = a.id or s.account_id = a.id) and s.environment = 'sandbox') as sandboxes,
+                 exists (select 1 from merchants s
+                         where (s.id = a.id or s.account_id = a.id) and s.environment = 'sandbox'
+                           and coalesce(s.sandbox_name, 'Test') = ${name}) as taken
+          from merchants a where a.id = ${accountId} and a.account_id is null for update`,
+    );
+    if (!account) throw new DomainError("not_found", "No such account.");
+    const limit = getEnv().SANDBOXES_PER_ACCOUNT;
+    if (Number(account.sandboxes) >= limit)
+      throw validationError({ name: [`An account has at most ${limit} sandboxes; delete one first.`] });
+    if (account.taken) throw validationError({ name: ["The name has already been taken."] });
+    const [created] = await selectRows<{ id: number | string; created_at: Date | string }>(
+      tx,
+      sql`insert into merchants (name, account_id, environment, sandbox_name, default_currency, fee_percent, fee_fixed,
+                                 payout_schedule, rate_limit_per_minute)
+          select name, id, 'sandbox', ${name}, default_currency, fee_percent, fee_fixed, payout_schedule,
+                 rate_limit_per_minute
+          from merchants where id = ${accountId}
+          returning id, created_at`,
+    );
+    const sandbox: Sandbox = { id: Number(created!.id), name, createdAt: new Date(created!.created_at) };
+    const key = await insertToken(tx, {
+      merchantId: sandbox.id,
+      name,
+      scope: "write",
+      payoutAccount: false,
+      createdBy: by.actor,
+      expiresAt: null,
+    });
+    await recordSecurityEvent(tx, accountId, by, "sandbox.created", `${name} (sandbox ${sandbox.id})`);
+    return { sandbox, token: key.token };
+  });
+}
+
+/** Settings → Sandboxes: a new name, unique in the account (the first sandbox's too). */
+export async function renameSandbox(
+  db: Executor,
+  accountId: number,
+  sandboxId: number,
+  input: unknown,
+  by: SecurityActor,
+): Promise<string> {
+  const { name } = parseInput(sandboxSchema, input);
+  return db.transaction(async (tx) => {
+    const sandboxes = await listSandboxes(tx, accountId);
+    const sandbox = sandboxes.find((candidate) => candidate.id === sandboxId);
+    if (!sandbox) throw new DomainError("not_found", "No such sandbox.");
+    if (sandboxes.some((other) => other.id !== sandboxId && other.name === name))
+      throw validationError({ name: ["The name has already been taken."] });
+    await tx.update(merchants).set({ sandboxName: name }).where(eq(merchants.id, sandboxId));
+    await recordSecurityEvent(
+      tx,
+      accountId,
+      by,
+      "sandbox.renamed",
+      `${sandbox.name} → ${name} (sandbox ${sandboxId})`,
+    );
+    return name;
+  });
+}
+
+/**
+ * `DELETE /api/sandboxes/{id}`: the sandbox and all its data (every table's rows go with its merchants row). The
+ * account's own row holds its team too, so the first sandbox is not deleted this way.
+ */
+export async function deleteSandbox(db: Executor, accountId: number, sandboxId: number, by: SecurityActor) {
+  return db.transaction(async (tx) => {
+    const [sandbox] = await tx
+      .select({ name: merchants.sandboxName })
+      .from(merchants)
+      .where(
+        and(
+          eq(merchants.id, sandboxId),
+          eq(merchants.accountId, accountId),
+          eq(merchants.environment, "sandbox"),
+        ),
+      );
+    if (!sandbox) {
+      if (sandboxId === accountId)
+        throw new DomainError(
+          "conflict",
+          "The first sandbox holds the account's team and cannot be deleted.",
+        );
+      throw new DomainError("not_found", "No such sandbox.");
+    }
+    // Recorded first: on Citus a write to the (distributed) history after the reference table's cascade to every
+    // shard would be refused.
+    await recordSecurityEvent(tx, accountId, by, "sandbox.deleted", `${sandbox.name} (sandbox ${sandboxId})`);
+    await tx.delete(merchants).where(eq(merchants.id, sandboxId));
+  });
+}
+
+/** An account key (`pay_acct_…`, scope `sandboxes`): made by an owner or an operator, recorded, shown once. */
+export async function createAccountKey(db: Executor, accountId: number, name: string, by: SecurityActor) {
+  if (!name.trim()) throw validationError({ name: ["The name field is required."] });
+  return db.transaction(async (tx) => {
+    const key = await insertToken(tx, {
+      merchantId: accountId,
+      name,
+      scope: ACCOUNT_KEY_SCOPE,
+      payoutAccount: false,
+      createdBy: by.actor,
+      expiresAt: null,
+    });
+    await recordSecurityEvent(tx, accountId, by, "account_key.created", `${name}, ${ACCOUNT_KEY_SCOPE}`);
+    return key;
+  });
+}
