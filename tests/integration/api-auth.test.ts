@@ -218,6 +218,8 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "/api/disputes/{id}/close",
       "/api/test-helpers/disputes/{id}/close",
       "/api/test-helpers/payments/{id}/dispute",
+      "/api/sandboxes",
+      "/api/sandboxes/{id}",
     ]);
     expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
     expect(document.components.schemas.PaymentListItem!.required).toEqual([

@@ -186,6 +186,8 @@ describe("docs/samples, the shell samples", () => {
     const id = /^(\d+)\s+ci-/m.exec(sample.stdout())?.[1];
     expect(sample.stdout(), sample.stdout()).toMatch(new RegExp(`^${id}\\s+ci-${runId}\\s`, "m"));
     expect(sample.stdout()).toContain(`Sandbox ${id} deleted, with all its data.`);
+    // The tests' step, with the sandbox's own key: a new sandbox has no balance yet.
+    expect(sample.stdout()).toContain("No balance yet.");
     const left = await callApi(server.baseUrl, "/api/sandboxes", { token: server.data.tokens.account });
     expect(
       (left.body as { data: Array<{ name: string }> }).data.map((sandbox) => sandbox.name),

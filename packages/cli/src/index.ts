@@ -73,11 +73,14 @@ program
   .command("login")
   .description("Check an API URL and key against the API, then store them (0600) in your config directory.")
   .requiredOption("--api-url <url>", "the platform's address, e.g. http://localhost:3000")
-  .requiredOption("--api-key <key>", "an API key from the dashboard (pay_…)")
+  .requiredOption("--api-key <key>", "an API key from the dashboard (pay_test_…, pay_live_…, or pay_acct_…)")
   .option("--json", "one JSON object on stdout")
   .action(async (options: { apiUrl: string; apiKey: string; json?: boolean }) => {
     const credentials = { apiUrl: parseApiUrl(options.apiUrl), apiKey: options.apiKey.trim() };
-    await client(credentials).payments.list({ perPage: 1 }).next();
+    // An account key reads only the account's sandboxes; any other key, payments.
+    const api = client(credentials);
+    if (credentials.apiKey.startsWith("pay_acct_")) await api.sandboxes.list();
+    else await api.payments.list({ perPage: 1 }).next();
     const file = storeCredentials(credentials);
     emit(
       options.json === true,
