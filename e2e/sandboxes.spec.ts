@@ -34,9 +34,10 @@ test("an owner makes, renames and deletes a sandbox, and makes an account key th
   await expect(newSandbox.getByText("The name has already been taken.")).toBeVisible();
   await expect(table.getByRole("row")).toHaveCount(3);
 
-  const qa = table.getByRole("row", { name: /QA/ });
-  await qa.getByLabel("New name for QA").fill("QA nightly");
-  await qa.getByRole("button", { name: "Rename" }).click();
+  const rename = page.getByRole("region", { name: "Rename a sandbox", exact: true });
+  await rename.getByLabel("Sandbox").selectOption({ label: "QA" });
+  await rename.getByLabel("New name").fill("QA nightly");
+  await rename.getByRole("button", { name: "Rename" }).click();
   await expect(table.getByRole("row", { name: /QA nightly/ })).toBeVisible();
 
   const accountKeys = page.getByRole("region", { name: "Account keys", exact: true });

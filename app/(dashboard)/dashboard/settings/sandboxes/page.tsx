@@ -3,6 +3,7 @@ import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { LocalTime } from "@/components/relative-time";
+import { SelectField } from "@/components/ui/select-field";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
@@ -39,40 +40,27 @@ export default async function SandboxesPage() {
           kept, holds the team and cannot be deleted.
         </p>
       </div>
-      <SimpleTable caption="Sandboxes" headings={["Name", "Id", "Made", ""]} empty="No sandboxes.">
+      <SimpleTable caption="Sandboxes" headings={["Name", "Made", ""]} empty="No sandboxes.">
         {sandboxes.map((sandbox, index) => (
           <tr key={sandbox.id}>
-            <td className="px-4 py-3 font-medium">{sandbox.name}</td>
-            <td className="px-4 py-3 font-mono text-xs">{sandbox.id}</td>
+            <td className="px-4 py-3">
+              <span className="font-medium">{sandbox.name}</span>
+              <span className="block text-xs text-zinc-500 dark:text-zinc-400">id {sandbox.id}</span>
+            </td>
             <td className="px-4 py-3 whitespace-nowrap">
               <LocalTime value={sandbox.createdAt} />
             </td>
-            <td className="px-4 py-3">
-              {manages ? (
-                <div className="flex flex-wrap items-end justify-end gap-2">
-                  <ActionForm
-                    action={renameSandboxAction}
-                    fields={{ sandbox_id: sandbox.id }}
-                    submitLabel="Rename"
-                  >
-                    <TextField
-                      label={`New name for ${sandbox.name}`}
-                      name="name"
-                      defaultValue={sandbox.name}
-                    />
-                  </ActionForm>
-                  {index > 0 ? (
-                    <ConfirmActionButton
-                      action={deleteSandboxAction}
-                      fields={{ sandbox_id: sandbox.id }}
-                      label="Delete"
-                      variant="secondary"
-                      title={`Delete the sandbox “${sandbox.name}”?`}
-                      description="Its payments, refunds, disputes, balances, payouts, webhook endpoints, events, logs and keys are deleted with it. This cannot be undone."
-                      confirmLabel="Delete sandbox and its data"
-                    />
-                  ) : null}
-                </div>
+            <td className="px-4 py-3 text-right">
+              {manages && index > 0 ? (
+                <ConfirmActionButton
+                  action={deleteSandboxAction}
+                  fields={{ sandbox_id: sandbox.id }}
+                  label="Delete"
+                  variant="secondary"
+                  title={`Delete the sandbox “${sandbox.name}”?`}
+                  description="Its payments, refunds, disputes, balances, payouts, webhook endpoints, events, logs and keys are deleted with it. This cannot be undone."
+                  confirmLabel="Delete sandbox and its data"
+                />
               ) : null}
             </td>
           </tr>
@@ -90,6 +78,24 @@ export default async function SandboxesPage() {
               placeholder="e.g. QA, staging"
               description="A sandbox with the account's settings and a test key (pay_test_…) of its own."
             />
+          </section>
+          <section aria-labelledby="rename-heading" className={card}>
+            <h2 id="rename-heading" className="text-base font-semibold">
+              Rename a sandbox
+            </h2>
+            <ActionForm action={renameSandboxAction} fields={{}} submitLabel="Rename">
+              <div className="w-48 max-w-full">
+                <SelectField
+                  label="Sandbox"
+                  name="sandbox_id"
+                  defaultValue={String(sandboxes[0]?.id ?? "")}
+                  options={sandboxes.map((sandbox) => ({ value: String(sandbox.id), label: sandbox.name }))}
+                />
+              </div>
+              <div className="w-64 max-w-full">
+                <TextField label="New name" name="name" />
+              </div>
+            </ActionForm>
           </section>
           <section aria-labelledby="account-key-heading" className={card}>
             <h2 id="account-key-heading" className="text-base font-semibold">
