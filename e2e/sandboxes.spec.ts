@@ -20,7 +20,7 @@ test("an owner makes, renames and deletes a sandbox, and makes an account key th
   const newSandbox = page.getByRole("region", { name: "New sandbox", exact: true });
   await newSandbox.getByLabel("Name of the sandbox").fill("QA");
   await newSandbox.getByRole("button", { name: "Make sandbox" }).click();
-  const sandboxKey = (await newSandbox.getByTestId("revealed-key").textContent())!;
+  const sandboxKey = (await newSandbox.getByTestId("new-token").textContent())!;
   expect(sandboxKey).toMatch(/^pay_test_[0-9A-Za-z]{49}$/);
   const created = await page.request.post("/api/payments", {
     headers: { Authorization: `Bearer ${sandboxKey}` },
@@ -45,7 +45,7 @@ test("an owner makes, renames and deletes a sandbox, and makes an account key th
   await accountKeys.getByRole("button", { name: "Make account key" }).click();
   // Asked for the password; once given, the form is sent again.
   await confirmItsYou(page, owner.password);
-  const accountKey = (await accountKeys.getByTestId("revealed-key").textContent())!;
+  const accountKey = (await accountKeys.getByTestId("new-token").textContent())!;
   expect(accountKey).toMatch(/^pay_acct_[0-9A-Za-z]{49}$/);
   const made = await page.request.post("/api/sandboxes", {
     headers: { Authorization: `Bearer ${accountKey}` },

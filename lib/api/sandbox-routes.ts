@@ -5,7 +5,14 @@ import {
   toSandboxResource,
 } from "@/lib/environments/environments";
 import { defineRoute } from "./define-route";
-import { bodyRefusals, dataResponse, errorResponse, ref, validationErrorResponse } from "./openapi-parts";
+import {
+  bodyRefusals,
+  dataResponse,
+  errorResponse,
+  jsonBody,
+  ref,
+  validationErrorResponse,
+} from "./openapi-parts";
 import { pathId } from "./refund-routes";
 import { jsonResponse } from "./responses";
 import { apiActor } from "./security-actor";
@@ -26,6 +33,11 @@ const sandboxSchema = {
 /** The document's components for these routes. */
 export const sandboxSchemas = {
   Sandbox: sandboxSchema,
+  CreateSandbox: {
+    type: "object",
+    required: ["name"],
+    properties: { name: { type: "string", maxLength: 100, examples: ["ci-1234"] } },
+  },
   CreatedSandbox: {
     ...sandboxSchema,
     properties: {
@@ -68,18 +80,7 @@ export const createSandboxRoute = defineRoute({
   path: "/api/sandboxes",
   scope: "sandboxes",
   summary: "Make a sandbox, with a test key for it (shown in this answer only)",
-  body: {
-    required: true,
-    content: {
-      "application/json": {
-        schema: {
-          type: "object",
-          required: ["name"],
-          properties: { name: { type: "string", maxLength: 100, examples: ["ci-1234"] } },
-        },
-      },
-    },
-  },
+  body: jsonBody("CreateSandbox"),
   responses: {
     201: dataResponse(
       "Created, with `token`: a `pay_test_…` key for the sandbox, shown only here.",

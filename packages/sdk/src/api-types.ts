@@ -7029,10 +7029,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @example ci-1234 */
-                        name: string;
-                    };
+                    "application/json": components["schemas"]["CreateSandbox"];
                 };
             };
             responses: {
@@ -8455,6 +8452,10 @@ export interface components {
             environment?: "sandbox";
             /** Format: date-time */
             created_at?: string;
+        };
+        CreateSandbox: {
+            /** @example ci-1234 */
+            name: string;
         };
         CreatedSandbox: {
             id?: number;

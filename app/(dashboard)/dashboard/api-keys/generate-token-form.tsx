@@ -1,5 +1,6 @@
 "use client";
 
+import { RevealedTokenPanel } from "@/components/revealed-token";
 import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -7,7 +8,6 @@ import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { TOKEN_EXPIRY_CHOICES, TOKEN_SCOPE_CHOICES } from "@/lib/tokens/schemas";
 import { generateApiToken } from "./actions";
-import { RevealedTokenPanel } from "./revealed-token";
 
 /** `owner`: the payout_account scope is offered (only owners grant it). */
 export function GenerateTokenForm({ owner }: { owner: boolean }) {

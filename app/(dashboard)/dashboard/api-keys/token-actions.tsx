@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { RevealedTokenPanel } from "@/components/revealed-token";
 import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -9,7 +10,6 @@ import { Dialog } from "@/components/ui/dialog";
 import { SelectField } from "@/components/ui/select-field";
 import { ROLL_GRACE_CHOICES } from "@/lib/tokens/schemas";
 import { revokeToken, rollToken } from "./actions";
-import { RevealedTokenPanel } from "./revealed-token";
 
 const GRACE_OPTIONS = Object.entries(ROLL_GRACE_CHOICES).map(([value, { label }]) => ({ value, label }));
 

@@ -3,6 +3,7 @@ import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { LocalTime } from "@/components/relative-time";
+import { SectionCard } from "@/components/ui/section-card";
 import { SelectField } from "@/components/ui/select-field";
 import { SimpleTable } from "@/components/ui/simple-table";
 import { TextField } from "@/components/ui/text-field";
@@ -18,9 +19,6 @@ import {
 import { NameAndRevealForm } from "./reveal-forms";
 
 export const metadata: Metadata = { title: "Sandboxes" };
-
-const card =
-  "space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800";
 
 /**
  * Settings → Sandboxes (DESIGN.md, "Live and sandboxes"): the account's sandboxes, each apart from live and
@@ -47,7 +45,7 @@ export default async function SandboxesPage() {
               <span className="font-medium">{sandbox.name}</span>
               <span className="block text-xs text-zinc-500 dark:text-zinc-400">id {sandbox.id}</span>
             </td>
-            <td className="px-4 py-3 whitespace-nowrap">
+            <td className="px-4 py-3">
               <LocalTime value={sandbox.createdAt} />
             </td>
             <td className="px-4 py-3 text-right">
@@ -68,21 +66,15 @@ export default async function SandboxesPage() {
       </SimpleTable>
       {manages ? (
         <>
-          <section aria-labelledby="new-sandbox-heading" className={card}>
-            <h2 id="new-sandbox-heading" className="text-base font-semibold">
-              New sandbox
-            </h2>
+          <SectionCard id="new-sandbox-heading" title="New sandbox">
             <NameAndRevealForm
               action={createSandboxAction}
               what="sandbox"
               placeholder="e.g. QA, staging"
               description="A sandbox with the account's settings and a test key (pay_test_…) of its own."
             />
-          </section>
-          <section aria-labelledby="rename-heading" className={card}>
-            <h2 id="rename-heading" className="text-base font-semibold">
-              Rename a sandbox
-            </h2>
+          </SectionCard>
+          <SectionCard id="rename-heading" title="Rename a sandbox">
             <ActionForm action={renameSandboxAction} fields={{}} submitLabel="Rename">
               <div className="w-48 max-w-full">
                 <SelectField
@@ -96,18 +88,15 @@ export default async function SandboxesPage() {
                 <TextField label="New name" name="name" />
               </div>
             </ActionForm>
-          </section>
-          <section aria-labelledby="account-key-heading" className={card}>
-            <h2 id="account-key-heading" className="text-base font-semibold">
-              Account keys
-            </h2>
+          </SectionCard>
+          <SectionCard id="account-key-heading" title="Account keys">
             <NameAndRevealForm
               action={createAccountKeyAction}
               what="account key"
               placeholder="e.g. CI"
               description="An account key (pay_acct_…) makes and deletes sandboxes through the API, one per test run, and does nothing else. It is listed, rolled and revoked under API keys."
             />
-          </section>
+          </SectionCard>
         </>
       ) : (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">

@@ -1,11 +1,11 @@
 "use client";
 
+import { RevealedTokenPanel } from "@/components/revealed-token";
 import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { TextField } from "@/components/ui/text-field";
-import type { RevealedKey, RevealingFormState } from "./actions";
+import type { RevealingFormState } from "./actions";
 
 /**
  * A name in, a key out (shown once): a new sandbox with its `pay_test_` key, or an account key. The same form
@@ -39,28 +39,7 @@ export function NameAndRevealForm({
         </Button>
       </form>
       {state.message && !state.ok ? <Alert>{state.message}</Alert> : null}
-      {state.revealed ? (
-        <RevealedKeyPanel key={state.revealed.token} revealed={state.revealed} what={what} />
-      ) : null}
+      {state.revealed ? <RevealedTokenPanel key={state.revealed.id} revealed={state.revealed} /> : null}
     </div>
-  );
-}
-
-function RevealedKeyPanel({ revealed, what }: { revealed: RevealedKey; what: string }) {
-  return (
-    <section aria-label={`New ${what}'s key`} className="space-y-2">
-      <Alert tone="success">
-        Made &ldquo;{revealed.name}&rdquo;. Copy its key now: you won&apos;t see it again.
-      </Alert>
-      <div className="flex flex-wrap items-center gap-2">
-        <code
-          data-testid="revealed-key"
-          className="min-w-0 flex-1 break-all rounded-md bg-zinc-100 px-3 py-2 font-mono text-sm dark:bg-zinc-800"
-        >
-          {revealed.token}
-        </code>
-        <CopyButton value={revealed.token} label="Copy key" />
-      </div>
-    </section>
   );
 }

@@ -1,9 +1,7 @@
-import { Alert } from "@/components/ui/alert";
-import { CopyButton } from "@/components/ui/copy-button";
-import type { RevealedToken } from "./actions";
-
-/** The one time a token's plaintext is shown. */
-export function RevealedTokenPanel({ revealed }: { revealed: RevealedToken }) {
+import { Alert } from "./ui/alert";
+import { CopyButton } from "./ui/copy-button";
+/** The one time a key's plaintext is shown: a new or rolled API key, a new sandbox's, an account key. */
+export function RevealedTokenPanel({ revealed }: { revealed: { name: string; token: string } }) {
   return (
     <section aria-label="New API token" className="space-y-3">
       <Alert tone="success">
