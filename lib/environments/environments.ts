@@ -24,26 +24,26 @@ export const toSandboxResource = (sandbox: Sandbox) => ({
   created_at: sandbox.createdAt.toISOString(),
 });
 
-/** The account an environment belongs to: its team and its security history hang on it. */
-export async function accountOf(db: Executor, merchantId: number): Promise<number> {
-  const [row] = await db
-    .select({ accountId: sql<number>`coalesce(${merchants.accountId}, ${merchants.id})`.mapWith(Number) })
-    .from(merchants)
-    .where(eq(merchants.id, merchantId));
-  return row?.accountId ?? merchantId;
-}
-
-/** A new account's live environment, beside its own row (the first sandbox); empty, with the account's settings. */
-export async function createLiveEnvironment(db: Executor, accountId: number): Promise<number> {
-  const [row] = await selectRows<{ id: number | string }>(
+/**
+ * A new environment of the account (live, or a sandbox named `sandboxName`), empty, starting with the account's
+ * settings. Returns its id and when it was made.
+ */
+async function insertEnvironment(db: Executor, accountId: number, sandboxName: string | null) {
+  const [row] = await selectRows<{ id: number | string; created_at: Date | string }>(
     db,
     sql`insert into merchants (name, account_id, environment, sandbox_name, default_currency, fee_percent, fee_fixed,
                                payout_schedule, rate_limit_per_minute)
-        select name, id, 'live', null, default_currency, fee_percent, fee_fixed, payout_schedule, rate_limit_per_minute
+        select name, id, ${sandboxName === null ? "live" : "sandbox"}, ${sandboxName}, default_currency, fee_percent,
+               fee_fixed, payout_schedule, rate_limit_per_minute
         from merchants where id = ${accountId}
-        returning id`,
+        returning id, created_at`,
   );
-  return Number(row!.id);
+  return { id: Number(row!.id), createdAt: new Date(row!.created_at) };
+}
+
+/** A new account's live environment, beside its own row (the first sandbox). */
+export async function createLiveEnvironment(db: Executor, accountId: number): Promise<number> {
+  return (await insertEnvironment(db, accountId, null)).id;
 }
 
 /** The account's live environment. */
@@ -94,16 +94,7 @@ export async function createSandbox(db: Executor, accountId: number, input: unkn
     if (Number(account.sandboxes) >= limit)
       throw validationError({ name: [`An account has at most ${limit} sandboxes; delete one first.`] });
     if (account.taken) throw validationError({ name: ["The name has already been taken."] });
-    const [created] = await selectRows<{ id: number | string; created_at: Date | string }>(
-      tx,
-      sql`insert into merchants (name, account_id, environment, sandbox_name, default_currency, fee_percent, fee_fixed,
-                                 payout_schedule, rate_limit_per_minute)
-          select name, id, 'sandbox', ${name}, default_currency, fee_percent, fee_fixed, payout_schedule,
-                 rate_limit_per_minute
-          from merchants where id = ${accountId}
-          returning id, created_at`,
-    );
-    const sandbox: Sandbox = { id: Number(created!.id), name, createdAt: new Date(created!.created_at) };
+    const sandbox: Sandbox = { ...(await insertEnvironment(tx, accountId, name)), name };
     const key = await insertToken(tx, {
       merchantId: sandbox.id,
       name,
