@@ -22,11 +22,15 @@ const clusterDir = process.env.CITUS_DIR ?? "/var/lib/postgresql/citus-cluster";
 
 type Answer = { at: number; status: number; key: string; externalId: string };
 
-/** SIGKILL to the postmaster of the node at `port`: what the machine's loss does to it. Returns when. */
+/** SIGKILL to every process of the node at `port`: what the machine's loss does to it. Returns when. */
 function killNode(port: number): number {
   const pid = Number(
     readFileSync(path.join(clusterDir, String(port), "postmaster.pid"), "utf8").split("\n")[0],
   );
+  // The postmaster alone would leave its backends serving the connections they hold until they notice: stopped
+  // first so it forks no more, its backends killed, then itself, as a machine losing power would.
+  process.kill(pid, "SIGSTOP");
+  spawnSync("pkill", ["-KILL", "-P", String(pid)]);
   process.kill(pid, "SIGKILL");
   return Date.now();
 }
