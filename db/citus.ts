@@ -125,6 +125,7 @@ export const DELEGATED_FUNCTIONS = [
  * to the workers.
  */
 const PROPAGATED_FUNCTIONS = [
+  "merchant_now(bigint)",
   "payment_json(payments,text)",
   "minor_units(text)",
   "payment_fee(numeric,text,numeric,numeric)",

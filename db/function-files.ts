@@ -17,6 +17,7 @@ import { functionsFolder } from "./config";
  * comes after those whose functions it calls that way (minor_units first). PL/pgSQL bodies are checked when run.
  */
 export const FUNCTION_FILES = [
+  "clock.sql",
   "money.sql",
   "outbox.sql",
   "idempotency.sql",

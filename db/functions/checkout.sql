@@ -14,6 +14,7 @@ CREATE OR REPLACE FUNCTION pay_checkout(p_merchant_id bigint, p_token_hash text,
   p_dispute_inquiry boolean, p_dispute_delay_ms integer) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_now timestamptz := merchant_now(p_merchant_id);
   v_checkout checkouts;
   v_payment record;
   v_method json := p_payment_method;
@@ -42,7 +43,7 @@ BEGIN
     IF v_settled IS NOT NULL AND p_dispute_reason IS NOT NULL THEN
       INSERT INTO scheduled_disputes (merchant_id, payment_id, reason, inquiry, open_at)
       VALUES (p_merchant_id, v_checkout.payment_id, p_dispute_reason, p_dispute_inquiry,
-              now() + p_dispute_delay_ms * interval '1 millisecond')
+              v_now + p_dispute_delay_ms * interval '1 millisecond')
       ON CONFLICT DO NOTHING;
     END IF;
   END IF;

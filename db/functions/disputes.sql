@@ -35,8 +35,9 @@ CREATE OR REPLACE FUNCTION open_dispute(p_merchant_id bigint, p_payment_id bigin
   p_evidence_fields text[], p_notify boolean) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_now timestamptz := merchant_now(p_merchant_id);
   v_payment record;
-  v_due_by timestamptz := now() + p_evidence_days * interval '1 day';
+  v_due_by timestamptz := v_now + p_evidence_days * interval '1 day';
   -- Worked out here, not in the INSERT (Citus deparses a CASE on a variable there wrongly).
   v_status text := CASE WHEN p_inquiry THEN 'warning_needs_response' ELSE 'needs_response' END;
   v_dispute disputes;
@@ -49,10 +50,12 @@ BEGIN
      OR v_payment.disputable <= 0 THEN
     RAISE EXCEPTION 'The dispute was refused.' USING ERRCODE = 'PA422';
   END IF;
-  INSERT INTO disputes (merchant_id, payment_id, amount, currency, reason, status, evidence_due_by)
-  VALUES (p_merchant_id, p_payment_id, v_payment.disputable, v_payment.currency, p_reason, v_status, v_due_by)
+  INSERT INTO disputes (merchant_id, payment_id, amount, currency, reason, status, evidence_due_by, created_at,
+                        updated_at)
+  VALUES (p_merchant_id, p_payment_id, v_payment.disputable, v_payment.currency, p_reason, v_status, v_due_by, v_now,
+          v_now)
   RETURNING * INTO v_dispute;
-  UPDATE payments SET dispute_status = v_dispute.status, updated_at = now()
+  UPDATE payments SET dispute_status = v_dispute.status, updated_at = v_now
   WHERE merchant_id = p_merchant_id AND id = p_payment_id;
   v_queued := record_event(p_merchant_id, p_created_event_id, 'dispute.created', p_payment_id,
                            dispute_json(v_dispute, p_evidence_fields));
@@ -80,6 +83,7 @@ CREATE OR REPLACE FUNCTION decide_dispute(p_merchant_id bigint, p_dispute_id big
   p_reinstated_event_id text, p_closed_event_id text, p_evidence_fields text[], p_notify boolean) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_now timestamptz := merchant_now(p_merchant_id);
   v_dispute disputes;
   v_status text;
   v_queued boolean := false;
@@ -91,10 +95,10 @@ BEGIN
     RETURN json_build_object('closed', v_dispute.status);
   END IF;
   v_status := CASE WHEN v_dispute.status LIKE 'warning\_%' THEN 'warning_closed' ELSE p_outcome END;
-  UPDATE disputes SET status = v_status, closed_at = now(), decision = NULL, decide_at = NULL, updated_at = now()
+  UPDATE disputes SET status = v_status, closed_at = v_now, decision = NULL, decide_at = NULL, updated_at = v_now
   WHERE merchant_id = p_merchant_id AND id = p_dispute_id
   RETURNING * INTO v_dispute;
-  UPDATE payments SET dispute_status = v_status, updated_at = now()
+  UPDATE payments SET dispute_status = v_status, updated_at = v_now
   WHERE merchant_id = p_merchant_id AND id = v_dispute.payment_id;
   IF v_status = 'won' THEN
     PERFORM post_move(p_merchant_id, 'dispute_won', v_dispute.id, v_dispute.currency, v_dispute.amount, 0, NULL,

@@ -33,6 +33,7 @@ DECLARE
   v_payment_id bigint;
   v_external_id text;
   v_customer_id text;
+  v_now timestamptz := merchant_now(p_merchant_id);
 BEGIN
   -- The payment it concerns, with its order and customer: a refund's or a dispute's (payouts have none).
   IF p_type IN ('refund', 'refund_failure') THEN
@@ -45,9 +46,9 @@ BEGIN
     WHERE d.merchant_id = p_merchant_id AND d.id = p_source_id;
   END IF;
   INSERT INTO balance_transactions (merchant_id, type, source_id, payment_id, external_id, customer_id, currency,
-                                    amount, fee, net, status, available_on, payout_id)
+                                    amount, fee, net, status, available_on, payout_id, created_at)
   VALUES (p_merchant_id, p_type, p_source_id, v_payment_id, v_external_id, v_customer_id,
-          p_currency, p_amount, p_fee, p_amount - p_fee, 'available', now(), p_payout_id)
+          p_currency, p_amount, p_fee, p_amount - p_fee, 'available', v_now, p_payout_id, v_now)
   RETURNING id, created_at INTO v_move;
   PERFORM enter_lines(p_merchant_id, v_move.id, 'post', p_currency, p_accounts, p_amounts);
   INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, count, amount, fee, net)

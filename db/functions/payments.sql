@@ -41,11 +41,14 @@ DECLARE
   v_seq bigint;
   v_at timestamptz;
   v_payment payments;
+  -- A sandbox's test clock, else null: made at the clock's time, else now. (Read apart: Citus takes no subquery
+  -- in an INSERT.)
+  v_clock timestamptz := (SELECT clock_at FROM merchants WHERE id = p_merchant_id);
 BEGIN
   IF v_claim.replay_id IS NOT NULL THEN RETURN jsonb_build_object('id', v_claim.replay_id, 'replayed', true); END IF;
 
   INSERT INTO payment_sequences AS s (merchant_id, payments_count, last_created_at)
-  VALUES (p_merchant_id, 1, clock_timestamp())
+  VALUES (p_merchant_id, 1, coalesce(v_clock, clock_timestamp()))
   ON CONFLICT (merchant_id) DO UPDATE
     SET payments_count = s.payments_count + 1, last_created_at = greatest(excluded.last_created_at, s.last_created_at)
   RETURNING payments_count, last_created_at INTO v_seq, v_at;
@@ -113,11 +116,13 @@ DECLARE
   v_day date;
   v_scope text;
   v_amount numeric;
+  v_now timestamptz;
 BEGIN
-  SELECT fee_percent, fee_fixed INTO v_percent, v_fixed FROM merchants WHERE id = p_merchant_id;
+  SELECT fee_percent, fee_fixed, coalesce(clock_at, now()) INTO v_percent, v_fixed, v_now
+  FROM merchants WHERE id = p_merchant_id;
   UPDATE payments p
-  SET status = p_outcome, failure_reason = p_failure_reason, failure_code = p_failure_code, settled_at = now(),
-      updated_at = now(), payment_method = coalesce(p_payment_method, p.payment_method),
+  SET status = p_outcome, failure_reason = p_failure_reason, failure_code = p_failure_code, settled_at = v_now,
+      updated_at = v_now, payment_method = coalesce(p_payment_method, p.payment_method),
       fee = CASE WHEN p_outcome = 'completed' THEN payment_fee(p.amount, p.currency, v_percent, v_fixed) END,
       net = CASE WHEN p_outcome = 'completed' THEN p.amount - payment_fee(p.amount, p.currency, v_percent, v_fixed) END
   WHERE p.merchant_id = p_merchant_id AND p.id = p_payment_id AND p.status = 'pending'
@@ -130,11 +135,11 @@ BEGIN
   -- pending until completion + BALANCE_AVAILABLE_AFTER (available at once when that is 0).
   IF v_payment.status = 'completed' AND v_payment.amount <> 0 THEN
     INSERT INTO balance_transactions (merchant_id, type, source_id, payment_id, external_id, customer_id, currency,
-                                      amount, fee, net, status, available_on)
+                                      amount, fee, net, status, available_on, created_at)
     VALUES (p_merchant_id, 'payment', v_payment.id, v_payment.id, v_payment.external_id, v_payment.customer_id,
             v_payment.currency, v_payment.amount, v_payment.fee, v_payment.net,
             CASE WHEN p_available_after_ms = 0 THEN 'available' ELSE 'pending' END,
-            now() + p_available_after_ms * interval '1 millisecond')
+            v_now + p_available_after_ms * interval '1 millisecond', v_now)
     RETURNING id, status, created_at INTO v_move;
     INSERT INTO ledger_entries (merchant_id, transaction_id, posting, account, currency, amount)
     VALUES (p_merchant_id, v_move.id, 'post', 'clearing', v_payment.currency, -v_payment.amount),

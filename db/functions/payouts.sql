@@ -26,6 +26,7 @@ CREATE OR REPLACE FUNCTION create_payout(p_merchant_id bigint, p_event_id text, 
   p_notify boolean, p_idempotency_key text, p_request_hash text, p_key_cutoff timestamptz) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_now timestamptz := merchant_now(p_merchant_id);
   -- The key's claim comes first, before anything is written.
   v_claim record := claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'payout_id');
   v_account record;
@@ -47,7 +48,7 @@ BEGIN
   ELSIF v_account.status = 'errored' THEN
     RAISE EXCEPTION 'payout_account' USING ERRCODE = 'PA422', DETAIL = 'errored',
       HINT = coalesce(v_account.failure_reason, '');
-  ELSIF v_account.payouts_start_at > now() THEN
+  ELSIF v_account.payouts_start_at > v_now THEN
     -- Replaced lately: payouts wait until the hold ends (the hint is when, for the refusal's message).
     RAISE EXCEPTION 'payout_account' USING ERRCODE = 'PA422', DETAIL = 'held',
       HINT = to_char(v_account.payouts_start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
@@ -62,11 +63,12 @@ BEGIN
   -- All of it, or exactly what is available, is a whole payout; all of it above the largest amount is not.
   v_whole := round(coalesce(p_amount, least(v_available, p_max_amount)), v_places) = round(v_available, v_places);
 
-  v_move_at := CASE WHEN p_auto_settle_ms > 0 THEN now() + p_auto_settle_ms * interval '1 millisecond' END;
+  v_move_at := CASE WHEN p_auto_settle_ms > 0 THEN v_now + p_auto_settle_ms * interval '1 millisecond' END;
   INSERT INTO payouts (merchant_id, currency, amount, arrival_date, destination_last4, destination_closed,
-                       reconciled, move_at)
+                       reconciled, move_at, created_at, updated_at)
   VALUES (p_merchant_id, p_currency, coalesce(p_amount, least(v_available, p_max_amount)),
-          (now() AT TIME ZONE 'UTC')::date + 1, p_destination_last4, p_destination_closed, v_whole, v_move_at)
+          (v_now AT TIME ZONE 'UTC')::date + 1, p_destination_last4, p_destination_closed, v_whole, v_move_at,
+          v_now, v_now)
   RETURNING * INTO v_payout;
 
   IF v_whole THEN
@@ -109,6 +111,7 @@ CREATE OR REPLACE FUNCTION move_payout(p_merchant_id bigint, p_payout_id bigint,
   p_to text, p_failure_reason text, p_next_move_ms integer, p_notify boolean) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_now timestamptz := merchant_now(p_merchant_id);
   v_payout payouts;
   v_to text;
   v_reason text;
@@ -123,8 +126,8 @@ BEGIN
   v_to := coalesce(p_to, CASE WHEN v_payout.destination_closed THEN 'failed' ELSE 'paid' END);
   v_reason := CASE WHEN v_to = 'failed' THEN p_failure_reason END;
   v_move_at := CASE WHEN v_to = 'in_transit' AND p_next_move_ms > 0
-                    THEN now() + p_next_move_ms * interval '1 millisecond' END;
-  UPDATE payouts SET status = v_to, failure_reason = v_reason, updated_at = now(), move_at = v_move_at
+                    THEN v_now + p_next_move_ms * interval '1 millisecond' END;
+  UPDATE payouts SET status = v_to, failure_reason = v_reason, updated_at = v_now, move_at = v_move_at
   WHERE merchant_id = p_merchant_id AND id = p_payout_id
   RETURNING * INTO v_payout;
   IF v_to = 'in_transit' THEN

@@ -30,6 +30,7 @@ CREATE OR REPLACE FUNCTION create_refund(p_merchant_id bigint, p_payment_id bigi
   p_idempotency_key text, p_request_hash text, p_key_cutoff timestamptz) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_now timestamptz := merchant_now(p_merchant_id);
   -- The key's claim comes first, before anything is written.
   v_claim record := claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'refund_id');
   v_payment record;
@@ -50,13 +51,14 @@ BEGIN
      OR v_amount > v_payment.refundable THEN
     RAISE EXCEPTION 'The refund was refused.' USING ERRCODE = 'PA422';
   END IF;
-  UPDATE payments SET amount_refund_pending = amount_refund_pending + v_amount, updated_at = now()
+  UPDATE payments SET amount_refund_pending = amount_refund_pending + v_amount, updated_at = v_now
   WHERE merchant_id = p_merchant_id AND id = p_payment_id;
 
-  v_settle_at := CASE WHEN p_auto_settle_ms > 0 THEN now() + p_auto_settle_ms * interval '1 millisecond' END;
-  INSERT INTO refunds (merchant_id, payment_id, customer_id, amount, currency, reason, external_id, settle_at)
+  v_settle_at := CASE WHEN p_auto_settle_ms > 0 THEN v_now + p_auto_settle_ms * interval '1 millisecond' END;
+  INSERT INTO refunds (merchant_id, payment_id, customer_id, amount, currency, reason, external_id, settle_at,
+                       created_at, updated_at)
   VALUES (p_merchant_id, p_payment_id, v_payment.customer_id, v_amount, v_payment.currency, p_reason,
-          p_external_id, v_settle_at)
+          p_external_id, v_settle_at, v_now, v_now)
   RETURNING * INTO v_refund;
 
   -- Its day's count, the merchant's and its customer's (the refunds list's totals), after the payment's lock.
@@ -96,6 +98,7 @@ CREATE OR REPLACE FUNCTION settle_refund(p_merchant_id bigint, p_refund_id bigin
   p_outcome text, p_failure_reason text, p_notify boolean) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_now timestamptz := merchant_now(p_merchant_id);
   v_refund refunds;
   v_payment record;
   v_refunded_now numeric;
@@ -107,7 +110,7 @@ DECLARE
   v_status text;
   v_count integer;
 BEGIN
-  UPDATE refunds SET status = p_outcome, failure_reason = p_failure_reason, settled_at = now(), updated_at = now()
+  UPDATE refunds SET status = p_outcome, failure_reason = p_failure_reason, settled_at = v_now, updated_at = v_now
   WHERE merchant_id = p_merchant_id AND id = p_refund_id AND status = 'pending'
   RETURNING * INTO v_refund;
   IF NOT FOUND THEN
@@ -115,7 +118,7 @@ BEGIN
   END IF;
   v_refunded_now := CASE WHEN v_refund.status = 'succeeded' THEN v_refund.amount ELSE 0 END;
   UPDATE payments SET amount_refund_pending = amount_refund_pending - v_refund.amount,
-         amount_refunded = amount_refunded + v_refunded_now, updated_at = now()
+         amount_refunded = amount_refunded + v_refunded_now, updated_at = v_now
   WHERE merchant_id = p_merchant_id AND id = v_refund.payment_id
   RETURNING customer_id, created_at, status, amount, currency, amount_refunded INTO v_payment;
   v_scopes := CASE WHEN v_payment.customer_id <> '' THEN ARRAY['', v_payment.customer_id] ELSE ARRAY[''] END;
@@ -154,7 +157,7 @@ BEGIN
       ON CONFLICT (merchant_id, customer_id, currency) DO UPDATE SET refunded = c.refunded + excluded.refunded;
     END IF;
     INSERT INTO refund_daily_totals AS t (merchant_id, day, currency, count, amount)
-    VALUES (p_merchant_id, (now() AT TIME ZONE 'UTC')::date, v_refund.currency, 1, v_refund.amount)
+    VALUES (p_merchant_id, (v_now AT TIME ZONE 'UTC')::date, v_refund.currency, 1, v_refund.amount)
     ON CONFLICT (merchant_id, day, currency) DO UPDATE SET count = t.count + 1, amount = t.amount + excluded.amount;
   END IF;
 

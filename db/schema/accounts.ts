@@ -34,6 +34,11 @@ export const merchants = pgTable(
     environment: text("environment", { enum: ENVIRONMENT_KINDS }).notNull().default("sandbox"),
     /** A sandbox's name, unique in its account ("Test" for the first); null for live. */
     sandboxName: text("sandbox_name").default("Test"),
+    /**
+     * A sandbox's test clock (DESIGN.md, "Test clock"): the time it runs on, moved only by an advance; null: real
+     * time. Read through merchant_now() by every time-driven step.
+     */
+    clockAt: at("clock_at"),
     /** "Contact support" override of the API rate limit (requests per minute per token); null = default. */
     rateLimitPerMinute: integer("rate_limit_per_minute"),
     /** The currency of a payment or payment link created without one (Settings, "Default currency"). */
@@ -57,6 +62,10 @@ export const merchants = pgTable(
       .on(t.accountId)
       .where(sql`environment = 'live'`),
     uniqueIndex("merchants_sandbox_name_idx").on(t.accountId, t.sandboxName),
+    // The few sandboxes on a clock, which real-time background work passes over.
+    index("merchants_clocked_idx")
+      .on(t.id)
+      .where(sql`clock_at is not null`),
   ],
 );
 

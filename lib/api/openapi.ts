@@ -24,6 +24,7 @@ import { payoutAccountInputSchema, payoutAccountSchema } from "@/lib/payouts/acc
 import { createPayoutSchema, payoutSchema, settlePayoutSchema } from "@/lib/payouts/schemas";
 import { createRefundSchema, refundSchema, settleRefundSchema } from "@/lib/refunds/schemas";
 import { API_ERRORS, MAX_BODY_BYTES } from "./api-errors";
+import { clockSchemas } from "./clock-routes";
 import { pathParameterNames, type Route } from "./define-route";
 import { bodyRefusals, common, queryParameters, schemaOf } from "./openapi-parts";
 import { inboxSchemas, webhookSchemas } from "./openapi-webhook-schemas";
@@ -108,6 +109,7 @@ function componentSchemas() {
     },
     ...webhookSchemas,
     ...sandboxSchemas,
+    ...clockSchemas,
     RequestLogEntry: requestLogEntrySchema,
     ...inboxSchemas,
     RetrievedPayment: schemaOf(retrievedPaymentSchema),

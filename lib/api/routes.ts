@@ -6,6 +6,7 @@ import {
   showBalanceRoute,
   showBalanceTransactionRoute,
 } from "./balance-routes";
+import { advanceClockRoute, getClockRoute } from "./clock-routes";
 import { listCustomersRoute, showCustomerRoute } from "./customer-routes";
 import type { Route } from "./define-route";
 import {
@@ -107,4 +108,6 @@ export const routes: readonly Route[] = [
   listSandboxesRoute,
   createSandboxRoute,
   deleteSandboxRoute,
+  getClockRoute,
+  advanceClockRoute,
 ];

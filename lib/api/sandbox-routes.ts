@@ -28,6 +28,11 @@ const sandboxSchema = {
     name: { type: "string", examples: ["ci-1234"] },
     environment: { type: "string", enum: ["sandbox"] },
     created_at: { type: "string", format: "date-time" },
+    clock: {
+      type: ["string", "null"],
+      format: "date-time",
+      description: "Where its test clock stands; null: it runs on real time.",
+    },
   },
 };
 /** The document's components for these routes. */
@@ -36,7 +41,15 @@ export const sandboxSchemas = {
   CreateSandbox: {
     type: "object",
     required: ["name"],
-    properties: { name: { type: "string", maxLength: 100, examples: ["ci-1234"] } },
+    properties: {
+      name: { type: "string", maxLength: 100, examples: ["ci-1234"] },
+      clock: {
+        type: "string",
+        description:
+          "A test clock's start: a date (its midnight, UTC) or a date-time, up to 400 days back. The sandbox then stands at that time until `POST /api/test-helpers/clock/advance` moves it.",
+        examples: ["2026-10-01"],
+      },
+    },
   },
   CreatedSandbox: {
     ...sandboxSchema,
@@ -91,7 +104,7 @@ export const createSandboxRoute = defineRoute({
     400: errorResponse("malformedJson"),
     ...bodyRefusals,
     422: validationErrorResponse(
-      "The name is missing, too long or taken, or the account has SANDBOXES_PER_ACCOUNT sandboxes. Nothing was made.",
+      "The name is missing, too long or taken, the clock is not an instant, in the future or more than 400 days back, or the account has SANDBOXES_PER_ACCOUNT sandboxes. Nothing was made.",
     ),
   },
   handler: async (context) => {

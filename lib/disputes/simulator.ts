@@ -7,6 +7,7 @@ import { DomainError } from "@/lib/platform/errors";
 import { forEachDueMerchant, type MerchantScope } from "@/lib/platform/merchant-claims";
 import { periodicService } from "@/lib/platform/periodic-service";
 import { parseInput } from "@/lib/platform/validation";
+import { REAL_TIME, type WorkClock } from "@/lib/platform/work-clock";
 import { DISPUTE_COLUMNS, decideDispute, openDispute, type DisputeRow } from "./disputes";
 import { decideDisputeSchema, openDisputeSchema, type Dispute } from "./schemas";
 
@@ -17,14 +18,18 @@ import { decideDisputeSchema, openDisputeSchema, type Dispute } from "./schemas"
 export const DISPUTE_OPEN_DELAY_MS = 3_000;
 
 /** Opens the disputes scheduled and due, each in its own transaction; how many it opened. */
-export async function openDueDisputes(db: Executor, limit = 20): Promise<number> {
-  const isDue = sql`open_at <= now()`;
+export async function openDueDisputes(
+  db: Executor,
+  limit = 20,
+  clock: WorkClock = REAL_TIME,
+): Promise<number> {
+  const isDue = sql`open_at <= ${clock.now} and ${clock.covers()}`;
   return forEachDueMerchant(db, { table: "scheduled_disputes", where: isDue }, (merchant) =>
-    openClaimed(db, sql`${isDue} ${merchant.and()}`, limit),
+    openClaimed(db, sql`${isDue} ${merchant.and()}`, clock, limit),
   );
 }
 
-async function openClaimed(db: Executor, isDue: SQL, limit: number): Promise<number> {
+async function openClaimed(db: Executor, isDue: SQL, clock: WorkClock, limit: number): Promise<number> {
   let opened = 0;
   for (; opened < limit; opened++) {
     const done = await db.transaction(async (tx) => {
@@ -37,7 +42,7 @@ async function openClaimed(db: Executor, isDue: SQL, limit: number): Promise<num
         tx,
         sql`delete from scheduled_disputes where (merchant_id, payment_id) = (
               select merchant_id, payment_id from scheduled_disputes where ${isDue}
-              order by open_at limit 1 for update skip locked)
+              order by open_at limit 1 for update skip locked) and ${clock.covers()}
             returning merchant_id, payment_id, reason, inquiry`,
       );
       if (!due) return false;
@@ -56,16 +61,26 @@ async function openClaimed(db: Executor, isDue: SQL, limit: number): Promise<num
 }
 
 /** Decides what is due: submitted magic evidence (its verdict), and disputes past their deadline (lost). */
-export async function decideDueDisputes(db: Executor, limit = 20): Promise<number> {
-  const isDue = sql`(decide_at <= now() or (${pastDeadline}))`;
+export async function decideDueDisputes(
+  db: Executor,
+  limit = 20,
+  clock: WorkClock = REAL_TIME,
+): Promise<number> {
+  const isDue = sql`(decide_at <= ${clock.now} or (${pastDeadline(clock)})) and ${clock.covers()}`;
   return forEachDueMerchant(db, { table: "disputes", where: isDue }, (merchant) =>
-    decideClaimed(db, merchant, limit),
+    decideClaimed(db, merchant, clock, limit),
   );
 }
 
-const pastDeadline = sql`status in ('needs_response', 'warning_needs_response') and evidence_due_by <= now()`;
+const pastDeadline = (clock: WorkClock) =>
+  sql`status in ('needs_response', 'warning_needs_response') and evidence_due_by <= ${clock.now}`;
 
-async function decideClaimed(db: Executor, merchant: MerchantScope, limit: number): Promise<number> {
+async function decideClaimed(
+  db: Executor,
+  merchant: MerchantScope,
+  clock: WorkClock,
+  limit: number,
+): Promise<number> {
   let decided = 0;
   for (; decided < limit; decided++) {
     const done = await db.transaction(async (tx) => {
@@ -73,11 +88,11 @@ async function decideClaimed(db: Executor, merchant: MerchantScope, limit: numbe
       const pick = (condition: SQL, order: SQL) =>
         selectRows<DisputeRow>(
           tx,
-          sql`select ${DISPUTE_COLUMNS} from disputes where ${condition} ${merchant.and()}
+          sql`select ${DISPUTE_COLUMNS} from disputes where ${condition} and ${clock.covers()} ${merchant.and()}
               order by ${order} limit 1 for update skip locked`,
         );
-      const [due] = await pick(sql`decide_at <= now()`, sql`decide_at`).then(async (verdicts) =>
-        verdicts.length > 0 ? verdicts : pick(pastDeadline, sql`evidence_due_by`),
+      const [due] = await pick(sql`decide_at <= ${clock.now}`, sql`decide_at`).then(async (verdicts) =>
+        verdicts.length > 0 ? verdicts : pick(pastDeadline(clock), sql`evidence_due_by`),
       );
       if (!due) return false;
       await decideDispute(tx, Number(due.merchant_id), Number(due.id), due.decision ?? "lost");

@@ -9,12 +9,13 @@ import { DomainError, validationError } from "@/lib/platform/errors";
 import { parseInput, stringField } from "@/lib/platform/validation";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import { insertToken } from "@/lib/tokens/tokens";
+import { readClockStart } from "./clock-input";
 
 // An account's environments (DESIGN.md, "Live and sandboxes"). Each is a merchants row, so every table's
 // merchant_id keeps its data apart by the scoping rules that already hold (and Citus shards it the same way).
 // The account's own row is also its first sandbox, "Test"; live and the other sandboxes name it in account_id.
 
-export type Sandbox = { id: number; name: string; createdAt: Date };
+export type Sandbox = { id: number; name: string; createdAt: Date; clockAt: Date | null };
 
 /** A sandbox as the API shows it. */
 export const toSandboxResource = (sandbox: Sandbox) => ({
@@ -22,23 +23,31 @@ export const toSandboxResource = (sandbox: Sandbox) => ({
   name: sandbox.name,
   environment: "sandbox" as const,
   created_at: sandbox.createdAt.toISOString(),
+  clock: sandbox.clockAt?.toISOString() ?? null,
 });
 
 /**
  * A new environment of the account (live, or a sandbox named `sandboxName`), empty, starting with the account's
- * settings. Returns its id and when it was made.
+ * settings. A sandbox on a test clock is made at its clock's time. Returns its id and when it was made.
  */
-async function insertEnvironment(db: Executor, accountId: number, sandboxName: string | null) {
+async function insertEnvironment(
+  db: Executor,
+  accountId: number,
+  sandboxName: string | null,
+  clockAt?: Date,
+) {
+  const clock = clockAt ? clockAt.toISOString() : null;
   const [row] = await selectRows<{ id: number | string; created_at: Date | string }>(
     db,
     sql`insert into merchants (name, account_id, environment, sandbox_name, default_currency, fee_percent, fee_fixed,
-                               payout_schedule, rate_limit_per_minute)
+                               payout_schedule, rate_limit_per_minute, clock_at, created_at)
         select name, id, ${sandboxName === null ? "live" : "sandbox"}, ${sandboxName}, default_currency, fee_percent,
-               fee_fixed, payout_schedule, rate_limit_per_minute
+               fee_fixed, payout_schedule, rate_limit_per_minute, ${clock}::timestamptz,
+               coalesce(${clock}::timestamptz, now())
         from merchants where id = ${accountId}
         returning id, created_at`,
   );
-  return { id: Number(row!.id), createdAt: new Date(row!.created_at) };
+  return { id: Number(row!.id), createdAt: new Date(row!.created_at), clockAt: clockAt ?? null };
 }
 
 /** A new account's live environment, beside its own row (the first sandbox). */
@@ -59,7 +68,12 @@ export async function liveEnvironmentOf(db: Executor, accountId: number): Promis
 /** The account's sandboxes, the first ("Test", the account's own row) first, then by creation. */
 export async function listSandboxes(db: Executor, accountId: number): Promise<Sandbox[]> {
   const rows = await db
-    .select({ id: merchants.id, name: merchants.sandboxName, createdAt: merchants.createdAt })
+    .select({
+      id: merchants.id,
+      name: merchants.sandboxName,
+      createdAt: merchants.createdAt,
+      clockAt: merchants.clockAt,
+    })
     .from(merchants)
     .where(
       and(
@@ -72,13 +86,15 @@ export async function listSandboxes(db: Executor, accountId: number): Promise<Sa
 }
 
 const sandboxSchema = z.object({ name: stringField("name", { max: 100, required: true }) });
+const createSandboxSchema = sandboxSchema.extend({ clock: z.unknown().optional() });
 
 /**
  * `POST /api/sandboxes`: a sandbox with the account's settings, and a test key for it (shown once). The account
  * row's lock orders creations, so the count limit (SANDBOXES_PER_ACCOUNT) and the unique name hold under a race.
  */
 export async function createSandbox(db: Executor, accountId: number, input: unknown, by: SecurityActor) {
-  const { name } = parseInput(sandboxSchema, input);
+  const { name, clock } = parseInput(createSandboxSchema, input);
+  const clockAt = readClockStart(clock);
   return db.transaction(async (tx) => {
     const [account] = await selectRows<{ sandboxes: number | string; taken: boolean }>(
       tx,
@@ -94,7 +110,7 @@ export async function createSandbox(db: Executor, accountId: number, input: unkn
     if (Number(account.sandboxes) >= limit)
       throw validationError({ name: [`An account has at most ${limit} sandboxes; delete one first.`] });
     if (account.taken) throw validationError({ name: ["The name has already been taken."] });
-    const sandbox: Sandbox = { ...(await insertEnvironment(tx, accountId, name)), name };
+    const sandbox: Sandbox = { ...(await insertEnvironment(tx, accountId, name, clockAt)), name };
     const key = await insertToken(tx, {
       merchantId: sandbox.id,
       name,

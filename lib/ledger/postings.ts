@@ -35,15 +35,16 @@ export function feeSql(amount: SQL, currency: SQL, percent: SQL, fixedMinorUnits
  * (clearing), the fee is the platform's, the net the merchant's, pending until completion +
  * BALANCE_AVAILABLE_AFTER (available at once when that is 0); a payment of 0 posts nothing (nothing moved). In
  * the transition's own statement, not one more: a settle one by one pays a round trip less (BENCHMARKS.md).
+ * `source` also gives settled_at, the time it is posted at (a sandbox's test clock's, or now).
  */
 export function paymentPostingCtes(source: SQL): SQL {
   const availableAfterMs = getEnv().BALANCE_AVAILABLE_AFTER;
   return sql`payment_posted as (
       insert into balance_transactions (merchant_id, type, source_id, payment_id, external_id, customer_id, currency,
-                                        amount, fee, net, status, available_on)
+                                        amount, fee, net, status, available_on, created_at)
       select merchant_id, 'payment', id, id, external_id, customer_id, currency, amount, fee, net,
              case when ${availableAfterMs}::bigint = 0 then 'available' else 'pending' end,
-             now() + ${availableAfterMs}::bigint * interval '1 millisecond'
+             settled_at + ${availableAfterMs}::bigint * interval '1 millisecond', settled_at
       from ${source} where status = 'completed' and amount <> 0
       returning merchant_id, id, type, source_id, status, currency, amount, fee, net, created_at),
     payment_lines as (

@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
+import { REAL_TIME, type WorkClock } from "@/lib/platform/work-clock";
 import { addToBalances } from "./postings";
 
 /**
@@ -12,22 +13,33 @@ import { addToBalances } from "./postings";
  */
 export async function releaseBalance(
   db: Executor,
-  { merchantId, limit = 500 }: { merchantId?: number; limit?: number } = {},
+  {
+    merchantId,
+    limit = 500,
+    clock = REAL_TIME,
+  }: { merchantId?: number; limit?: number; clock?: WorkClock } = {},
 ): Promise<number> {
-  if (merchantId === undefined)
+  if (merchantId === undefined) {
+    const isDue = sql`available_on <= ${clock.now} and ${clock.covers()}`;
     return forEachDueMerchant(
       db,
-      { table: "balance_transactions", where: sql`status = 'pending' and available_on <= now()` },
+      { table: "balance_transactions", where: sql`status = 'pending' and ${isDue}` },
       (merchant) =>
         releaseSome(
           db,
-          sql`available_on <= now() ${merchant.and()} order by available_on limit ${limit} for update skip locked`,
+          sql`${isDue} ${merchant.and()} order by available_on limit ${limit} for update skip locked`,
+          clock,
         ),
     );
-  return releaseSome(db, sql`merchant_id = ${merchantId} order by available_on limit ${limit} for update`);
+  }
+  // The test helper: at the merchant's own time (a sandbox's test clock, if it has one).
+  return releaseSome(db, sql`merchant_id = ${merchantId} order by available_on limit ${limit} for update`, {
+    ...clock,
+    now: sql`merchant_now(${merchantId}::bigint)`,
+  });
 }
 
-async function releaseSome(db: Executor, which: SQL): Promise<number> {
+async function releaseSome(db: Executor, which: SQL, clock: WorkClock): Promise<number> {
   const [row] = await selectRows<{ released: number }>(
     db,
     sql`with due as (
@@ -35,7 +47,7 @@ async function releaseSome(db: Executor, which: SQL): Promise<number> {
         released as (
           -- Released early (the test helper), it is available from now, not on the day it was due.
           update balance_transactions b set status = 'available', available_on = least(b.available_on, clock.now)
-          from due, (select now() as now) clock
+          from due, (select ${clock.now} as now) clock
           where b.merchant_id = due.merchant_id and b.id = due.id and b.status = 'pending'
           returning b.merchant_id, b.id, b.currency, b.net),
         lines as (

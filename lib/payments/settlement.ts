@@ -8,6 +8,7 @@ import { DomainError } from "@/lib/platform/errors";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { unownedRowError } from "@/lib/platform/ownership";
 import { parseInput, requiredChoice } from "@/lib/platform/validation";
+import { REAL_TIME, type WorkClock } from "@/lib/platform/work-clock";
 import { CANCELED_REASON } from "./canceled";
 import { COMPLETED, simulatedProcessor, type PaymentProcessor, type Settlement } from "./processor";
 import { toPaymentResource } from "./resource";
@@ -115,8 +116,9 @@ export async function settleDuePayments(
   db: Executor,
   limit = 100,
   processor: PaymentProcessor = simulatedProcessor,
+  clock: WorkClock = REAL_TIME,
 ): Promise<number> {
-  const isDue = sql`status = 'pending' and settle_at <= now()`;
+  const isDue = sql`status = 'pending' and settle_at <= ${clock.now} and ${clock.covers()}`;
   return forEachDueMerchant(db, { table: "payments", where: isDue }, (merchant) =>
     settleClaimed(db, sql`${isDue} ${merchant.and()}`, limit, processor),
   );
@@ -155,8 +157,14 @@ export async function cancelPayment(db: Executor, paymentId: number, merchantId:
  * Fails payments pending longer than `expireAfterMs` (PAYMENTS_PENDING_EXPIRE_AFTER), a batch at a time,
  * each with `payment.failed` and a reason that says why. Returns how many were looked at.
  */
-export async function expireStalePayments(db: Executor, expireAfterMs: number, limit = 100): Promise<number> {
-  const isStale = sql`status = 'pending' and created_at < now() - ${expireAfterMs}::int * interval '1 millisecond'`;
+export async function expireStalePayments(
+  db: Executor,
+  expireAfterMs: number,
+  limit = 100,
+  clock: WorkClock = REAL_TIME,
+): Promise<number> {
+  const isStale = sql`status = 'pending' and created_at <= ${clock.now} - ${expireAfterMs}::int * interval '1 millisecond'
+                      and ${clock.covers()}`;
   return forEachDueMerchant(db, { table: "payments", where: isStale }, (merchant) =>
     expireClaimed(db, sql`${isStale} ${merchant.and()}`, expireAfterMs, limit),
   );

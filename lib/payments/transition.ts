@@ -25,13 +25,15 @@ function transitionCtes(decisions: readonly Decision[], merchantId: number): SQL
       sql`(${paymentId}::bigint, ${settlement.outcome}::text, ${settlement.failureCode}::text,
            ${settlement.failureReason}::text)`,
   );
-  // At the merchant's price (its row is read, not locked: UPDATE … FROM locks only the payment).
+  // At the merchant's price and time (a sandbox's test clock); its row is read, not locked: UPDATE … FROM locks
+  // only the payment.
   const fee = feeSql(sql`p.amount`, sql`p.currency`, sql`m.fee_percent`, sql`m.fee_fixed`);
   return sql`decided (id, status, failure_code, failure_reason) as (
           values ${sql.join(decided, sql`, `)}),
         moved as (
           update payments p set status = d.status, failure_reason = d.failure_reason,
-                 failure_code = d.failure_code, settled_at = now(), updated_at = now(),
+                 failure_code = d.failure_code, settled_at = merchant_now(${merchantId}::bigint),
+                 updated_at = merchant_now(${merchantId}::bigint),
                  fee = case when d.status = 'completed' then ${fee} end,
                  net = case when d.status = 'completed' then p.amount - ${fee} end
           from decided d, merchants m

@@ -1,7 +1,7 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Executor } from "@/db/client";
+import { selectRows, type Executor } from "@/db/client";
 import { PAYOUT_ACCOUNT_STATUSES } from "@/db/enums";
 import { payoutAccounts } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
@@ -104,10 +104,13 @@ export async function setPayoutAccount(
     status: "active" as const,
     failureReason: null,
   };
-  // Computed here: Citus refuses a clock read in DO UPDATE (it is not immutable).
-  const heldUntil = new Date(Date.now() + getEnv().PAYOUT_ACCOUNT_CHANGE_HOLD);
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select id from merchants where id = ${merchantId} for update`);
+    // From the merchant's time (a sandbox's test clock), computed here: Citus refuses a clock read in DO UPDATE.
+    const [merchant] = await selectRows<{ now: Date | string }>(
+      tx,
+      sql`select coalesce(clock_at, now()) as now from merchants where id = ${merchantId} for update`,
+    );
+    const heldUntil = new Date(new Date(merchant!.now).getTime() + getEnv().PAYOUT_ACCOUNT_CHANGE_HOLD);
     const [previous] = await tx
       .select({ ...ACCOUNT_COLUMNS, ibanCiphertext: payoutAccounts.ibanCiphertext })
       .from(payoutAccounts)

@@ -13,6 +13,7 @@ import { publicId } from "@/lib/platform/ids";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { isoDate, isoTimestamp } from "@/lib/platform/timestamps";
 import { messages, parseInput } from "@/lib/platform/validation";
+import { REAL_TIME, type WorkClock } from "@/lib/platform/work-clock";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import { mailOwners } from "@/lib/security/owner-mail";
 import { accountNeedsReplacing } from "./account";
@@ -236,8 +237,13 @@ async function notifyOwnersOfFailedPayout(db: Executor, merchantId: number, payo
  * The simulator: payouts whose move_at has come go one step on (pending → in_transit → paid or failed), a
  * batch per transaction. Returns how many it looked at.
  */
-export async function moveDuePayouts(db: Executor, stepMs: number, limit = 50): Promise<number> {
-  const isDue = sql`status in ('pending', 'in_transit') and move_at <= now()`;
+export async function moveDuePayouts(
+  db: Executor,
+  stepMs: number,
+  limit = 50,
+  clock: WorkClock = REAL_TIME,
+): Promise<number> {
+  const isDue = sql`status in ('pending', 'in_transit') and move_at <= ${clock.now} and ${clock.covers()}`;
   return forEachDueMerchant(db, { table: "payouts", where: isDue }, (merchant) =>
     moveClaimedPayouts(db, sql`${isDue} ${merchant.and()}`, stepMs, limit),
   );

@@ -9,6 +9,7 @@ import { getEnv } from "@/lib/platform/env";
 import { logger } from "@/lib/platform/logger";
 import { periodicService } from "@/lib/platform/periodic-service";
 import { messages, parseInput } from "@/lib/platform/validation";
+import { REAL_TIME, type WorkClock } from "@/lib/platform/work-clock";
 import { createPayout, moveDuePayouts } from "./payouts";
 
 const scheduleSchema = z.object({
@@ -31,7 +32,13 @@ export async function setPayoutSchedule(db: Executor, merchantId: number, input:
  * is available in each currency. A claim is one row's update, so two workers never pay a merchant twice.
  * Returns how many merchants it paid out.
  */
-export async function runScheduledPayouts(db: Executor, today: string, autoSettleMs: number, limit = 20) {
+export async function runScheduledPayouts(
+  db: Executor,
+  today: string,
+  autoSettleMs: number,
+  limit = 20,
+  clock: WorkClock = REAL_TIME,
+) {
   const monday = new Date(`${today}T00:00:00Z`).getUTCDay() === 1;
   const claimed = await selectRows<{ id: string }>(
     db,
@@ -40,6 +47,7 @@ export async function runScheduledPayouts(db: Executor, today: string, autoSettl
           select id from merchants
           where (payout_schedule = 'daily' or (payout_schedule = 'weekly' and ${monday}))
             and coalesce(last_scheduled_payout_on, (created_at at time zone 'UTC')::date) < ${today}::date
+            and ${clock.covers("id")}
           limit ${limit} for update skip locked)
         returning m.id`,
   );
@@ -49,7 +57,7 @@ export async function runScheduledPayouts(db: Executor, today: string, autoSettl
     // An account a payout failed on waits for its replacement (DESIGN.md, "A payout account that failed").
     const [account] = await selectRows<{ held: boolean }>(
       db,
-      sql`select coalesce(payouts_start_at > now(), false) as held from payout_accounts
+      sql`select coalesce(payouts_start_at > ${clock.now}, false) as held from payout_accounts
           where merchant_id = ${merchantId} and status = 'active'`,
     );
     // Replaced lately (PAYOUT_ACCOUNT_CHANGE_HOLD): the day's payout waits for the next scheduled day, which pays

@@ -9,6 +9,7 @@ import { publicId } from "@/lib/platform/ids";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { unownedRowError } from "@/lib/platform/ownership";
 import { parseInput } from "@/lib/platform/validation";
+import { REAL_TIME, type WorkClock } from "@/lib/platform/work-clock";
 import { toRefundResource, type RefundRow } from "./resource";
 import { settleRefundSchema, type RefundResource } from "./schemas";
 
@@ -81,8 +82,12 @@ export async function settleRefund(
 }
 
 /** The simulator's automatic settlement: refunds whose settle_at has passed, a batch at a time. */
-export async function settleDueRefunds(db: Executor, limit = 100): Promise<number> {
-  const isDue = sql`status = 'pending' and settle_at <= now()`;
+export async function settleDueRefunds(
+  db: Executor,
+  limit = 100,
+  clock: WorkClock = REAL_TIME,
+): Promise<number> {
+  const isDue = sql`status = 'pending' and settle_at <= ${clock.now} and ${clock.covers()}`;
   return forEachDueMerchant(db, { table: "refunds", where: isDue }, (merchant) =>
     settleClaimedRefunds(db, sql`${isDue} ${merchant.and()}`, limit),
   );

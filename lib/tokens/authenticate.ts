@@ -28,11 +28,12 @@ const LAST_USED_RESOLUTION = "1 minute";
 
 /**
  * A token that authenticates now: not revoked (a roll's grace puts revocation in the future), not expired.
- * A deleted merchant's tokens are deleted with it.
+ * A deleted merchant's tokens are deleted with it. `expiryNow`: the time its expiry is read against, where the
+ * statement has its merchant (a sandbox's test clock; revocation is a person's act, on real time).
  */
-export function tokenIsLive(alias: SQL): SQL {
+export function tokenIsLive(alias: SQL, expiryNow: SQL = sql`now()`): SQL {
   return sql`(${alias}.revoked_at is null or ${alias}.revoked_at > now())
-          and (${alias}.expires_at is null or ${alias}.expires_at > now())`;
+          and (${alias}.expires_at is null or ${alias}.expires_at > ${expiryNow})`;
 }
 
 /**
@@ -70,7 +71,7 @@ export function tokenLookup(tokenHash: string, defaultPerMinute: number): SQL {
                     coalesce(m.rate_limit_per_minute, ${defaultPerMinute})::int as per_minute
              from api_tokens t
              join merchants m on m.id = t.merchant_id
-             where t.token_hash = ${tokenHash} and ${tokenIsLive(sql`t`)}`;
+             where t.token_hash = ${tokenHash} and ${tokenIsLive(sql`t`, sql`coalesce(m.clock_at, now())`)}`;
 }
 
 /** Whether a token's `last_used_at` is due a refresh (at most once a minute). */

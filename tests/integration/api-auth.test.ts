@@ -220,6 +220,8 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "/api/test-helpers/payments/{id}/dispute",
       "/api/sandboxes",
       "/api/sandboxes/{id}",
+      "/api/test-helpers/clock",
+      "/api/test-helpers/clock/advance",
     ]);
     expect(document.components.schemas.CreatePayment!.required).toEqual(["amount"]);
     expect(document.components.schemas.PaymentListItem!.required).toEqual([

@@ -17,7 +17,7 @@ import { WebhookReceiver } from "../support/webhook-receiver";
 const root = path.resolve(import.meta.dirname, "../..");
 const SAMPLES = path.join(root, "docs/samples");
 /** Each shell sample, and the test below that runs it. */
-const RUN_HERE = ["cli-listen.sh", "cli-trigger.sh", "inbox-payment.sh", "cli-sandboxes.sh"];
+const RUN_HERE = ["cli-listen.sh", "cli-trigger.sh", "inbox-payment.sh", "cli-sandboxes.sh", "test-clock.sh"];
 
 let server: TestServer;
 let database: Awaited<ReturnType<typeof separateDatabase>> | undefined;
@@ -192,6 +192,30 @@ describe("docs/samples, the shell samples", () => {
     expect(
       (left.body as { data: Array<{ name: string }> }).data.map((sandbox) => sandbox.name),
     ).not.toContain(`ci-${runId}`);
+    rmSync(configHome, { recursive: true, force: true });
+  });
+
+  it("docs/testing.md, a month on a test clock: the payment made at the clock's start, a month on it is available", async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), "payments-doc-samples-"));
+    const now = new Date();
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1));
+    const sample = runSample(
+      "test-clock.sh",
+      shellEnv({
+        XDG_CONFIG_HOME: configHome,
+        PAYMENTS_API_URL: server.baseUrl,
+        PAYMENTS_ACCOUNT_KEY: server.data.tokens.clockAccount,
+        RUN_ID: String(Date.now()),
+        CLOCK_START: start.toISOString().slice(0, 10),
+      }),
+    );
+    expect([await sample.exited, sample.stderr()]).toEqual([0, ""]);
+    const monthOn = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    // 100.00 less the fee (2.9% + 0.30): pending at the start, available a month on.
+    expect(sample.stdout()).toMatch(
+      /USD\s+available 0(\.00)?\s+pending 96\.80[^]*USD\s+available 96\.80\s+pending 0(\.00)?\n/,
+    );
+    expect(sample.stdout()).toContain(`"now":"${monthOn.toISOString()}","test_clock":true`);
     rmSync(configHome, { recursive: true, force: true });
   });
 

@@ -63,7 +63,8 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "openDueDisputes, decideDueDisputes (lib/disputes/simulator.ts)",
     tables: ["scheduled_disputes", "disputes"],
-    sql: /^( ?delete from scheduled_disputes where \(merchant_id, payment_id\) = \( select merchant_id, payment_id from scheduled_disputes where open_at <= now\(\)|select merchant_id, id, payment_id, .* from disputes where (decide_at <= now\(\)|status in \('needs_response', 'warning_needs_response'\) and evidence_due_by <= now\(\)) order by \w+ limit 1 for update skip locked$)/,
+    // Real time: every environment but the sandboxes on a test clock (lib/platform/work-clock.ts).
+    sql: /^( ?delete from scheduled_disputes where \(merchant_id, payment_id\) = \( select merchant_id, payment_id from scheduled_disputes where open_at <= now\(\) and merchant_id not in \(select id from merchants where clock_at is not null\)|select merchant_id, id, payment_id, .* from disputes where (decide_at <= now\(\)|status in \('needs_response', 'warning_needs_response'\) and evidence_due_by <= now\(\)) and merchant_id not in \(select id from merchants where clock_at is not null\) order by \w+ limit 1 for update skip locked$)/,
     why: "The simulated bank opens the test cards' disputes, lands verdicts and loses what passed its deadline, whoever's; each step then names its merchant.",
     onCitus: PER_MERCHANT,
   },

@@ -55,6 +55,7 @@ const other = await merchant("Other");
 await setMerchantRateLimit(db, seed.merchant_id, { per_minute: 10_000 });
 const limited = await merchant("Limited");
 const sandboxer = await merchant("Sandboxer");
+const clocked = await merchant("Clocked");
 const seedLive = await liveEnvironmentOf(db, seed.merchant_id);
 const writeTokens: Record<string, string> = {};
 for (const name of ["api", "badInput", "idempotency", "isolation"])
@@ -160,6 +161,7 @@ console.log(
       account: (await createAccountKey(db, seed.merchant_id, "ci", OPERATOR)).token,
       sandboxer: (await createAccountKey(db, sandboxer.merchant_id, "ci", OPERATOR)).token,
       otherAccount: (await createAccountKey(db, other.merchant_id, "ci", OPERATOR)).token,
+      clockAccount: (await createAccountKey(db, clocked.merchant_id, "ci", OPERATOR)).token,
       read: await token(seed.merchant_id, "read only", "read"),
       other: await token(other.merchant_id, "other"),
       expired: expired.token,

@@ -182,7 +182,9 @@ export type SeedTokenName =
   | "live"
   | "account"
   | "sandboxer"
-  | "otherAccount";
+  | "otherAccount"
+  /** The test-clock suite's account: its sandboxes are made on clocks (test-clock.test.ts). */
+  | "clockAccount";
 
 export type TestServer = {
   baseUrl: string;

@@ -6,12 +6,19 @@ import { emit } from "./output.js";
 // `payments sandboxes create|list|delete`, with an account key (`pay_acct_…`, from `payments login`): a sandbox
 // per CI run, made before the tests and deleted after them (docs/testing.md).
 
-async function createSandbox(client: Payments, options: { name: string; json?: boolean }): Promise<void> {
-  const sandbox = await client.sandboxes.create({ name: options.name });
+async function createSandbox(
+  client: Payments,
+  options: { name: string; clock?: string; json?: boolean },
+): Promise<void> {
+  const sandbox = await client.sandboxes.create({
+    name: options.name,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
+  const clock = sandbox.clock ? ` on a test clock at ${sandbox.clock}` : "";
   emit(
     options.json === true,
     { type: "sandbox", ...sandbox },
-    `Sandbox ${sandbox.id} "${sandbox.name}" made. Its test key, shown only now:\n${sandbox.token}`,
+    `Sandbox ${sandbox.id} "${sandbox.name}" made${clock}. Its test key, shown only now:\n${sandbox.token}`,
   );
 }
 
@@ -43,8 +50,11 @@ export function addSandboxCommands(program: Command, client: () => Payments): vo
     .command("create")
     .description("Make a sandbox; prints its id and its test key (shown only once).")
     .requiredOption("--name <name>", "what the sandbox is for, e.g. ci-1234")
+    .option("--clock <instant>", "start a test clock there (2026-10-01 or a date-time, up to 400 days back)")
     .option("--json", "the sandbox and its key as one JSON object")
-    .action(async (options: { name: string; json?: boolean }) => createSandbox(client(), options));
+    .action(async (options: { name: string; clock?: string; json?: boolean }) =>
+      createSandbox(client(), options),
+    );
   sandboxes
     .command("list")
     .description("The account's sandboxes, the first (Test) first.")

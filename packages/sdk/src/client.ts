@@ -28,6 +28,7 @@ export type Dispute = Schemas["Dispute"];
 export type DisputeEvidenceInput = Schemas["DisputeEvidence"];
 export type Sandbox = Schemas["Sandbox"];
 export type CreatedSandbox = Schemas["CreatedSandbox"];
+export type Clock = Schemas["Clock"];
 /** The balance transactions list's filters, in the SDK's camel case. */
 export type BalanceTransactionFilters = {
   type?: BalanceTransaction["type"];
@@ -341,7 +342,8 @@ export class Payments {
    */
   readonly sandboxes = {
     list: async (): Promise<Sandbox[]> => dataOf<Sandbox[]>(await this.api.GET("/api/sandboxes")),
-    create: async (input: { name: string }): Promise<CreatedSandbox> =>
+    /** `clock`: a test clock's start (a date or a date-time, up to 400 days back); the sandbox then stands there. */
+    create: async (input: { name: string; clock?: string }): Promise<CreatedSandbox> =>
       dataOf<CreatedSandbox>(await this.api.POST("/api/sandboxes", { body: input })),
     /** The sandbox and everything in it. */
     delete: async (id: number): Promise<void> => {
@@ -436,5 +438,10 @@ export class Payments {
           body: outcome ? { outcome } : {},
         }),
       ),
+    /** Where the sandbox's time stands (`test_clock` false: on real time). */
+    clock: async (): Promise<Clock> => dataOf<Clock>(await this.api.GET("/api/test-helpers/clock")),
+    /** Moves a sandbox's test clock forward, to an instant or by an ISO 8601 duration, running what falls due. */
+    advanceClock: async (input: { to: string } | { by: string }): Promise<Clock> =>
+      dataOf<Clock>(await this.api.POST("/api/test-helpers/clock/advance", { body: input })),
   };
 }
