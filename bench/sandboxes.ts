@@ -7,6 +7,7 @@
 //    payout's moves, in one `POST /api/test-helpers/clock/advance`, BENCH_CLOCK_RUNS (3) times, a fresh sandbox
 //    each.
 // Needs a production build (`npm run build`).
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import {
   appServerEnv,
@@ -27,7 +28,10 @@ const clockRuns = Number(process.env.BENCH_CLOCK_RUNS ?? 3);
 const port = 4800 + Math.floor(Math.random() * 90);
 const DAY_MS = 86_400_000;
 // Room for the account's sandboxes and the measured ones.
+// One key for the server and this process, which writes the sandboxes' payout accounts.
+const encryptionKeys = randomBytes(32).toString("base64");
 const limits = {
+  ENCRYPTION_KEYS: encryptionKeys,
   SANDBOXES_PER_ACCOUNT: String(sandboxCount + runs + clockRuns + 10),
   PAYMENTS_AUTO_SETTLE_MS: "1500",
 };

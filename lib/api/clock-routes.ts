@@ -60,6 +60,8 @@ export const advanceClockRoute = defineRoute({
   scope: "write",
   summary: "Test helper: move the sandbox's test clock forward, running what falls due on the way",
   body: jsonBody("AdvanceClock"),
+  // A month of a busy sandbox's steps (BENCHMARKS.md: 60 days with 1,000 payments in about a second).
+  deadlineMs: 60_000,
   responses: {
     200: dataResponse(
       "The clock where it was sent, every time-driven step that fell due on the way done, in time order.",

@@ -41,6 +41,11 @@ export type RouteDeclaration<Path extends string, Query extends z.ZodObject> = {
   body?: OpenApiObject;
   /** The largest body this route reads, when larger than every route's 16 KiB (a dispute's evidence). */
   maxBodyBytes?: number;
+  /**
+   * How long its work may take before a 503, when longer than API_DEADLINE_MS by design: a test clock's advance
+   * runs a month of steps in one request.
+   */
+  deadlineMs?: number;
   /** What this route answers besides what every route does (401, 429, 500, 503; 408, 413, 415 with a body). */
   responses: Record<number, OpenApiObject>;
   handler: (context: ApiContext<PathParams<Path>, z.output<Query>>) => Promise<ApiResponse>;

@@ -52,6 +52,8 @@ type ServedPath = {
   methods: Partial<Record<Method, Handler>>;
   /** A method's larger body limit, where its route declares one. */
   bodyLimits: Partial<Record<Method, number>>;
+  /** A method's longer deadline, where its route declares one. */
+  deadlines: Partial<Record<Method, number>>;
   allowed: string[];
 };
 
@@ -66,7 +68,7 @@ const serveOpenApi: Handler = (_request, _params, url) =>
  */
 function servedPaths(list: readonly Route[]) {
   const byPath = new Map<string, ServedPath>();
-  const openApi: Pick<Route, "path" | "method" | "serve" | "maxBodyBytes"> = {
+  const openApi: Pick<Route, "path" | "method" | "serve" | "maxBodyBytes" | "deadlineMs"> = {
     path: OPENAPI_PATH,
     method: "GET",
     serve: serveOpenApi,
@@ -76,10 +78,12 @@ function servedPaths(list: readonly Route[]) {
       name: route.path.slice(1),
       methods: {},
       bodyLimits: {},
+      deadlines: {},
       allowed: [],
     };
     served.methods[route.method] = route.serve;
     if (route.maxBodyBytes) served.bodyLimits[route.method] = route.maxBodyBytes;
+    if (route.deadlineMs) served.deadlines[route.method] = route.deadlineMs;
     byPath.set(route.path, served);
   }
   const exact = new Map<string, ServedPath>();
@@ -168,7 +172,8 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
         ? await readRequestBody(request, getEnv().API_BODY_TIMEOUT_MS, limit)
         : NO_BODY;
       const work = handler(request, params, url, body);
-      return routed(served.name, await withDeadline(work, apiDeadlineMs(), serviceUnavailableResponse));
+      const deadline = Math.max(apiDeadlineMs(), served.deadlines[request.method as Method] ?? 0);
+      return routed(served.name, await withDeadline(work, deadline, serviceUnavailableResponse));
     }
     return routed("unmatched", jsonResponse(404, { message: API_ERRORS.notFound.message }));
   } catch (error) {

@@ -9,7 +9,7 @@ import { moveDuePayouts } from "@/lib/payouts/payouts";
 import { runScheduledPayouts } from "@/lib/payouts/schedule";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
-import { sandboxClockAt } from "@/lib/platform/work-clock";
+import { sandboxClockAt, type WorkClock } from "@/lib/platform/work-clock";
 import { settleDueRefunds } from "@/lib/refunds/settlement";
 
 // A sandbox's test clock (DESIGN.md, "Test clock"): made with `clock`, the sandbox stands at that time until an
@@ -42,8 +42,8 @@ export const toClockResource = (clock: ClockState) => ({
 /**
  * `POST /api/test-helpers/clock/advance`: moves the sandbox's clock to the target, stopping at each instant a
  * time-driven step falls due (a settle, an expiry, a balance becoming available, a payout moving or made by the
- * schedule at midnight, a dispute opening or decided) and running it there, in time order, so each is written
- * at the time it would have been. Returns the clock when all are done.
+ * schedule at midnight, a dispute opening or decided) and running there the steps that are due, in time order,
+ * so each is written at the time it would have been. Returns the clock when all are done.
  */
 export async function advanceClock(db: Executor, merchantId: number, input: unknown): Promise<ClockState> {
   const clock = await readClock(db, merchantId);
@@ -53,11 +53,24 @@ export async function advanceClock(db: Executor, merchantId: number, input: unkn
     });
   const target = advanceTarget(input, clock);
   let at = clock.now;
+  // Steps that found nothing to do at `at` although a row looked due (one a step passes over): not run again there.
+  const idle = new Set<StepName>();
   for (;;) {
-    while ((await runDueSteps(db, merchantId, at)) > 0);
-    const next = await nextDueAfter(db, merchantId, at, target);
-    if (!next) break;
-    at = next;
+    const due = await dueTimes(db, merchantId, at);
+    const now = STEP_NAMES.filter(
+      (name) => !idle.has(name) && due[name] !== null && due[name] <= at.getTime(),
+    );
+    if (now.length > 0) {
+      for (const name of now)
+        if ((await STEPS[name](db, sandboxClockAt(merchantId, at), at)) === 0) idle.add(name);
+      continue;
+    }
+    // The next instant anything falls due; the schedule's is always the next midnight.
+    const later = STEP_NAMES.map((name) => due[name] ?? Infinity).filter((time) => time > at.getTime());
+    const next = Math.min(...later, nextMidnight(at));
+    if (next > target.getTime()) break;
+    at = new Date(next);
+    idle.clear();
     await setClock(db, merchantId, at);
   }
   await setClock(db, merchantId, target);
@@ -72,49 +85,65 @@ async function setClock(db: Executor, merchantId: number, at: Date): Promise<voi
   );
 }
 
-const STEP_BATCH = 100;
+const BATCH = 500;
+const DAY_MS = 86_400_000;
 
-/** Each time-driven step over the sandbox at `at`, in the order a moment's steps depend on; how much they did. */
-async function runDueSteps(db: Executor, merchantId: number, at: Date): Promise<number> {
-  const clock = sandboxClockAt(merchantId, at);
-  const env = getEnv();
-  const expireAfter = env.PAYMENTS_PENDING_EXPIRE_AFTER;
-  const day = at.toISOString().slice(0, 10);
-  const midnight = at.getTime() === new Date(`${day}T00:00:00Z`).getTime();
-  let done = await settleDuePayments(db, STEP_BATCH, undefined, clock);
-  if (expireAfter > 0) done += await expireStalePayments(db, expireAfter, STEP_BATCH, clock);
-  done += await settleDueRefunds(db, STEP_BATCH, clock);
-  done += await openDueDisputes(db, STEP_BATCH, clock);
-  done += await decideDueDisputes(db, STEP_BATCH, clock);
-  done += await releaseBalance(db, { limit: STEP_BATCH, clock });
-  if (midnight) done += await runScheduledPayouts(db, day, env.PAYMENTS_AUTO_SETTLE_MS, 1, clock);
-  done += await moveDuePayouts(db, env.PAYMENTS_AUTO_SETTLE_MS, STEP_BATCH, clock);
-  return done;
-}
+/** The first midnight (UTC) after `at`. */
+const nextMidnight = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()) + DAY_MS;
 
-/** The first instant after `at`, up to `target`, at which one of the sandbox's steps falls due; null: none. */
-async function nextDueAfter(db: Executor, merchantId: number, at: Date, target: Date): Promise<Date | null> {
-  const after = sql`${at.toISOString()}::timestamptz`;
+/**
+ * The time-driven steps, in the order a moment's steps depend on (a payment settles before its balance is
+ * released, a balance is released before the schedule pays it out); each returns how much it did.
+ */
+const STEPS = {
+  settle: (db, clock) => settleDuePayments(db, BATCH, undefined, clock),
+  expire: (db, clock) => expireStalePayments(db, getEnv().PAYMENTS_PENDING_EXPIRE_AFTER, BATCH, clock),
+  refunds: (db, clock) => settleDueRefunds(db, BATCH, clock),
+  open: (db, clock) => openDueDisputes(db, BATCH, clock),
+  decide: (db, clock) => decideDueDisputes(db, BATCH, clock),
+  release: (db, clock) => releaseBalance(db, { limit: BATCH, clock }),
+  schedule: (db, clock, at) =>
+    runScheduledPayouts(db, at.toISOString().slice(0, 10), getEnv().PAYMENTS_AUTO_SETTLE_MS, 1, clock),
+  payouts: (db, clock) => moveDuePayouts(db, getEnv().PAYMENTS_AUTO_SETTLE_MS, BATCH, clock),
+} satisfies Record<string, (db: Executor, clock: WorkClock, at: Date) => Promise<number>>;
+type StepName = keyof typeof STEPS;
+const STEP_NAMES = Object.keys(STEPS) as StepName[];
+
+/**
+ * When each step is next due for the sandbox (ms since the epoch; null: nothing waits on it): the earliest of
+ * its rows, which may be at or before `at` (due now), and for the schedule the midnight (UTC) at or after `at`.
+ */
+async function dueTimes(
+  db: Executor,
+  merchantId: number,
+  at: Date,
+): Promise<Record<StepName, number | null>> {
   const expireAfter = getEnv().PAYMENTS_PENDING_EXPIRE_AFTER;
   const merchant = sql`merchant_id = ${merchantId}::bigint`;
-  const [row] = await selectRows<{ next: Date | string | null }>(
+  const [row] = await selectRows<Record<Exclude<StepName, "schedule">, Date | string | null>>(
     db,
-    sql`select least(
-          (select min(settle_at) from payments where ${merchant} and status = 'pending' and settle_at > ${after}),
+    sql`select
+          (select min(settle_at) from payments where ${merchant} and status = 'pending') as settle,
           (select min(created_at) + ${expireAfter}::bigint * interval '1 millisecond' from payments
-           where ${merchant} and status = 'pending' and ${expireAfter}::bigint > 0
-             and created_at > ${after} - ${expireAfter}::bigint * interval '1 millisecond'),
-          (select min(settle_at) from refunds where ${merchant} and status = 'pending' and settle_at > ${after}),
-          (select min(available_on) from balance_transactions
-           where ${merchant} and status = 'pending' and available_on > ${after}),
-          (select min(move_at) from payouts
-           where ${merchant} and status in ('pending', 'in_transit') and move_at > ${after}),
-          (select min(open_at) from scheduled_disputes where ${merchant} and open_at > ${after}),
-          (select min(decide_at) from disputes where ${merchant} and decide_at > ${after}),
-          (select min(evidence_due_by) from disputes
-           where ${merchant} and status in ('needs_response', 'warning_needs_response') and evidence_due_by > ${after}),
-          date_trunc('day', ${after}, 'UTC') + interval '1 day') as next`,
+           where ${merchant} and status = 'pending' and ${expireAfter}::bigint > 0) as expire,
+          (select min(settle_at) from refunds where ${merchant} and status = 'pending') as refunds,
+          (select min(open_at) from scheduled_disputes where ${merchant}) as open,
+          least((select min(decide_at) from disputes where ${merchant}),
+                (select min(evidence_due_by) from disputes
+                 where ${merchant} and status in ('needs_response', 'warning_needs_response'))) as decide,
+          (select min(available_on) from balance_transactions where ${merchant} and status = 'pending') as release,
+          (select min(move_at) from payouts where ${merchant} and status in ('pending', 'in_transit')) as payouts`,
   );
-  const next = row?.next ? new Date(row.next) : null;
-  return next && next.getTime() <= target.getTime() ? next : null;
+  const time = (value: Date | string | null | undefined) => (value ? new Date(value).getTime() : null);
+  const midnight = nextMidnight(at) - DAY_MS;
+  return {
+    settle: time(row?.settle),
+    expire: time(row?.expire),
+    refunds: time(row?.refunds),
+    open: time(row?.open),
+    decide: time(row?.decide),
+    release: time(row?.release),
+    schedule: midnight === at.getTime() ? midnight : midnight + DAY_MS,
+    payouts: time(row?.payouts),
+  };
 }
