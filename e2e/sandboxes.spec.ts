@@ -67,3 +67,50 @@ test("an owner makes, renames and deletes a sandbox, and makes an account key th
   // The first sandbox has no Delete.
   await expect(table.getByRole("row").nth(1).getByRole("button", { name: "Delete" })).toHaveCount(0);
 });
+
+test("an owner makes a sandbox on a test clock and advances it: what falls due happens at the clock's time", async ({
+  page,
+}) => {
+  const owner = { name: "Clock Co", email: uniqueEmail("clock"), password: "clock passphrase" };
+  await signUp(page, owner);
+  await page.goto("/dashboard/settings/sandboxes");
+  const now = new Date();
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1));
+  const newSandbox = page.getByRole("region", { name: "New sandbox", exact: true });
+  // A clock in the future is refused on its field, and nothing is made.
+  await newSandbox.getByLabel("Name of the sandbox").fill("Month end");
+  await newSandbox
+    .getByLabel("Test clock start (optional)")
+    .fill(new Date(now.getTime() + 2 * 86_400_000).toISOString().slice(0, 10));
+  await newSandbox.getByRole("button", { name: "Make sandbox" }).click();
+  await expect(newSandbox.getByText("The clock must not be in the future.")).toBeVisible();
+  const table = page.getByRole("region", { name: "Sandboxes", exact: true });
+  await expect(table.getByRole("row")).toHaveCount(2);
+
+  await newSandbox.getByLabel("Test clock start (optional)").fill(start.toISOString().slice(0, 10));
+  await newSandbox.getByRole("button", { name: "Make sandbox" }).click();
+  const key = (await newSandbox.getByTestId("new-token").textContent())!;
+  await expect(table.getByRole("row", { name: /Month end/ })).toContainText("test clock");
+  const api = { Authorization: `Bearer ${key}` };
+  const created = await page.request.post("/api/payments", { headers: api, data: { amount: "7.00" } });
+  expect(created.status()).toBe(201);
+  const location = created.headers().location!;
+  expect(await (await page.request.get(location, { headers: api })).json()).toMatchObject({
+    data: { status: "pending", created_at: start.toISOString() },
+  });
+
+  // A day on: the payment, still pending, expires at its 24 hours (this server settles nothing by itself).
+  const advance = page.getByRole("region", { name: "Advance a test clock", exact: true });
+  await advance.getByLabel("Sandbox").selectOption({ label: "Month end" });
+  await advance.getByLabel("By").selectOption({ label: "1 day" });
+  await advance.getByRole("button", { name: "Advance" }).click();
+  const dayOn = new Date(start.getTime() + 86_400_000).toISOString();
+  await expect(page.getByText(`The clock now reads ${dayOn}.`)).toBeVisible();
+  expect(await (await page.request.get(location, { headers: api })).json()).toMatchObject({
+    data: { status: "failed", failure_code: "expired" },
+  });
+  expect(await (await page.request.get("/api/test-helpers/clock", { headers: api })).json()).toEqual({
+    data: { sandbox_id: expect.any(Number), now: dayOn, test_clock: true },
+  });
+  await lookInEveryView(page, "settings-sandboxes-clock");
+});

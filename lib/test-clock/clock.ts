@@ -147,3 +147,19 @@ async function dueTimes(
     payouts: time(row?.payouts),
   };
 }
+
+/** Settings → Sandboxes' "Advance": the account's own sandbox, else 404, then as the API does. */
+export async function advanceSandboxClock(
+  db: Executor,
+  accountId: number,
+  sandboxId: number,
+  input: unknown,
+): Promise<ClockState> {
+  const [sandbox] = await selectRows(
+    db,
+    sql`select 1 from merchants
+        where id = ${sandboxId} and (id = ${accountId} or account_id = ${accountId}) and environment = 'sandbox'`,
+  );
+  if (!sandbox) throw new DomainError("not_found", "No such sandbox.");
+  return advanceClock(db, sandboxId, input);
+}

@@ -116,6 +116,7 @@ const expected: Record<string, Record<string, UserRole[]>> = {
     createSandboxAction: OWNERS,
     renameSandboxAction: OWNERS,
     deleteSandboxAction: OWNERS,
+    advanceClockAction: OWNERS,
     createAccountKeyAction: OWNERS,
   },
   disputes: { saveEvidenceAction: WRITERS, acceptDisputeAction: WRITERS },

@@ -11,6 +11,7 @@ import {
   deleteSandbox,
   renameSandbox,
 } from "@/lib/environments/environments";
+import { advanceSandboxClock } from "@/lib/test-clock/clock";
 
 const PAGE = "/dashboard/settings/sandboxes";
 
@@ -23,9 +24,10 @@ export async function createSandboxAction(
   formData: FormData,
 ): Promise<RevealingFormState> {
   return authorized("sandboxes:manage", async ({ merchantId, actor }) => {
-    const values = { name: formText(formData, "name") };
+    const values = { name: formText(formData, "name"), clock: formText(formData, "clock") };
     try {
-      const { sandbox, token } = await createSandbox(getDb(), merchantId, values, actor);
+      const input = { name: values.name, ...(values.clock ? { clock: values.clock } : {}) };
+      const { sandbox, token } = await createSandbox(getDb(), merchantId, input, actor);
       revalidatePath(PAGE);
       return { ok: true, revealed: { id: sandbox.id, name: sandbox.name, token } };
     } catch (error) {
@@ -55,6 +57,19 @@ export async function deleteSandboxAction(_previous: FormState, formData: FormDa
       return { ok: true, message: "Sandbox deleted, with all its data." };
     } catch (error) {
       return formStateFromError(error);
+    }
+  });
+}
+
+export async function advanceClockAction(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("sandboxes:manage", async ({ merchantId }) => {
+    const values = { by: formText(formData, "by") };
+    try {
+      const clock = await advanceSandboxClock(getDb(), merchantId, formId(formData, "sandbox_id"), values);
+      revalidatePath(PAGE);
+      return { ok: true, message: `The clock now reads ${clock.now.toISOString()}.` };
+    } catch (error) {
+      return formStateFromError(error, values);
     }
   });
 }

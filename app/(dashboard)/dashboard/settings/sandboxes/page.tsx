@@ -12,6 +12,7 @@ import { can } from "@/lib/accounts/permissions";
 import { listSandboxes } from "@/lib/environments/environments";
 import {
   createAccountKeyAction,
+  advanceClockAction,
   createSandboxAction,
   deleteSandboxAction,
   renameSandboxAction,
@@ -19,6 +20,13 @@ import {
 import { NameAndRevealForm } from "./reveal-forms";
 
 export const metadata: Metadata = { title: "Sandboxes" };
+
+const ADVANCE_STEPS = [
+  { value: "PT1H", label: "1 hour" },
+  { value: "P1D", label: "1 day" },
+  { value: "P7D", label: "1 week" },
+  { value: "P1M", label: "1 month" },
+];
 
 /**
  * Settings → Sandboxes (DESIGN.md, "Live and sandboxes"): the account's sandboxes, each apart from live and
@@ -28,6 +36,7 @@ export default async function SandboxesPage() {
   const { merchantId, role } = await requireMerchantSession();
   const sandboxes = await listSandboxes(getDb(), merchantId);
   const manages = can(role, "sandboxes:manage");
+  const clocked = sandboxes.filter((sandbox) => sandbox.clockAt !== null);
   return (
     <div className="max-w-3xl space-y-6">
       <div>
@@ -38,7 +47,7 @@ export default async function SandboxesPage() {
           kept, holds the team and cannot be deleted.
         </p>
       </div>
-      <SimpleTable caption="Sandboxes" headings={["Name", "Made", ""]} empty="No sandboxes.">
+      <SimpleTable caption="Sandboxes" headings={["Name", "Made", "Time", ""]} empty="No sandboxes.">
         {sandboxes.map((sandbox, index) => (
           <tr key={sandbox.id}>
             <td className="px-4 py-3">
@@ -47,6 +56,16 @@ export default async function SandboxesPage() {
             </td>
             <td className="px-4 py-3">
               <LocalTime value={sandbox.createdAt} />
+            </td>
+            <td className="px-4 py-3">
+              {sandbox.clockAt ? (
+                <>
+                  <LocalTime value={sandbox.clockAt} />
+                  <span className="block text-xs text-zinc-500 dark:text-zinc-400">test clock</span>
+                </>
+              ) : (
+                <span className="text-zinc-600 dark:text-zinc-400">Real time</span>
+              )}
             </td>
             <td className="px-4 py-3 text-right">
               {manages && index > 0 ? (
@@ -71,9 +90,31 @@ export default async function SandboxesPage() {
               action={createSandboxAction}
               what="sandbox"
               placeholder="e.g. QA, staging"
-              description="A sandbox with the account's settings and a test key (pay_test_…) of its own."
+              description="A sandbox with the account's settings and a test key (pay_test_…) of its own. With a test clock start (up to 400 days back), its time stands there until you advance it."
+              withClock
             />
           </SectionCard>
+          {clocked.length > 0 ? (
+            <SectionCard id="advance-heading" title="Advance a test clock">
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                Moves the sandbox&apos;s time forward. Everything that falls due on the way happens, in order,
+                at its time: settlements, balances becoming available, scheduled payouts, expiries.
+              </p>
+              <ActionForm action={advanceClockAction} fields={{}} submitLabel="Advance">
+                <div className="w-48 max-w-full">
+                  <SelectField
+                    label="Sandbox"
+                    name="sandbox_id"
+                    defaultValue={String(clocked[0]!.id)}
+                    options={clocked.map((sandbox) => ({ value: String(sandbox.id), label: sandbox.name }))}
+                  />
+                </div>
+                <div className="w-40 max-w-full">
+                  <SelectField label="By" name="by" defaultValue="P1D" options={ADVANCE_STEPS} />
+                </div>
+              </ActionForm>
+            </SectionCard>
+          ) : null}
           <SectionCard id="rename-heading" title="Rename a sandbox">
             <ActionForm action={renameSandboxAction} fields={{}} submitLabel="Rename">
               <div className="w-48 max-w-full">

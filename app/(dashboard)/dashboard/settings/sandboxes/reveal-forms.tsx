@@ -16,17 +16,24 @@ export function NameAndRevealForm({
   what,
   placeholder,
   description,
+  withClock = false,
 }: {
   action: (previous: RevealingFormState, formData: FormData) => Promise<RevealingFormState>;
   what: string;
   placeholder: string;
   description: string;
+  /** A sandbox's optional test clock start (a date). */
+  withClock?: boolean;
 }) {
   const [state, formAction, pending] = useToastingActionState(action, {}, { toast: false });
   return (
     <div className="space-y-3">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
-      <form action={formAction} className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end" noValidate>
+      <form
+        action={formAction}
+        className={`grid gap-3 sm:items-end ${withClock ? "sm:grid-cols-[1fr_auto_auto]" : "sm:grid-cols-[1fr_auto]"}`}
+        noValidate
+      >
         <TextField
           label={`Name of the ${what}`}
           name="name"
@@ -34,6 +41,15 @@ export function NameAndRevealForm({
           defaultValue={state.ok ? "" : state.values?.name}
           errors={state.errors?.name}
         />
+        {withClock ? (
+          <TextField
+            label="Test clock start (optional)"
+            name="clock"
+            type="date"
+            defaultValue={state.ok ? "" : state.values?.clock}
+            errors={state.errors?.clock}
+          />
+        ) : null}
         <Button type="submit" disabled={pending}>
           {pending ? "Making…" : `Make ${what}`}
         </Button>
