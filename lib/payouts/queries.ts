@@ -63,7 +63,7 @@ export async function payoutOutlook(db: Executor, merchantId: number): Promise<P
     }>(
       db,
       sql`select iban_last4, status, failure_reason,
-                 case when payouts_start_at > merchant_now(${merchantId}::bigint) then payouts_start_at end as held_until
+                 case when payouts_start_at > now() then payouts_start_at end as held_until
           from payout_accounts where merchant_id = ${merchantId}`,
     ),
   ]);
