@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { buttonClassName } from "@/components/ui/button";
 
 export const metadata: Metadata = { title: "Not found" };

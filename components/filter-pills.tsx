@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 
 /** A list's one-choice filter as a row of pills (Refunds by status, Disputes by status): "All" first. */
 export function FilterPills({

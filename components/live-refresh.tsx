@@ -1,7 +1,8 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useEffect } from "react";
+import { environmentPrefix, splitDashboardPath } from "@/lib/environments/dashboard-paths";
 
 /** How often a page showing pending work asks the server for fresh data. */
 const REFRESH_INTERVAL_MS = 2000;
@@ -38,12 +39,15 @@ const VERSION_POLL_MS = 3000;
  */
 export function LiveUpdates({ scope, version }: { scope: string; version: string }) {
   const router = useRouter();
+  // Asked in the page's own environment (an unprefixed poll would be redirected there each time).
+  const { selector } = splitDashboardPath(usePathname());
+  const endpoint = `${selector ? environmentPrefix(selector) : ""}/dashboard/live`;
   useEffect(() => {
     let seen = version;
     let stopped = false;
     const check = async () => {
       if (document.visibilityState !== "visible") return;
-      const response = await fetch(`/dashboard/live?scope=${encodeURIComponent(scope)}`, {
+      const response = await fetch(`${endpoint}?scope=${encodeURIComponent(scope)}`, {
         cache: "no-store",
       }).catch(() => null);
       if (!response?.ok || stopped) return;
@@ -61,6 +65,6 @@ export function LiveUpdates({ scope, version }: { scope: string; version: string
       clearInterval(timer);
       document.removeEventListener("visibilitychange", onVisible);
     };
-  }, [scope, version, router]);
+  }, [scope, version, router, endpoint]);
   return null;
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 
 /** A page's switch (the Overview's currency and range, the Balance chart's currency): links that keep the other's choice, the current marked. */
 export function SwitchLinks({

@@ -9,6 +9,15 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now()}-${randomBytes(3).toString("hex")}@example.test`;
 }
 
+/**
+ * A dashboard page's address as a pattern that holds whether or not the address names its environment
+ * (`/sandbox/7/dashboard/webhooks/3` and `/dashboard/webhooks/3` alike).
+ */
+export function samePage(url: string): RegExp {
+  const page = new URL(url, "http://page.invalid").pathname.replace(/^.*?(?=\/dashboard(\/|$))/, "");
+  return new RegExp(`${page.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+}
+
 /** Signs up a merchant: `name` is the business, `yourName` the optional name of the person signing up. */
 export async function signUp(
   page: Page,

@@ -77,7 +77,9 @@ test("refund a completed payment in two parts: both on the page and the timeline
   await expect(timeline.filter({ hasText: "refund.succeeded" })).toHaveCount(2);
 
   await page.goto("/dashboard/payments");
-  const row = page.getByRole("row").filter({ has: page.locator(`a[href="${paymentPath}"]`) });
+  // The list links without the environment (a link opens in the page's own); the address names it.
+  const paymentPage = paymentPath.slice(paymentPath.indexOf("/dashboard/"));
+  const row = page.getByRole("row").filter({ has: page.locator(`a[href="${paymentPage}"]`) });
   await expect(row).toContainText("Refunded");
   await expect(row).not.toContainText("Partially");
 

@@ -17,11 +17,25 @@ test("an owner makes, renames and deletes a sandbox, and makes an account key th
   await expect(table.getByRole("row")).toHaveCount(2);
   await expect(table.getByRole("row").nth(1)).toContainText("Test");
 
+  // The first sandbox gets an endpoint; "QA" copies it (with a secret of its own) and the settings.
+  await page.goto("/dashboard/webhooks");
+  const hookUrl = "https://hooks.example.test/orders";
+  await page.getByLabel("Endpoint URL").fill(hookUrl);
+  await page.getByRole("button", { name: "Add endpoint", exact: true }).click();
+  await expect(page.getByText(hookUrl).first()).toBeVisible();
+  await page.goto("/dashboard/settings/sandboxes");
+
   const newSandbox = page.getByRole("region", { name: "New sandbox", exact: true });
   await newSandbox.getByLabel("Name of the sandbox").fill("QA");
+  await newSandbox.getByLabel("Copy settings from").selectOption({ label: "Sandbox: Test" });
   await newSandbox.getByRole("button", { name: "Make sandbox" }).click();
   const sandboxKey = (await newSandbox.getByTestId("new-token").textContent())!;
   expect(sandboxKey).toMatch(/^pay_test_[0-9A-Za-z]{49}$/);
+  const copied = await page.request.get("/api/webhook-endpoints", {
+    headers: { Authorization: `Bearer ${sandboxKey}` },
+  });
+  const { data: copiedEndpoints } = (await copied.json()) as { data: unknown[] };
+  expect(copiedEndpoints).toMatchObject([{ url: hookUrl, kind: "url" }]);
   const created = await page.request.post("/api/payments", {
     headers: { Authorization: `Bearer ${sandboxKey}` },
     data: { amount: "4.20", currency: "EUR" },

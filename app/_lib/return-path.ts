@@ -1,3 +1,5 @@
+import { splitDashboardPath } from "@/lib/environments/dashboard-paths";
+
 /** The header proxy.ts sets to the dashboard path a request asked for (never read as authorization). */
 export const REQUESTED_PATH_HEADER = "x-requested-path";
 
@@ -17,6 +19,8 @@ export function safeReturnPath(value: string | null | undefined): string {
     return FALLBACK;
   }
   if (url.host !== "return.invalid") return FALLBACK;
-  if (url.pathname !== FALLBACK && !url.pathname.startsWith(`${FALLBACK}/`)) return FALLBACK;
+  // A path may name its environment first (`/live/dashboard/…`, `/sandbox/7/dashboard/…`).
+  const { page } = splitDashboardPath(url.pathname);
+  if (page !== FALLBACK && !page.startsWith(`${FALLBACK}/`)) return FALLBACK;
   return `${url.pathname}${url.search}`;
 }

@@ -1,11 +1,13 @@
 import "server-only";
-import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { cookies, headers } from "next/headers";
+import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
 import type { UserRole } from "@/db/enums";
 import { getMemberStanding } from "@/lib/accounts/members";
 import { touchUserSession } from "@/lib/accounts/sessions";
+import { ENVIRONMENT_COOKIE, ENVIRONMENT_HEADER, readSelector } from "@/lib/environments/dashboard-paths";
+import { listEnvironments, type Environment } from "@/lib/environments/environments";
 import { clientIp, clientUserAgent } from "@/lib/platform/client-ip";
 import type { SecurityActor } from "@/lib/security/history";
 import { auth } from "./auth";
@@ -13,7 +15,11 @@ import { REQUESTED_PATH_HEADER, safeReturnPath } from "./return-path";
 
 export type MerchantSession = {
   userId: number;
+  /** The environment the page shows (its URL's, else where the user was last): every data query's scope. */
   merchantId: number;
+  environment: Environment;
+  /** The account: its team, second-factor rule, sandboxes and security history. */
+  accountId: number;
   email: string;
   /** The person's name, or their email when they gave none (never the business name). */
   name: string;
@@ -36,18 +42,21 @@ type CurrentMember = MerchantSession & { mustEnrolSecondFactor: boolean };
  */
 const currentMember = cache(async (): Promise<CurrentMember | null> => {
   const session = await auth();
-  const merchantId = session?.user?.merchantId;
-  if (!session?.user || !session.sessionKey || !merchantId || !Number.isInteger(merchantId)) return null;
+  const accountId = session?.user?.merchantId;
+  if (!session?.user || !session.sessionKey || !accountId || !Number.isInteger(accountId)) return null;
   const userId = Number(session.user.id);
   const { sessionKey } = session;
-  const standing = await getMemberStanding(getDb(), { userId, merchantId, sessionKey });
+  const standing = await getMemberStanding(getDb(), { userId, merchantId: accountId, sessionKey });
   if (!standing) return null;
   const requestHeaders = await headers();
+  const environment = await chosenEnvironment(accountId, requestHeaders);
   const client = { ip: clientIp(requestHeaders), userAgent: clientUserAgent(requestHeaders) };
   await touchUserSession(getDb(), sessionKey, standing.sessionLastUsedAt, client);
   return {
     userId,
-    merchantId,
+    merchantId: environment.id,
+    environment,
+    accountId,
     sessionKey,
     email: session.user.email,
     // From the database, not the cookie: a name given or changed since sign-in shows at once.
@@ -57,6 +66,28 @@ const currentMember = cache(async (): Promise<CurrentMember | null> => {
     mustEnrolSecondFactor: standing.mustEnrolSecondFactor,
   };
 });
+
+/** The account's environments, read once per request (the session checks the URL's; the switcher lists them). */
+export const accountEnvironments = cache((accountId: number) => listEnvironments(getDb(), accountId));
+
+/**
+ * The environment a request works in: the one its URL names (a URL naming another account's, or a deleted one,
+ * is a 404), else where the user was last (the cookie, ignored when stale), else the first sandbox, "Test"
+ * (DESIGN.md: until live has a processor the dashboard opens there).
+ */
+async function chosenEnvironment(accountId: number, requestHeaders: Headers): Promise<Environment> {
+  const environments = await accountEnvironments(accountId);
+  const find = (selector: string | null) =>
+    selector === null
+      ? undefined
+      : environments.find((environment) =>
+          selector === "live" ? environment.kind === "live" : String(environment.id) === selector,
+        );
+  const named = requestHeaders.get(ENVIRONMENT_HEADER);
+  if (named !== null) return find(readSelector(named)) ?? notFound();
+  const last = find(readSelector((await cookies()).get(ENVIRONMENT_COOKIE)?.value));
+  return last ?? environments.find((environment) => environment.id === accountId)!;
+}
 
 const sessionOf = ({ mustEnrolSecondFactor: _, ...session }: CurrentMember) => session;
 

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useDashboardHref } from "@/components/link";
 
 /**
  * A list's row that opens its object when clicked anywhere, as a payment's row does; the row's own link stays
@@ -12,6 +13,7 @@ export function LinkedRow({
   ...rest
 }: { href: string | undefined; children: React.ReactNode } & React.HTMLAttributes<HTMLTableRowElement>) {
   const router = useRouter();
+  const inEnvironment = useDashboardHref();
   if (href === undefined) return <tr {...rest}>{children}</tr>;
   return (
     <tr
@@ -19,7 +21,7 @@ export function LinkedRow({
       className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
       onClick={(event) => {
         if (!(event.target instanceof Element) || !event.target.closest("a, button, input, select, label"))
-          router.push(href);
+          router.push(inEnvironment(href));
       }}
     >
       {children}

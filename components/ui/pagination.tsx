@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { buttonClassName } from "./button";
 
 /** Where each of the four links goes; a missing one is shown dimmed (already on the first or last page). */

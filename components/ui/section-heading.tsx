@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 
 /**
  * A page section's heading (its `id` names the section through aria-labelledby), with an optional link to

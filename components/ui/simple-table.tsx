@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 
 /** The dashboard's plain table: a scrollable card, a caption for screen readers, and an empty state. */
 export function SimpleTable({

@@ -1,5 +1,6 @@
 import { parse as parseDuration, pattern as durationPattern } from "iso8601-duration";
 import { z } from "zod";
+import { DAY_MS } from "@/lib/platform/day-count-pages";
 import { validationError } from "@/lib/platform/errors";
 import { isCalendarDay, parseInput } from "@/lib/platform/validation";
 
@@ -7,7 +8,6 @@ import { isCalendarDay, parseInput } from "@/lib/platform/validation";
 
 /** How far back a clock may start. */
 export const CLOCK_DAYS_BACK = 400;
-const DAY_MS = 86_400_000;
 
 /** An instant as a create or an advance sends it: a date (its midnight, UTC) or an ISO 8601 date-time. */
 export function readInstant(value: string): Date | null {

@@ -10,12 +10,20 @@ import { parseInput, stringField } from "@/lib/platform/validation";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import { insertToken } from "@/lib/tokens/tokens";
 import { readClockStart } from "./clock-input";
+import { readSettingsToCopy, writeCopiedEndpoints } from "./copy-settings";
 
 // An account's environments (DESIGN.md, "Live and sandboxes"). Each is a merchants row, so every table's
 // merchant_id keeps its data apart by the scoping rules that already hold (and Citus shards it the same way).
 // The account's own row is also its first sandbox, "Test"; live and the other sandboxes name it in account_id.
 
 export type Sandbox = { id: number; name: string; createdAt: Date; clockAt: Date | null };
+
+const SANDBOX_COLUMNS = {
+  id: merchants.id,
+  name: merchants.sandboxName,
+  createdAt: merchants.createdAt,
+  clockAt: merchants.clockAt,
+};
 
 /** A sandbox as the API shows it. */
 export const toSandboxResource = (sandbox: Sandbox) => ({
@@ -27,14 +35,15 @@ export const toSandboxResource = (sandbox: Sandbox) => ({
 });
 
 /**
- * A new environment of the account (live, or a sandbox named `sandboxName`), empty, starting with the account's
- * settings. A sandbox on a test clock is made at its clock's time. Returns its id and when it was made.
+ * A new environment of the account (live, or a sandbox named `sandboxName`), empty, starting with the settings
+ * of `settingsFrom` (the account's own row unless told). A sandbox on a test clock is made at its clock's time. Returns its id and when it was made.
  */
 async function insertEnvironment(
   db: Executor,
   accountId: number,
   sandboxName: string | null,
   clockAt?: Date,
+  settingsFrom = accountId,
 ) {
   const clock = clockAt ? clockAt.toISOString() : null;
   const [row] = await selectRows<{ id: number | string; created_at: Date | string }>(
@@ -44,7 +53,7 @@ async function insertEnvironment(
         select name, id, ${sandboxName === null ? "live" : "sandbox"}, ${sandboxName}, default_currency, fee_percent,
                fee_fixed, payout_schedule, rate_limit_per_minute, ${clock}::timestamptz,
                coalesce(${clock}::timestamptz, now())
-        from merchants where id = ${accountId}
+        from merchants where id = ${settingsFrom}
         returning id, created_at`,
   );
   return { id: Number(row!.id), createdAt: new Date(row!.created_at), clockAt: clockAt ?? null };
@@ -68,12 +77,7 @@ export async function liveEnvironmentOf(db: Executor, accountId: number): Promis
 /** The account's sandboxes, the first ("Test", the account's own row) first, then by creation. */
 export async function listSandboxes(db: Executor, accountId: number): Promise<Sandbox[]> {
   const rows = await db
-    .select({
-      id: merchants.id,
-      name: merchants.sandboxName,
-      createdAt: merchants.createdAt,
-      clockAt: merchants.clockAt,
-    })
+    .select(SANDBOX_COLUMNS)
     .from(merchants)
     .where(
       and(
@@ -85,17 +89,58 @@ export async function listSandboxes(db: Executor, accountId: number): Promise<Sa
   return rows.map((row) => ({ ...row, name: row.name ?? "Test" }));
 }
 
+/** An environment as the dashboard's switcher names it. */
+export type Environment = { id: number; kind: "live" | "sandbox"; name: string };
+
+/** Every environment of the account: live first, then the sandboxes as listSandboxes orders them. */
+export async function listEnvironments(db: Executor, accountId: number): Promise<Environment[]> {
+  const rows = await db
+    .select({ id: merchants.id, kind: merchants.environment, name: merchants.sandboxName })
+    .from(merchants)
+    .where(sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`)
+    .orderBy(sql`${merchants.environment} = 'live' desc`, asc(merchants.id));
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    name: row.kind === "live" ? "Live" : (row.name ?? "Test"),
+  }));
+}
+
+/** The account's sandbox `sandboxId` (its first one included), else a 404: where every action on one starts. */
+export async function sandboxOfAccount(db: Executor, accountId: number, sandboxId: number): Promise<Sandbox> {
+  const [row] = await db
+    .select(SANDBOX_COLUMNS)
+    .from(merchants)
+    .where(
+      and(
+        eq(merchants.id, sandboxId),
+        sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`,
+        eq(merchants.environment, "sandbox"),
+      ),
+    );
+  if (!row) throw new DomainError("not_found", "No such sandbox.");
+  return { ...row, name: row.name ?? "Test" };
+}
+
 const sandboxSchema = z.object({ name: stringField("name", { max: 100, required: true }) });
 const createSandboxSchema = sandboxSchema.extend({ clock: z.unknown().optional() });
 
 /**
  * `POST /api/sandboxes`: a sandbox with the account's settings, and a test key for it (shown once). The account
  * row's lock orders creations, so the count limit (SANDBOXES_PER_ACCOUNT) and the unique name hold under a race.
+ * Settings → Sandboxes may name an environment to copy settings and webhook endpoints from (`copyFrom`).
  */
-export async function createSandbox(db: Executor, accountId: number, input: unknown, by: SecurityActor) {
+export async function createSandbox(
+  db: Executor,
+  accountId: number,
+  input: unknown,
+  by: SecurityActor,
+  copyFrom?: number,
+) {
   const { name, clock } = parseInput(createSandboxSchema, input);
   const clockAt = readClockStart(clock);
   return db.transaction(async (tx) => {
+    const endpoints = copyFrom === undefined ? [] : await readSettingsToCopy(tx, accountId, copyFrom);
     const [account] = await selectRows<{ sandboxes: number | string; taken: boolean }>(
       tx,
       sql`select (select count(*) from merchants s
@@ -110,7 +155,8 @@ export async function createSandbox(db: Executor, accountId: number, input: unkn
     if (Number(account.sandboxes) >= limit)
       throw validationError({ name: [`An account has at most ${limit} sandboxes; delete one first.`] });
     if (account.taken) throw validationError({ name: ["The name has already been taken."] });
-    const sandbox: Sandbox = { ...(await insertEnvironment(tx, accountId, name, clockAt)), name };
+    const made = await insertEnvironment(tx, accountId, name, clockAt, copyFrom);
+    const sandbox: Sandbox = { ...made, name };
     const key = await insertToken(tx, {
       merchantId: sandbox.id,
       name,
@@ -120,6 +166,7 @@ export async function createSandbox(db: Executor, accountId: number, input: unkn
       expiresAt: null,
     });
     await recordSecurityEvent(tx, accountId, by, "sandbox.created", `${name} (sandbox ${sandbox.id})`);
+    await writeCopiedEndpoints(tx, sandbox.id, endpoints, by);
     return { sandbox, token: key.token };
   });
 }
@@ -157,24 +204,9 @@ export async function renameSandbox(
  */
 export async function deleteSandbox(db: Executor, accountId: number, sandboxId: number, by: SecurityActor) {
   return db.transaction(async (tx) => {
-    const [sandbox] = await tx
-      .select({ name: merchants.sandboxName })
-      .from(merchants)
-      .where(
-        and(
-          eq(merchants.id, sandboxId),
-          eq(merchants.accountId, accountId),
-          eq(merchants.environment, "sandbox"),
-        ),
-      );
-    if (!sandbox) {
-      if (sandboxId === accountId)
-        throw new DomainError(
-          "conflict",
-          "The first sandbox holds the account's team and cannot be deleted.",
-        );
-      throw new DomainError("not_found", "No such sandbox.");
-    }
+    const sandbox = await sandboxOfAccount(tx, accountId, sandboxId);
+    if (sandboxId === accountId)
+      throw new DomainError("conflict", "The first sandbox holds the account's team and cannot be deleted.");
     // Recorded first: on Citus a write to the (distributed) history after the reference table's cascade to every
     // shard would be refused.
     await recordSecurityEvent(tx, accountId, by, "sandbox.deleted", `${sandbox.name} (sandbox ${sandboxId})`);

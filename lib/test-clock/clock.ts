@@ -3,10 +3,12 @@ import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { decideDueDisputes, openDueDisputes } from "@/lib/disputes/simulator";
 import { advanceTarget } from "@/lib/environments/clock-input";
+import { sandboxOfAccount } from "@/lib/environments/environments";
 import { releaseBalance } from "@/lib/ledger/release";
 import { expireStalePayments, settleDuePayments } from "@/lib/payments/settlement";
 import { moveDuePayouts } from "@/lib/payouts/payouts";
 import { runScheduledPayouts } from "@/lib/payouts/schedule";
+import { DAY_MS } from "@/lib/platform/day-count-pages";
 import { getEnv } from "@/lib/platform/env";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { sandboxClockAt, type WorkClock } from "@/lib/platform/work-clock";
@@ -86,7 +88,6 @@ async function setClock(db: Executor, merchantId: number, at: Date): Promise<voi
 }
 
 const BATCH = 500;
-const DAY_MS = 86_400_000;
 
 /** The first midnight (UTC) after `at`. */
 const nextMidnight = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()) + DAY_MS;
@@ -155,11 +156,6 @@ export async function advanceSandboxClock(
   sandboxId: number,
   input: unknown,
 ): Promise<ClockState> {
-  const [sandbox] = await selectRows(
-    db,
-    sql`select 1 from merchants
-        where id = ${sandboxId} and (id = ${accountId} or account_id = ${accountId}) and environment = 'sandbox'`,
-  );
-  if (!sandbox) throw new DomainError("not_found", "No such sandbox.");
+  await sandboxOfAccount(db, accountId, sandboxId);
   return advanceClock(db, sandboxId, input);
 }

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { memberForRoute } from "@/app/_lib/session";
+import { Link } from "@/components/link";
 import { Alert } from "@/components/ui/alert";
 import { getDb } from "@/db/client";
 import { listPlatformDisabledEndpoints } from "@/lib/webhooks/endpoints";

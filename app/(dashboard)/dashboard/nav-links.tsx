@@ -1,8 +1,9 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
+import { Link } from "@/components/link";
+import { splitDashboardPath } from "@/lib/environments/dashboard-paths";
 
 // A page joins the navigation when it works; there are no placeholders.
 const links = [
@@ -24,9 +25,12 @@ const links = [
   { href: "/dashboard/settings", label: "Settings" },
 ];
 
-/** `needsResponse`: the disputes waiting for the merchant's answer, counted beside "Disputes". */
-export function NavLinks({ needsResponse = 0 }: { needsResponse?: number }) {
-  const pathname = usePathname();
+/**
+ * `needsResponse`: the disputes waiting for the merchant's answer, counted beside "Disputes". `prefix`: the URL
+ * prefix naming the environment shown (`/live`, `/sandbox/7`), so every link stays in it and says so.
+ */
+export function NavLinks({ needsResponse = 0, prefix }: { needsResponse?: number; prefix: string }) {
+  const { page: pathname } = splitDashboardPath(usePathname());
   // On a phone the links are one row that scrolls sideways (the bar stays short), fading at the right edge to
   // say there is more; bring the current one into view. scrollLeft, not scrollIntoView: the page stays put.
   const nav = useRef<HTMLElement>(null);
@@ -46,7 +50,7 @@ export function NavLinks({ needsResponse = 0 }: { needsResponse?: number }) {
         return (
           <Link
             key={link.href}
-            href={link.href}
+            href={`${prefix}${link.href}`}
             aria-current={active ? "page" : undefined}
             className={`relative whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
               active

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { OnboardingProgress } from "@/lib/accounts/merchants";
 
 const STEPS = [

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import type { Balance } from "@/lib/ledger/balance";
 import type { PayoutOutlook } from "@/lib/payouts/queries";
 import { NextPayout } from "../balance/next-payout";

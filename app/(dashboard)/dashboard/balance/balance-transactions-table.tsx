@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
 import { LinkedRow } from "@/components/ui/linked-row";

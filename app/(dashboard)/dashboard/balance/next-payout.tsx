@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import type { PayoutOutlook } from "@/lib/payouts/queries";
 
 // Links inside sentences: underlined, so they do not rely on colour alone.

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import { SwitchLinks } from "@/components/switch-links";
 import { readFor } from "@/db/replicas";
 import { getBalance, balanceHistory } from "@/lib/ledger/balance";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { Alert } from "@/components/ui/alert";
 import type { PayoutOutlook } from "@/lib/payouts/queries";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { CopyButton } from "@/components/ui/copy-button";
 import { SimpleTable } from "@/components/ui/simple-table";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { Fragment } from "react";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { formatDate } from "@/components/format";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { buttonClassName } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";

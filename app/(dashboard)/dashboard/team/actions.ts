@@ -14,10 +14,10 @@ const TEAM_PATH = "/dashboard/team";
 export type InviteState = FormState & { link?: string };
 
 export async function invite(_previous: InviteState, formData: FormData): Promise<InviteState> {
-  return authorized<InviteState>("members:manage", async ({ merchantId, userId, actor }) => {
+  return authorized<InviteState>("members:manage", async ({ accountId, userId, actor }) => {
     const values = { email: formText(formData, "email"), role: formText(formData, "role") };
     try {
-      const sent = await sendInvitation(getDb(), merchantId, userId, values, actor);
+      const sent = await sendInvitation(getDb(), accountId, userId, values, actor);
       revalidatePath(TEAM_PATH);
       return {
         ok: true,
@@ -33,9 +33,9 @@ export async function invite(_previous: InviteState, formData: FormData): Promis
 }
 
 export async function revokeInvite(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("members:manage", async ({ merchantId }) => {
+  return authorized("members:manage", async ({ accountId }) => {
     try {
-      await revokeInvitation(getDb(), merchantId, formId(formData, "invitation_id"));
+      await revokeInvitation(getDb(), accountId, formId(formData, "invitation_id"));
       revalidatePath(TEAM_PATH);
       return { ok: true, message: "Invitation revoked." };
     } catch (error) {
@@ -45,11 +45,11 @@ export async function revokeInvite(_previous: FormState, formData: FormData): Pr
 }
 
 export async function changeRole(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("members:manage", async ({ merchantId, actor }) => {
+  return authorized("members:manage", async ({ accountId, actor }) => {
     try {
       const role = await changeMemberRole(
         getDb(),
-        merchantId,
+        accountId,
         formId(formData, "user_id"),
         { role: formText(formData, "role") },
         actor,
@@ -63,9 +63,9 @@ export async function changeRole(_previous: FormState, formData: FormData): Prom
 }
 
 export async function removeFromTeam(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("members:manage", async ({ merchantId, actor }) => {
+  return authorized("members:manage", async ({ accountId, actor }) => {
     try {
-      await removeMember(getDb(), merchantId, formId(formData, "user_id"), actor);
+      await removeMember(getDb(), accountId, formId(formData, "user_id"), actor);
       revalidatePath(TEAM_PATH);
       return { ok: true, message: "Member removed." };
     } catch (error) {
@@ -75,9 +75,9 @@ export async function removeFromTeam(_previous: FormState, formData: FormData): 
 }
 
 export async function leaveTeam(_previous: FormState): Promise<FormState> {
-  return authorized("account:self", async ({ merchantId, userId, actor }) => {
+  return authorized("account:self", async ({ accountId, userId, actor }) => {
     try {
-      await removeMember(getDb(), merchantId, userId, actor);
+      await removeMember(getDb(), accountId, userId, actor);
     } catch (error) {
       return formStateFromError(error);
     }

@@ -87,11 +87,11 @@ function LastSignIn({ member }: { member: Member }) {
 }
 
 export default async function TeamPage() {
-  const { merchantId, userId, role } = await requireMerchantSession();
+  const { accountId, userId, role } = await requireMerchantSession();
   const manage = can(role, "members:manage");
   const [members, invitations] = await Promise.all([
-    listMembers(getDb(), merchantId),
-    manage ? listPendingInvitations(getDb(), merchantId) : Promise.resolve([]),
+    listMembers(getDb(), accountId),
+    manage ? listPendingInvitations(getDb(), accountId) : Promise.resolve([]),
   ]);
   const onlyOwner = role === "owner" && members.filter((member) => member.role === "owner").length === 1;
   return (

@@ -1,5 +1,5 @@
 import Form from "next/form";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { buttonClassName } from "@/components/ui/button";
 import { DayField } from "@/components/ui/day-field";
 import { SelectField } from "@/components/ui/select-field";

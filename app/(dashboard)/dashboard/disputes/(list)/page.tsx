@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { z } from "zod";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { FilterPills } from "@/components/filter-pills";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { DisputeStatusBadge, disputeStatusLabel } from "@/components/status-badges";
 import { Card, CardList } from "@/components/ui/card-list";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { DisputeStatusBadge } from "@/components/status-badges";
 import { FieldGrid } from "@/components/ui/field-grid";

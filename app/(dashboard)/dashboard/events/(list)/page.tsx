@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { Link } from "@/components/link";
 import { LiveUpdates } from "@/components/live-refresh";
 import { buttonClassName } from "@/components/ui/button";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";

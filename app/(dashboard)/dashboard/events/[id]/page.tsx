@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { JsonViewer } from "@/components/json-viewer";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
 import { CopyButton } from "@/components/ui/copy-button";

@@ -1,9 +1,9 @@
 "use client";
 
-import Link from "next/link";
 import { useActionState, useState } from "react";
 import { CurrencySelect, type CurrencyChoices } from "@/components/currency-select";
 import { fieldState } from "@/components/form-state";
+import { Link } from "@/components/link";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";

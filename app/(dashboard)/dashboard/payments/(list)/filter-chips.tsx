@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { filtersToQuery, REFUND_FILTERS, type PaymentFilters } from "@/lib/payments/filters";
 
 // "Matching", not "Search": the search box is the one thing on the page labelled so.

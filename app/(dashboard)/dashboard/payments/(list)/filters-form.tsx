@@ -1,8 +1,9 @@
 "use client";
 
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { FormEvent } from "react";
+import { useDashboardHref } from "@/components/link";
+import { Link } from "@/components/link";
 import { buttonClassName } from "@/components/ui/button";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import {
@@ -73,6 +74,7 @@ export function FiltersForm({
   currencies: string[];
 }) {
   const router = useRouter();
+  const inEnvironment = useDashboardHref();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -89,7 +91,7 @@ export function FiltersForm({
       to: value("to"),
       pageSize: Number(value("pageSize") ?? 25),
     });
-    router.push(`/dashboard/payments${query}`);
+    router.push(inEnvironment(`/dashboard/payments${query}`));
   };
   const applyAtOnce = (event: { currentTarget: HTMLSelectElement }) =>
     event.currentTarget.form?.requestSubmit();

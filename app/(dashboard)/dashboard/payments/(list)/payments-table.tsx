@@ -1,9 +1,10 @@
 "use client";
 
 import { rowPaginationFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { formatMoney } from "@/components/format";
+import { useDashboardHref } from "@/components/link";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusWithRefunds } from "@/components/status-badges";
 import type { DashboardPayment } from "@/lib/payments/search";
@@ -99,6 +100,7 @@ export function PaymentsTable({
   pageSize: number;
 }) {
   const router = useRouter();
+  const inEnvironment = useDashboardHref();
   const table = useTable({
     features,
     columns,
@@ -130,7 +132,7 @@ export function PaymentsTable({
               className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
               onClick={(event) => {
                 if (!(event.target instanceof HTMLAnchorElement))
-                  router.push(`/dashboard/payments/${row.original.id}`);
+                  router.push(inEnvironment(`/dashboard/payments/${row.original.id}`));
               }}
             >
               {row.getAllCells().map((cell) => (

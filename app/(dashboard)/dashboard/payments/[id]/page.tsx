@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import { LiveUpdates } from "@/components/live-refresh";
 import { RelativeTime } from "@/components/relative-time";
 import { PaymentStatusWithRefunds } from "@/components/status-badges";

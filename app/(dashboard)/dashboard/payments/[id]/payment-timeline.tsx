@@ -1,6 +1,6 @@
-import Link from "next/link";
 import { formatMoney } from "@/components/format";
 import { JsonViewer } from "@/components/json-viewer";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { DeliveryStatusBadge } from "@/components/status-badges";
 import { SectionHeading } from "@/components/ui/section-heading";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { z } from "zod";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import { LocalTime, RelativeTime } from "@/components/relative-time";
 import { PayoutStatusBadge } from "@/components/status-badges";
 import { Card, CardList } from "@/components/ui/card-list";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
 import { formatMoney } from "@/components/format";
+import { Link } from "@/components/link";
 import { SelectField } from "@/components/ui/select-field";
 import { getDb } from "@/db/client";
 import { getMerchantProfile } from "@/lib/accounts/merchants";

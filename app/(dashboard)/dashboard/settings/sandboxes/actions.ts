@@ -23,11 +23,16 @@ export async function createSandboxAction(
   _previous: RevealingFormState,
   formData: FormData,
 ): Promise<RevealingFormState> {
-  return authorized("sandboxes:manage", async ({ merchantId, actor }) => {
-    const values = { name: formText(formData, "name"), clock: formText(formData, "clock") };
+  return authorized("sandboxes:manage", async ({ accountId, actor }) => {
+    const values = {
+      name: formText(formData, "name"),
+      clock: formText(formData, "clock"),
+      copy_from: formText(formData, "copy_from"),
+    };
     try {
       const input = { name: values.name, ...(values.clock ? { clock: values.clock } : {}) };
-      const { sandbox, token } = await createSandbox(getDb(), merchantId, input, actor);
+      const copyFrom = values.copy_from ? formId(formData, "copy_from") : undefined;
+      const { sandbox, token } = await createSandbox(getDb(), accountId, input, actor, copyFrom);
       revalidatePath(PAGE);
       return { ok: true, revealed: { id: sandbox.id, name: sandbox.name, token } };
     } catch (error) {
@@ -37,10 +42,10 @@ export async function createSandboxAction(
 }
 
 export async function renameSandboxAction(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("sandboxes:manage", async ({ merchantId, actor }) => {
+  return authorized("sandboxes:manage", async ({ accountId, actor }) => {
     const values = { name: formText(formData, "name") };
     try {
-      const name = await renameSandbox(getDb(), merchantId, formId(formData, "sandbox_id"), values, actor);
+      const name = await renameSandbox(getDb(), accountId, formId(formData, "sandbox_id"), values, actor);
       revalidatePath(PAGE);
       return { ok: true, message: `Renamed to “${name}”.` };
     } catch (error) {
@@ -50,9 +55,9 @@ export async function renameSandboxAction(_previous: FormState, formData: FormDa
 }
 
 export async function deleteSandboxAction(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("sandboxes:manage", async ({ merchantId, actor }) => {
+  return authorized("sandboxes:manage", async ({ accountId, actor }) => {
     try {
-      await deleteSandbox(getDb(), merchantId, formId(formData, "sandbox_id"), actor);
+      await deleteSandbox(getDb(), accountId, formId(formData, "sandbox_id"), actor);
       revalidatePath(PAGE);
       return { ok: true, message: "Sandbox deleted, with all its data." };
     } catch (error) {
@@ -62,10 +67,10 @@ export async function deleteSandboxAction(_previous: FormState, formData: FormDa
 }
 
 export async function advanceClockAction(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("sandboxes:manage", async ({ merchantId }) => {
+  return authorized("sandboxes:manage", async ({ accountId }) => {
     const values = { by: formText(formData, "by") };
     try {
-      const clock = await advanceSandboxClock(getDb(), merchantId, formId(formData, "sandbox_id"), values);
+      const clock = await advanceSandboxClock(getDb(), accountId, formId(formData, "sandbox_id"), values);
       revalidatePath(PAGE);
       return { ok: true, message: `The clock now reads ${clock.now.toISOString()}.` };
     } catch (error) {
@@ -78,10 +83,10 @@ export async function createAccountKeyAction(
   _previous: RevealingFormState,
   formData: FormData,
 ): Promise<RevealingFormState> {
-  return authorized("account_keys:create", async ({ merchantId, actor }) => {
+  return authorized("account_keys:create", async ({ accountId, actor }) => {
     const values = { name: formText(formData, "name") };
     try {
-      const key = await createAccountKey(getDb(), merchantId, values.name, actor);
+      const key = await createAccountKey(getDb(), accountId, values.name, actor);
       revalidatePath(PAGE);
       return { ok: true, revealed: { id: key.id, name: key.name, token: key.token } };
     } catch (error) {

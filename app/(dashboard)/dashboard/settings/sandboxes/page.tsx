@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireMerchantSession } from "@/app/_lib/session";
+import { accountEnvironments, requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
 import { LocalTime } from "@/components/relative-time";
@@ -33,8 +33,11 @@ const ADVANCE_STEPS = [
  * from the others; owners make, rename and delete them, and make the account keys CI makes them with.
  */
 export default async function SandboxesPage() {
-  const { merchantId, role } = await requireMerchantSession();
-  const sandboxes = await listSandboxes(getDb(), merchantId);
+  const { accountId, role } = await requireMerchantSession();
+  const [sandboxes, environments] = await Promise.all([
+    listSandboxes(getDb(), accountId),
+    accountEnvironments(accountId),
+  ]);
   const manages = can(role, "sandboxes:manage");
   const clocked = sandboxes.filter((sandbox) => sandbox.clockAt !== null);
   return (
@@ -90,8 +93,11 @@ export default async function SandboxesPage() {
               action={createSandboxAction}
               what="sandbox"
               placeholder="e.g. QA, staging"
-              description="A sandbox with the account's settings and a test key (pay_test_…) of its own. With a test clock start (up to 400 days back), its time stands there until you advance it."
-              withClock
+              description="A sandbox with a test key (pay_test_…) of its own and the account's settings, or another environment's: its payout schedule, pricing, default currency and webhook endpoints (each with a new secret). With a test clock start (up to 400 days back), its time stands there until you advance it."
+              copyChoices={environments.map((environment) => ({
+                value: String(environment.id),
+                label: environment.kind === "live" ? "Live" : `Sandbox: ${environment.name}`,
+              }))}
             />
           </SectionCard>
           {clocked.length > 0 ? (

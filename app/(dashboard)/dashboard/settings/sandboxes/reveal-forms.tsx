@@ -4,6 +4,7 @@ import { RevealedTokenPanel } from "@/components/revealed-token";
 import { useToastingActionState } from "@/components/toaster";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import type { RevealingFormState } from "./actions";
 
@@ -16,22 +17,26 @@ export function NameAndRevealForm({
   what,
   placeholder,
   description,
-  withClock = false,
+  copyChoices,
 }: {
   action: (previous: RevealingFormState, formData: FormData) => Promise<RevealingFormState>;
   what: string;
   placeholder: string;
   description: string;
-  /** A sandbox's optional test clock start (a date). */
-  withClock?: boolean;
+  /**
+   * A sandbox's: the environments to copy settings from. With them, the form also asks for an optional test clock
+   * start (a date).
+   */
+  copyChoices?: Array<{ value: string; label: string }>;
 }) {
+  const forSandbox = copyChoices !== undefined;
   const [state, formAction, pending] = useToastingActionState(action, {}, { toast: false });
   return (
     <div className="space-y-3">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
       <form
         action={formAction}
-        className={`grid gap-3 sm:items-end ${withClock ? "sm:grid-cols-[1fr_auto_auto]" : "sm:grid-cols-[1fr_auto]"}`}
+        className={`grid gap-3 sm:items-end ${forSandbox ? "sm:grid-cols-[1fr_auto_auto_auto]" : "sm:grid-cols-[1fr_auto]"}`}
         noValidate
       >
         <TextField
@@ -41,14 +46,23 @@ export function NameAndRevealForm({
           defaultValue={state.ok ? "" : state.values?.name}
           errors={state.errors?.name}
         />
-        {withClock ? (
-          <TextField
-            label="Test clock start (optional)"
-            name="clock"
-            type="date"
-            defaultValue={state.ok ? "" : state.values?.clock}
-            errors={state.errors?.clock}
-          />
+        {forSandbox ? (
+          <>
+            <TextField
+              label="Test clock start (optional)"
+              name="clock"
+              type="date"
+              defaultValue={state.ok ? "" : state.values?.clock}
+              errors={state.errors?.clock}
+            />
+            <SelectField
+              label="Copy settings from"
+              name="copy_from"
+              defaultValue={state.ok ? "" : (state.values?.copy_from ?? "")}
+              options={[{ value: "", label: "Nothing (the account's)" }, ...copyChoices]}
+              errors={state.errors?.copy_from}
+            />
+          </>
         ) : null}
         <Button type="submit" disabled={pending}>
           {pending ? "Making…" : `Make ${what}`}

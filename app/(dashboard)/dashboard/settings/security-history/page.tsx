@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { forbidden } from "next/navigation";
 import { requireMerchantSession } from "@/app/_lib/session";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { buttonClassName } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";
@@ -34,10 +34,10 @@ export default async function SecurityHistoryPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { merchantId, role } = await requireMerchantSession();
+  const { accountId, role } = await requireMerchantSession();
   if (!can(role, "security_history:read")) forbidden();
   const filters = securityHistoryFiltersSchema.parse(await searchParams);
-  const history = await readFor(merchantId, (db) => listSecurityEvents(db, merchantId, filters));
+  const history = await readFor(accountId, (db) => listSecurityEvents(db, accountId, filters));
   const activeFilters = withoutCursor(filters);
   const pageLink = (cursor: KeysetCursor) => `${PATH}${keysetQuery(activeFilters, cursor)}`;
   return (

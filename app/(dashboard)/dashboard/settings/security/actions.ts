@@ -67,10 +67,10 @@ export async function turnOffTwoFactor(_previous: FormState, formData: FormData)
 }
 
 export async function saveTwoFactorRequirement(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("members:manage", async ({ userId, merchantId }) => {
+  return authorized("members:manage", async ({ userId, accountId }) => {
     const required = formText(formData, "required") === "true";
     try {
-      await setTwoFactorRequired(getDb(), merchantId, userId, required);
+      await setTwoFactorRequired(getDb(), accountId, userId, required);
       revalidatePath(SECURITY_PATH);
       return {
         ok: true,
@@ -127,8 +127,8 @@ const alreadyEnded = (error: unknown) => {
 };
 
 export async function signOutOtherSessions(): Promise<FormState> {
-  return authorized("account:self", async ({ userId, merchantId, email, sessionKey, actor }) => {
-    const ended = await endOtherSessions(getDb(), merchantId, { id: userId, email }, sessionKey, actor);
+  return authorized("account:self", async ({ userId, accountId, email, sessionKey, actor }) => {
+    const ended = await endOtherSessions(getDb(), accountId, { id: userId, email }, sessionKey, actor);
     revalidatePath(SECURITY_PATH);
     return { ok: true, message: `Signed out of ${ended} other session${ended === 1 ? "" : "s"}.` };
   });

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmActionButton } from "@/components/confirm-action-button";
+import { Link } from "@/components/link";
 import { Alert } from "@/components/ui/alert";
 import { TextField } from "@/components/ui/text-field";
 import { getDb } from "@/db/client";
@@ -25,13 +25,13 @@ export default async function SecurityPage({
 }: {
   searchParams: Promise<{ required?: string }>;
 }) {
-  const { userId, merchantId, email, role, sessionKey } = await requireMerchantSession({
+  const { userId, merchantId, accountId, email, role, sessionKey } = await requireMerchantSession({
     allowWithoutSecondFactor: true,
   });
   const [status, sessions, changedPassword] = await Promise.all([
     getTwoFactorStatus(getDb(), userId),
     listUserSessions(getDb(), userId, sessionKey),
-    didLately(getDb(), merchantId, "user.password_changed", email, 30),
+    didLately(getDb(), accountId, "user.password_changed", email, 30),
   ]);
   // Just after a password change: the keys made in the last day, which the old password's thief may own.
   const recentKeys =

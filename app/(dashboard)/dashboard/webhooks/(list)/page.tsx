@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requireMerchantSession } from "@/app/_lib/session";
 import { ActionForm } from "@/components/action-form";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
 import { LinkedRow } from "@/components/ui/linked-row";

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { JsonViewer } from "@/components/json-viewer";
+import { Link } from "@/components/link";
 import { RelativeTime } from "@/components/relative-time";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";

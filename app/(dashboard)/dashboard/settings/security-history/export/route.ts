@@ -16,7 +16,7 @@ export async function GET(request: Request): Promise<Response> {
   const filter = securityHistoryFiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   return csvResponse({
     header: ["id", "created_at", "action", "actor", "ip", "user_agent", "target"],
-    batches: exportSecurityEvents(await readDbFor(member.merchantId), member.merchantId, filter),
+    batches: exportSecurityEvents(await readDbFor(member.accountId), member.accountId, filter),
     toFields: (event) => [
       event.id,
       event.createdAt,
