@@ -5,7 +5,7 @@
 // account's live key: a list, report or stream shows nothing marked, a record is refused as another account's
 // key is refused (403 or 404), and a write changes nothing. The holder's own key sees it all, so the checks can
 // fail.
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { routes } from "@/lib/api/routes";
 import { callApi, type ApiResponse } from "../support/api-client";
 
@@ -15,7 +15,7 @@ const { tokens } = inject("data");
 const marker = `iso-${Date.now()}`;
 type Holder = { token: string; sandboxId: number };
 let holder: Holder;
-let stranger: string;
+let stranger: Holder;
 /** The holder's record for each `{id}` route, by path. */
 const idFor = new Map<string, string>();
 
@@ -31,7 +31,7 @@ async function makeSandbox(name: string): Promise<Holder> {
 
 beforeAll(async () => {
   holder = await makeSandbox(`${marker}-holder`);
-  stranger = (await makeSandbox(`${marker}-stranger`)).token;
+  stranger = await makeSandbox(`${marker}-stranger`);
   const as = (path: string, json?: unknown) => callApi(baseUrl, path, { token: holder.token, json });
   const settled = async (body: Record<string, unknown>) => {
     const made = await as("/api/payments", { amount: "20.00", currency: "EUR", ...body });
@@ -85,6 +85,16 @@ beforeAll(async () => {
     idFor.set(path, id);
 });
 
+// The account's sandboxes are few on the test servers (SANDBOXES_PER_ACCOUNT): these two go with their data.
+afterAll(async () => {
+  for (const sandbox of [holder, stranger])
+    if (sandbox)
+      await callApi(baseUrl, `/api/sandboxes/${sandbox.sandboxId}`, {
+        token: tokens.account,
+        method: "DELETE",
+      });
+});
+
 /**
  * Routes with no record of the holder's to aim at, and why. A payout needs a payout account, which a sandbox key
  * cannot set (scope `payout_account`); payouts.test.ts refuses another merchant's payout route by route. A
@@ -120,7 +130,7 @@ const routeOf = (path: string) =>
   [...idFor.keys()].find((route) => path === route.replace("{id}", idFor.get(route)!)) ?? path;
 
 const intruders = () => [
-  { name: "another sandbox", token: stranger },
+  { name: "another sandbox", token: stranger.token },
   { name: "live", token: tokens.live },
 ];
 
