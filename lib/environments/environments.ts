@@ -10,7 +10,6 @@ import { parseInput, stringField } from "@/lib/platform/validation";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/security/history";
 import { insertToken } from "@/lib/tokens/tokens";
 import { readClockStart } from "./clock-input";
-import { readSettingsToCopy, writeCopiedEndpoints } from "./copy-settings";
 
 // An account's environments (DESIGN.md, "Live and sandboxes"). Each is a merchants row, so every table's
 // merchant_id keeps its data apart by the scoping rules that already hold (and Citus shards it the same way).
@@ -106,6 +105,21 @@ export async function listEnvironments(db: Executor, accountId: number): Promise
   }));
 }
 
+/** The account's environment `id` (live or a sandbox), else a 422 on `field`: one a form chose. */
+export async function environmentOfAccount(db: Executor, accountId: number, id: number, field: string) {
+  const [row] = await db
+    .select({ id: merchants.id })
+    .from(merchants)
+    .where(
+      and(
+        eq(merchants.id, id),
+        sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`,
+      ),
+    );
+  if (!row) throw validationError({ [field]: [`The selected ${field.replaceAll("_", " ")} is invalid.`] });
+  return row.id;
+}
+
 /** The account's sandbox `sandboxId` (its first one included), else a 404: where every action on one starts. */
 export async function sandboxOfAccount(db: Executor, accountId: number, sandboxId: number): Promise<Sandbox> {
   const [row] = await db
@@ -128,7 +142,8 @@ const createSandboxSchema = sandboxSchema.extend({ clock: z.unknown().optional()
 /**
  * `POST /api/sandboxes`: a sandbox with the account's settings, and a test key for it (shown once). The account
  * row's lock orders creations, so the count limit (SANDBOXES_PER_ACCOUNT) and the unique name hold under a race.
- * Settings → Sandboxes may name an environment to copy settings and webhook endpoints from (`copyFrom`).
+ * Settings → Sandboxes may name an environment to copy the settings from (`copyFrom`; its action copies the
+ * webhook endpoints, in the same transaction).
  */
 export async function createSandbox(
   db: Executor,
@@ -140,7 +155,7 @@ export async function createSandbox(
   const { name, clock } = parseInput(createSandboxSchema, input);
   const clockAt = readClockStart(clock);
   return db.transaction(async (tx) => {
-    const endpoints = copyFrom === undefined ? [] : await readSettingsToCopy(tx, accountId, copyFrom);
+    if (copyFrom !== undefined) await environmentOfAccount(tx, accountId, copyFrom, "copy_from");
     const [account] = await selectRows<{ sandboxes: number | string; taken: boolean }>(
       tx,
       sql`select (select count(*) from merchants s
@@ -166,7 +181,6 @@ export async function createSandbox(
       expiresAt: null,
     });
     await recordSecurityEvent(tx, accountId, by, "sandbox.created", `${name} (sandbox ${sandbox.id})`);
-    await writeCopiedEndpoints(tx, sandbox.id, endpoints, by);
     return { sandbox, token: key.token };
   });
 }

@@ -9,9 +9,11 @@ import {
   createAccountKey,
   createSandbox,
   deleteSandbox,
+  environmentOfAccount,
   renameSandbox,
 } from "@/lib/environments/environments";
 import { advanceSandboxClock } from "@/lib/test-clock/clock";
+import { readEndpointsToCopy, writeCopiedEndpoints } from "@/lib/webhooks/copy-endpoints";
 
 const PAGE = "/dashboard/settings/sandboxes";
 
@@ -32,7 +34,14 @@ export async function createSandboxAction(
     try {
       const input = { name: values.name, ...(values.clock ? { clock: values.clock } : {}) };
       const copyFrom = values.copy_from ? formId(formData, "copy_from") : undefined;
-      const { sandbox, token } = await createSandbox(getDb(), accountId, input, actor, copyFrom);
+      // The sandbox with the chosen environment's settings, and its webhook endpoints, in one transaction.
+      const { sandbox, token } = await getDb().transaction(async (tx) => {
+        if (copyFrom !== undefined) await environmentOfAccount(tx, accountId, copyFrom, "copy_from");
+        const endpoints = copyFrom === undefined ? [] : await readEndpointsToCopy(tx, copyFrom);
+        const made = await createSandbox(tx, accountId, input, actor, copyFrom);
+        await writeCopiedEndpoints(tx, made.sandbox.id, endpoints, actor);
+        return made;
+      });
       revalidatePath(PAGE);
       return { ok: true, revealed: { id: sandbox.id, name: sandbox.name, token } };
     } catch (error) {

@@ -1,15 +1,14 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { merchants, webhookEndpoints } from "@/db/schema";
-import { validationError } from "@/lib/platform/errors";
+import { webhookEndpoints } from "@/db/schema";
 import type { SecurityActor } from "@/lib/security/history";
-import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { createWebhookEndpoint } from "./endpoints";
 
 // Settings → Sandboxes' "Copy settings from" (DESIGN.md, "Live and sandboxes"): a new sandbox takes another
-// environment's payout schedule, pricing and default currency (its row is the one the new row is copied from) and
-// its webhook endpoints. Read before the new environment is written, then written into it: on Citus a read of
-// another merchant's shard after a write to the merchants reference table is best avoided in one transaction.
+// environment's webhook endpoints (createSandbox takes its settings). Read before the new environment is written,
+// then written into it: on Citus a read of another merchant's shard after a write to the merchants reference table
+// is best avoided in one transaction.
 
 export type EndpointToCopy = {
   kind: "url" | "inbox";
@@ -18,22 +17,8 @@ export type EndpointToCopy = {
   events: string[];
 };
 
-/** The source's endpoints, once `sourceId` is known to be one of the account's environments (else a 422). */
-export async function readSettingsToCopy(
-  db: Executor,
-  accountId: number,
-  sourceId: number,
-): Promise<EndpointToCopy[]> {
-  const [source] = await db
-    .select({ id: merchants.id })
-    .from(merchants)
-    .where(
-      and(
-        eq(merchants.id, sourceId),
-        sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`,
-      ),
-    );
-  if (!source) throw validationError({ copy_from: ["The selected copy from is invalid."] });
+/** An environment's endpoints, to copy (the caller has checked the environment is the account's). */
+export async function readEndpointsToCopy(db: Executor, sourceId: number): Promise<EndpointToCopy[]> {
   const endpoints = await db
     .select({
       kind: webhookEndpoints.kind,
