@@ -1,8 +1,7 @@
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { callApi, paymentTotal, rawRequest } from "../support/api-client";
-import { startWorkerProcess, type WorkerProcess } from "../support/test-server";
-import { WebhookReceiver } from "../support/webhook-receiver";
+import { deliveringReceiver } from "../support/delivering-receiver";
 
 const baseUrl = inject("baseUrl");
 const serverEnv = inject("serverEnv");
@@ -78,18 +77,8 @@ describe("a body in an encoding the server does not decode", () => {
 });
 
 describe("every route that takes a body holds it to the same rules", () => {
-  const receiver = new WebhookReceiver();
-  const receiverPort = Number(serverEnv.TEST_RECEIVER_PORT);
-  let worker: WorkerProcess | undefined;
-  beforeAll(async () => {
-    await receiver.listen(receiverPort);
-    // On PostgreSQL the server runs no worker: the delivery that proves the secret unchanged needs one.
-    if (serverEnv.WORKER_MODE === "off") worker = await startWorkerProcess(serverEnv);
-  });
-  afterAll(async () => {
-    await worker?.kill("SIGTERM");
-    await receiver.close();
-  });
+  // The delivery that proves the secret unchanged needs a worker (on PostgreSQL, a process of its own).
+  const { receiver, port: receiverPort } = deliveringReceiver(serverEnv, 0);
 
   const auth = { Authorization: `Bearer ${tokens.api}` };
   const oversized = (bytes: number) => JSON.stringify({ padding: "x".repeat(bytes) });

@@ -2,28 +2,15 @@
 // under way finishes and is dropped with the sandbox, the worker goes on delivering for everyone else, and no
 // other environment loses a row (counted before and after). Over real HTTP, with the account key a CI job holds;
 // on PostgreSQL the sends come from a worker process, on PGlite from the server's own worker.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { callApi, paymentTotal } from "../support/api-client";
+import { deliveringReceiver } from "../support/delivering-receiver";
 import { openSse } from "../support/sse-client";
-import { startWorkerProcess, type WorkerProcess } from "../support/test-server";
-import { WebhookReceiver } from "../support/webhook-receiver";
 
 const baseUrl = inject("baseUrl");
 const serverEnv = inject("serverEnv");
 const { tokens } = inject("data");
-const receiver = new WebhookReceiver();
-const receiverPort = Number(serverEnv.TEST_RECEIVER_PORT) + 11;
-let worker: WorkerProcess | undefined;
-
-beforeAll(async () => {
-  await receiver.listen(receiverPort);
-  // The PostgreSQL suites' server sends nothing itself (WORKER_MODE=off): a worker process does, as in production.
-  if (serverEnv.WORKER_MODE === "off") worker = await startWorkerProcess(serverEnv);
-});
-afterAll(async () => {
-  await worker?.kill("SIGTERM");
-  await receiver.close();
-});
+const { receiver, port: receiverPort, worker } = deliveringReceiver(serverEnv, 11);
 
 async function sandboxWithEndpoint(name: string, path: string) {
   const made = await callApi(baseUrl, "/api/sandboxes", { token: tokens.account, json: { name } });
@@ -88,7 +75,7 @@ describe("deleting a sandbox while it is in use", () => {
     // The doomed endpoint got its one send, never a retry of a delivery whose sandbox is gone.
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     expect(receiver.on("/doomed")).toHaveLength(1);
-    if (worker) expect(worker.output()).not.toMatch(/"level":(50|60)/);
+    expect(worker()?.output() ?? "").not.toMatch(/"level":(50|60)/);
     // The account's sandboxes are few on the test servers (SANDBOXES_PER_ACCOUNT).
     await callApi(baseUrl, `/api/sandboxes/${kept.id}`, { token: tokens.account, method: "DELETE" });
   });
