@@ -17,7 +17,6 @@ DECLARE
   v_now timestamptz := merchant_now(p_merchant_id);
   v_checkout checkouts;
   v_payment record;
-  v_method json := p_payment_method;
   v_settled json;
 BEGIN
   SELECT * INTO v_checkout FROM checkouts
@@ -34,10 +33,10 @@ BEGIN
       IF v_checkout.authentication IS NULL THEN
         RETURN json_build_object('found', true, 'locked', false, 'unauthenticated', true);
       END IF;
-      v_method := v_checkout.authentication;
+      p_payment_method := v_checkout.authentication;
     END IF;
     v_settled := settle_payment(p_merchant_id, v_checkout.payment_id, p_event_id, p_outcome, p_failure_code,
-                                p_failure_reason, v_method, p_available_after_ms, p_notify);
+                                p_failure_reason, p_payment_method, p_available_after_ms, p_notify);
     UPDATE checkouts SET authentication = NULL
     WHERE merchant_id = p_merchant_id AND payment_id = v_checkout.payment_id;
     IF v_settled IS NOT NULL AND p_dispute_reason IS NOT NULL THEN

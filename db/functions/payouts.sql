@@ -27,13 +27,12 @@ CREATE OR REPLACE FUNCTION create_payout(p_merchant_id bigint, p_event_id text, 
 LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := merchant_now(p_merchant_id);
-  -- The key's claim comes first, before anything is written.
+  v_places integer := minor_units(p_currency);
+  v_move_at timestamptz := CASE WHEN p_auto_settle_ms > 0 THEN v_now + p_auto_settle_ms * interval '1 millisecond' END;
   v_claim record := claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'payout_id');
   v_account record;
   v_available numeric;
-  v_places integer := minor_units(p_currency);
   v_whole boolean;
-  v_move_at timestamptz;
   v_payout payouts;
   v_carried numeric;
 BEGIN
@@ -63,7 +62,6 @@ BEGIN
   -- All of it, or exactly what is available, is a whole payout; all of it above the largest amount is not.
   v_whole := round(coalesce(p_amount, least(v_available, p_max_amount)), v_places) = round(v_available, v_places);
 
-  v_move_at := CASE WHEN p_auto_settle_ms > 0 THEN v_now + p_auto_settle_ms * interval '1 millisecond' END;
   INSERT INTO payouts (merchant_id, currency, amount, arrival_date, destination_last4, destination_closed,
                        reconciled, move_at, created_at, updated_at)
   VALUES (p_merchant_id, p_currency, coalesce(p_amount, least(v_available, p_max_amount)),

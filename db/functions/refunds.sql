@@ -31,7 +31,6 @@ CREATE OR REPLACE FUNCTION create_refund(p_merchant_id bigint, p_payment_id bigi
 LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := merchant_now(p_merchant_id);
-  -- The key's claim comes first, before anything is written.
   v_claim record := claim_idempotency_key(p_merchant_id, p_idempotency_key, p_request_hash, p_key_cutoff, 'refund_id');
   v_payment record;
   v_amount numeric;
