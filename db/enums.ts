@@ -17,6 +17,12 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
 export const ENVIRONMENT_KINDS = ["live", "sandbox"] as const;
 export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
 
+/** Who takes an environment's payments (DESIGN.md, "Processors"): the simulator, or a processor its owners connected. */
+export const PROCESSORS = ["simulator", "mollie", "stripe"] as const;
+export type Processor = (typeof PROCESSORS)[number];
+export const CONNECTED_PROCESSORS = ["mollie", "stripe"] as const;
+export type ConnectedProcessor = (typeof CONNECTED_PROCESSORS)[number];
+
 export const PAYMENT_STATUSES = ["pending", "completed", "failed"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 

@@ -69,6 +69,23 @@ export const adminCommandSpecs: Record<string, AdminCommandSpec> = {
       },
     },
   },
+  "processor:connect": {
+    summary:
+      "Connect an environment to Mollie or Stripe with the merchant's key (checked at the processor first): live unless told --sandbox.",
+    options: {
+      email: emailOption,
+      processor: { type: "string", required: true, description: "mollie or stripe" },
+      key: {
+        type: "string",
+        required: true,
+        description: "the merchant's key at the processor (live_…/test_…, sk_live_…/sk_test_…)",
+      },
+      sandbox: {
+        type: "string",
+        description: "the sandbox's name (its processor's test mode); default live",
+      },
+    },
+  },
   "ledger:verify": {
     summary:
       "Check the books: every posting sums to 0, every balance equals its entries (exits 1 on a difference).",

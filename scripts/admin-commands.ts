@@ -3,14 +3,16 @@ import { createMerchantWithOwner } from "@/lib/accounts/accounts";
 import { sendInvitation } from "@/lib/accounts/invitations";
 import { resetPassword } from "@/lib/accounts/members";
 import { findMerchantIdByEmail, setMerchantRateLimit } from "@/lib/accounts/merchants";
-import { createAccountKey, liveEnvironmentOf } from "@/lib/environments/environments";
+import { createAccountKey, listEnvironments, liveEnvironmentOf } from "@/lib/environments/environments";
 import { setMerchantPricing } from "@/lib/ledger/pricing";
 import { ledgerEntryBalances, verifyLedger } from "@/lib/ledger/verify";
 import { createPayment } from "@/lib/payments/create-payment";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { keyId, reencryptStoredSecrets } from "@/lib/platform/encryption";
 import { getEnv } from "@/lib/platform/env";
+import { validationError } from "@/lib/platform/errors";
 import { parseId } from "@/lib/platform/validation";
+import { connectProcessor } from "@/lib/processors/connections";
 import { settleRefund } from "@/lib/refunds/settlement";
 import { OPERATOR } from "@/lib/security/history";
 import { scopeList } from "@/lib/tokens/schemas";
@@ -97,6 +99,28 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, options) {
       const merchantId = await findMerchantIdByEmail(db, String(options.email));
       return setMerchantPricing(db, merchantId, { percent: options.percent, fixed: options.fixed }, OPERATOR);
+    },
+  },
+  "processor:connect": {
+    async run(db, options) {
+      const accountId = await findMerchantIdByEmail(db, String(options.email));
+      const sandbox = typeof options.sandbox === "string" ? options.sandbox : undefined;
+      const environment = (await listEnvironments(db, accountId)).find((each) =>
+        sandbox === undefined ? each.kind === "live" : each.kind === "sandbox" && each.name === sandbox,
+      );
+      if (!environment) throw validationError({ sandbox: [`The account has no sandbox named ${sandbox}.`] });
+      const connected = await connectProcessor(
+        db,
+        environment.id,
+        { processor: options.processor, key: options.key },
+        OPERATOR,
+      );
+      return {
+        environment: environment.name,
+        processor: connected.processor,
+        mode: connected.mode,
+        key: `…${connected.keyLast4}`,
+      };
     },
   },
   "ledger:verify": {

@@ -24,7 +24,11 @@ BEGIN
   IF NOT FOUND THEN
     RETURN json_build_object('found', false);
   END IF;
-  SELECT status INTO v_payment FROM payments WHERE merchant_id = p_merchant_id AND id = v_checkout.payment_id;
+  SELECT status, processor INTO v_payment FROM payments WHERE merchant_id = p_merchant_id AND id = v_checkout.payment_id;
+  -- A processor's payment is paid on the processor's page: no card is taken here.
+  IF v_payment.processor <> 'simulator' THEN
+    RETURN json_build_object('found', false);
+  END IF;
   IF v_payment.status = 'pending' THEN
     IF v_checkout.declined_attempts >= p_refused_cards_lock THEN
       RETURN json_build_object('found', true, 'locked', true);

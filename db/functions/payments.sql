@@ -11,7 +11,8 @@ LANGUAGE sql IMMUTABLE AS $$
     'created_at', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'checkout_url', checkout_url, 'payment_method', p.payment_method,
     'failure_code', p.failure_code, 'failure_reason', p.failure_reason,
-    'fee', p.fee::text, 'net', p.net::text)
+    'fee', p.fee::text, 'net', p.net::text, 'processor', p.processor,
+    'processor_payment_id', p.processor_payment_id)
 $$;
 
 -- A completed payment's fee: percent of the amount plus a fixed count of minor units, rounded half up to the
@@ -28,12 +29,14 @@ $$;
 -- to bottom as the transaction it is. With an Idempotency-Key, the key is claimed first (claim_idempotency_key:
 -- a replay returns {id, replayed: true}, another request with the key is refused, SQLSTATE PA409). The
 -- merchant's payment_sequences row lock then orders creations: the payment's dense sequence number, and a
--- created_at never before the previous payment's. Returns {id, replayed}.
+-- created_at never before the previous payment's. A payment made at a processor names it and its id there, and
+-- its checkout is the processor's hosted page (p_hosted_url_ciphertext). Returns {id, replayed}.
 CREATE OR REPLACE FUNCTION create_payment(p_merchant_id bigint, p_event_id text, p_external_id text,
   p_customer_id text, p_amount numeric, p_currency text, p_metadata text, p_source text,
   p_auto_settle_ms integer, p_return_url text, p_payment_link_id bigint, p_checkout_hash text,
   p_checkout_ciphertext text, p_checkout_url text, p_notify boolean, p_idempotency_key text,
-  p_request_hash text, p_key_cutoff timestamptz) RETURNS jsonb
+  p_request_hash text, p_key_cutoff timestamptz, p_processor text, p_processor_payment_id text,
+  p_hosted_url_ciphertext text) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   -- The key's claim comes first, before anything is written.
@@ -54,9 +57,10 @@ BEGIN
   RETURNING payments_count, last_created_at INTO v_seq, v_at;
 
   INSERT INTO payments (merchant_id, merchant_seq, external_id, customer_id, amount, currency, metadata, source,
-                        settle_at, created_at, updated_at)
+                        settle_at, processor, processor_payment_id, created_at, updated_at)
   VALUES (p_merchant_id, v_seq, p_external_id, p_customer_id, p_amount, p_currency, p_metadata, p_source,
-          CASE WHEN p_auto_settle_ms > 0 THEN v_at + p_auto_settle_ms * interval '1 millisecond' END, v_at, v_at)
+          CASE WHEN p_auto_settle_ms > 0 THEN v_at + p_auto_settle_ms * interval '1 millisecond' END, p_processor,
+          p_processor_payment_id, v_at, v_at)
   RETURNING * INTO v_payment;
 
   IF p_customer_id <> '' THEN
@@ -66,10 +70,10 @@ BEGIN
       SET payments_count = c.payments_count + 1, last_payment_at = excluded.last_payment_at;
   END IF;
 
-  INSERT INTO checkouts (payment_id, merchant_id, token_hash, token_ciphertext, return_url, payment_link_id,
-                         created_at)
-  VALUES (v_payment.id, p_merchant_id, p_checkout_hash, p_checkout_ciphertext, p_return_url, p_payment_link_id,
-          v_payment.created_at);
+  INSERT INTO checkouts (payment_id, merchant_id, token_hash, token_ciphertext, hosted_url_ciphertext, return_url,
+                         payment_link_id, created_at)
+  VALUES (v_payment.id, p_merchant_id, p_checkout_hash, p_checkout_ciphertext, p_hosted_url_ciphertext, p_return_url,
+          p_payment_link_id, v_payment.created_at);
 
   -- Its count in its day's pending totals: the merchant's, then its customer's (key order: no deadlock).
   INSERT INTO payment_daily_totals AS t (merchant_id, customer_id, day, status, currency, count, volume)
@@ -103,10 +107,12 @@ $$;
 -- order); its event with deliveries; then its day's totals (pending to its outcome, the merchant's then its
 -- customer's) and its customer's volume. The rows are locked in the settler's order (payment, ledger, event
 -- count, day's totals, customer), so two settles cannot wait on each other in a cycle. Returns the payment as it
--- is now (its columns), or null when it was no longer pending or is not the merchant's.
+-- is now (its columns), or null when it was no longer pending or is not the merchant's. A processor's payment
+-- (DESIGN.md, "Processors") moves only on what its processor answered (p_by_processor), never by hand, a test
+-- helper or this platform's checkout, and carries the fee the processor reports (p_processor_fee), not the price.
 CREATE OR REPLACE FUNCTION settle_payment(p_merchant_id bigint, p_payment_id bigint, p_event_id text,
   p_outcome text, p_failure_code text, p_failure_reason text, p_payment_method json, p_available_after_ms bigint,
-  p_notify boolean) RETURNS json
+  p_notify boolean, p_processor_fee numeric DEFAULT NULL, p_by_processor boolean DEFAULT false) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
   v_percent numeric;
@@ -123,9 +129,12 @@ BEGIN
   UPDATE payments p
   SET status = p_outcome, failure_reason = p_failure_reason, failure_code = p_failure_code, settled_at = v_now,
       updated_at = v_now, payment_method = coalesce(p_payment_method, p.payment_method),
-      fee = CASE WHEN p_outcome = 'completed' THEN payment_fee(p.amount, p.currency, v_percent, v_fixed) END,
-      net = CASE WHEN p_outcome = 'completed' THEN p.amount - payment_fee(p.amount, p.currency, v_percent, v_fixed) END
+      fee = CASE WHEN p_outcome = 'completed'
+                 THEN coalesce(p_processor_fee, payment_fee(p.amount, p.currency, v_percent, v_fixed)) END,
+      net = CASE WHEN p_outcome = 'completed'
+                 THEN p.amount - coalesce(p_processor_fee, payment_fee(p.amount, p.currency, v_percent, v_fixed)) END
   WHERE p.merchant_id = p_merchant_id AND p.id = p_payment_id AND p.status = 'pending'
+    AND (p.processor = 'simulator') = NOT p_by_processor
   RETURNING * INTO v_payment;
   IF NOT FOUND THEN
     RETURN NULL;
@@ -192,6 +201,7 @@ BEGIN
     'currency', v_payment.currency, 'metadata', v_payment.metadata, 'created_at', v_payment.created_at,
     'payment_method', v_payment.payment_method, 'customer_id', v_payment.customer_id,
     'failure_code', v_payment.failure_code, 'failure_reason', v_payment.failure_reason,
-    'fee', v_payment.fee::text, 'net', v_payment.net::text, 'settled_at', v_payment.settled_at);
+    'fee', v_payment.fee::text, 'net', v_payment.net::text, 'processor', v_payment.processor,
+    'processor_payment_id', v_payment.processor_payment_id, 'settled_at', v_payment.settled_at);
 END
 $$;

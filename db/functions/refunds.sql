@@ -44,6 +44,8 @@ BEGIN
   INTO v_payment FROM payments
   WHERE merchant_id = p_merchant_id AND id = p_payment_id AND status = 'completed'
     AND (dispute_status IS NULL OR dispute_status IN ('won', 'warning_closed'))
+    -- A processor's payment is refunded at its processor (not yet built): never by the simulator here.
+    AND processor = 'simulator'
   FOR UPDATE;
   v_amount := round(coalesce(p_amount, v_payment.refundable), scale(v_payment.amount));
   IF v_payment.id IS NULL OR scale(coalesce(p_amount, 0)) > scale(v_payment.amount) OR v_amount <= 0

@@ -13,7 +13,7 @@ import {
   type AnyPgColumn,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { ENVIRONMENT_KINDS, PAYOUT_SCHEDULES, USER_ROLES } from "../enums";
+import { CONNECTED_PROCESSORS, ENVIRONMENT_KINDS, PAYOUT_SCHEDULES, USER_ROLES } from "../enums";
 import { at, createdAt, id, updatedAt } from "./columns";
 
 /**
@@ -39,6 +39,11 @@ export const merchants = pgTable(
      * time. Read through merchant_now() by every time-driven step.
      */
     clockAt: at("clock_at"),
+    /**
+     * The processor its owners connected (processor_connections holds the key); null: the simulator. Read with
+     * the API token, so a create knows where to go without another query.
+     */
+    processor: text("processor", { enum: CONNECTED_PROCESSORS }),
     /** "Contact support" override of the API rate limit (requests per minute per token); null = default. */
     rateLimitPerMinute: integer("rate_limit_per_minute"),
     /** The currency of a payment or payment link created without one (Settings, "Default currency"). */

@@ -29,6 +29,11 @@ export const checkouts = pgTable(
     tokenHash: text("token_hash").notNull(),
     /** The token, encrypted (ENCRYPTION_KEYS): the merchant reads `checkout_url` back while it is pending. */
     tokenCiphertext: text("token_ciphertext").notNull(),
+    /**
+     * A processor's hosted page (Mollie's checkout, Stripe Checkout), encrypted like the token: it is the
+     * payment's `checkout_url` instead of this platform's page. Null for the simulator's payments.
+     */
+    hostedUrlCiphertext: text("hosted_url_ciphertext"),
     /** Where the payer goes after paying (with `payment_id` and `status` added); null: the page says. */
     returnUrl: text("return_url"),
     paymentLinkId: bigint("payment_link_id", { mode: "number" }),

@@ -10,6 +10,7 @@ export * from "./ledger";
 export * from "./logs";
 export * from "./payments";
 export * from "./payouts";
+export * from "./processors";
 export * from "./platform";
 export * from "./refunds";
 export * from "./security";

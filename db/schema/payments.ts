@@ -16,6 +16,7 @@ import {
   PAYMENT_FAILURE_CODES,
   PAYMENT_SOURCES,
   PAYMENT_STATUSES,
+  PROCESSORS,
   REFUND_STATES,
 } from "../enums";
 import { merchantIdColumn } from "./accounts";
@@ -69,6 +70,12 @@ export const payments = pgTable(
      */
     disputeStatus: text("dispute_status", { enum: DISPUTE_STATUSES }),
     amountRefundPending: numeric("amount_refund_pending").notNull().default("0"),
+    /** Who takes it: the simulator, or the processor its environment was connected to when it was made. */
+    processor: text("processor", { enum: PROCESSORS }).notNull().default("simulator"),
+    /** Its id at that processor (Mollie `tr_…`, a Stripe Checkout Session `cs_…`); null for the simulator. */
+    processorPaymentId: text("processor_payment_id"),
+    /** When the reconciler last asked its processor about it (a webhook that never came); null: never. */
+    processorCheckedAt: at("processor_checked_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -77,6 +84,14 @@ export const payments = pgTable(
     // By id alone: only the API's 403-or-404 on a miss (lib/platform/ownership.ts).
     index("payments_id_idx").on(t.id),
     uniqueIndex("payments_merchant_seq_idx").on(t.merchantId, t.merchantSeq),
+    // A processor's webhook names its own id: found in the environment its path names.
+    uniqueIndex("payments_merchant_processor_payment_idx")
+      .on(t.merchantId, t.processorPaymentId)
+      .where(sql`processor_payment_id is not null`),
+    // The reconciler's few: processors' payments still pending, oldest first.
+    index("payments_processor_pending_idx")
+      .on(t.createdAt)
+      .where(sql`status = 'pending' and processor <> 'simulator'`),
     // Plain DESC (nulls first, PostgreSQL's default for DESC) so `order by created_at desc, id desc` uses them.
     index("payments_merchant_created_idx").on(
       t.merchantId,

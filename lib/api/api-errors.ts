@@ -73,6 +73,12 @@ export const API_ERRORS = {
     message: "Connect a processor in Settings → Processor before taking live payments.",
     when: "A live key creating a payment or a payment link before the account's owners connected a processor.",
   },
+  paymentLinkWithProcessor: {
+    status: 409,
+    message:
+      "Payment links take the card on this platform's page; with a processor connected, create payments through the API.",
+    when: "A payment link in an environment whose owners connected Mollie or Stripe (no card data may reach this platform).",
+  },
   bodyTooLarge: {
     status: 413,
     message: `The request body must not be larger than ${MAX_BODY_BYTES / 1024} KiB.`,
@@ -139,6 +145,6 @@ export class HttpError extends Error {
 }
 
 /** Live takes no payment until its owners connect a processor (DESIGN.md, "Live and sandboxes"): 409. */
-export function refuseLiveWithoutProcessor(token: { environment: string }): void {
-  if (token.environment === "live") throw HttpError.of("liveWithoutProcessor");
+export function refuseLiveWithoutProcessor(token: { environment: string; processor: string | null }): void {
+  if (token.environment === "live" && token.processor === null) throw HttpError.of("liveWithoutProcessor");
 }

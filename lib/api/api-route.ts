@@ -4,6 +4,7 @@ import { getDb, type Database } from "@/db/client";
 import { ACCOUNT_KEY_SCOPE, type KeyScope } from "@/db/enums";
 import { readFor } from "@/db/replicas";
 import { clientIp } from "@/lib/platform/client-ip";
+import type { ExtendDeadline } from "@/lib/platform/deadline";
 import { getEnv, type Env } from "@/lib/platform/env";
 import { rateLimitRejections } from "@/lib/platform/metrics";
 import { consumeRateLimit, type RateLimitDecision } from "@/lib/platform/rate-limit";
@@ -35,6 +36,8 @@ export type ApiContext<Params, Query = Record<string, never>> = {
    * database work and parsed here: a route that takes no fields still refuses a body that is not a JSON object.
    */
   body: Record<string, unknown>;
+  /** Moves the request's deadline before work that waits on a processor (PROCESSOR_TIMEOUT), not the database. */
+  extendDeadline: ExtendDeadline;
 };
 
 /** Requests without a valid token are counted per client IP, so a flood of bad tokens is throttled too. */
@@ -102,6 +105,7 @@ export function apiRoute<Params, Query>(
     params: Record<string, string>,
     url: URL,
     body: RequestBody,
+    extendDeadline: ExtendDeadline = () => {},
   ): Promise<ApiResponse> => {
     let rateLimit: RateLimitDecision | undefined;
     let response: ApiResponse;
@@ -146,6 +150,7 @@ export function apiRoute<Params, Query>(
             url,
             query: query as Query,
             body: input,
+            extendDeadline,
           });
           if (!READS.has(request.method)) await afterMerchantWrite(merchantId);
         }

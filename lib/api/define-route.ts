@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ExtendDeadline } from "@/lib/platform/deadline";
 import { apiRoute, type ApiContext, type RouteScope } from "./api-route";
 import type { RequestBody } from "./request-body";
 import type { ApiRequest, ApiResponse } from "./types";
@@ -57,6 +58,7 @@ export type Handler = (
   params: Record<string, string>,
   url: URL,
   body: RequestBody,
+  extendDeadline?: ExtendDeadline,
 ) => Promise<ApiResponse>;
 
 /** A declared route as the list holds it. */

@@ -7,7 +7,7 @@ import {
 } from "@/lib/checkout/payment-links";
 import { sameAmount } from "@/lib/payments/idempotency";
 import { parseInput } from "@/lib/platform/validation";
-import { API_ERRORS, refuseLiveWithoutProcessor } from "./api-errors";
+import { API_ERRORS, HttpError, refuseLiveWithoutProcessor } from "./api-errors";
 import type { ApiContext } from "./api-route";
 import { defineRoute } from "./define-route";
 import { actionKeyParameter, actOnce } from "./idempotency-key";
@@ -63,12 +63,13 @@ export const createPaymentLinkRoute = defineRoute({
     403: errorResponse("unauthorized", "The token is read-only."),
     409: errorResponse(
       "idempotencyKeyReused",
-      `${API_ERRORS.idempotencyKeyReused.when} Or a live key before a processor is connected.`,
+      `${API_ERRORS.idempotencyKeyReused.when} Or a live key before a processor is connected, or any key once one is: "${API_ERRORS.paymentLinkWithProcessor.message}"`,
     ),
     422: validationErrorResponse("Validation failed."),
   },
   handler: async (context) => {
     refuseLiveWithoutProcessor(context.token);
+    if (context.token.processor !== null) throw HttpError.of("paymentLinkWithProcessor");
     const { merchantId, body } = context;
     const { amount, ...link } = parseInput(createPaymentLinkSchema, body);
     const { result, replayedHeader } = await asApiAnswer(

@@ -2,6 +2,8 @@ import { createPayment } from "@/lib/payments/create-payment";
 import { findPayment, listPayments } from "@/lib/payments/queries";
 import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
 import { idParam } from "@/lib/platform/validation";
+import { readProcessorConnection } from "@/lib/processors/connections";
+import { paymentsAtProcessor } from "@/lib/processors/payments";
 import { API_ERRORS, HttpError, refuseLiveWithoutProcessor } from "./api-errors";
 import { defineRoute } from "./define-route";
 import { idempotencyKeyParameter, readIdempotencyKey } from "./idempotency-key";
@@ -107,14 +109,19 @@ export const createPaymentRoute = defineRoute({
     ),
     422: validationErrorResponse("Validation failed."),
   },
-  handler: async ({ db, env, merchantId, token, request, body }) => {
+  handler: async ({ db, env, merchantId, token, request, body, extendDeadline }) => {
     refuseLiveWithoutProcessor(token);
     const idempotencyKey = readIdempotencyKey(request);
+    // An environment with a processor makes each payment there first (DESIGN.md, "Processors"): the request then
+    // waits up to the processor's bound, and the database's after it.
+    const connection = token.processor === null ? null : await readProcessorConnection(db, merchantId);
+    if (connection) extendDeadline(env.PROCESSOR_TIMEOUT + env.API_DEADLINE_MS);
     const { paymentId, replayed } = await createPayment(db, merchantId, body, {
       source: "api",
       defaultCurrency: token.defaultCurrency,
       autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
       idempotencyKey,
+      atProcessor: connection ? paymentsAtProcessor(connection, merchantId) : undefined,
     });
     const headers = {
       Location: `/api/payments/${paymentId}`,

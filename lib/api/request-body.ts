@@ -85,14 +85,15 @@ const CLOSE = { Connection: "close" };
 /**
  * Reads a request's body before any database work (the API's database deadline starts after it): at most
  * 16 KiB (or the route's `maxBodyBytes`), counting bytes as they arrive so a chunked or lying upload is cut off too, and within
- * `timeoutMs`. A non-empty body must be declared `application/json` with no encoding but identity (415
- * otherwise). Every route with a body gets this, whether or not it reads the body. A refusal is returned,
+ * `timeoutMs`. A non-empty body must be declared `application/json` (or what `acceptsType` takes: a processor's
+ * form-encoded webhook) with no encoding but identity (415 otherwise). Every route with a body gets this, whether or not it reads the body. A refusal is returned,
  * not thrown: the API wrapper answers it after authentication, with the rate-limit headers of any answer.
  */
 export async function readRequestBody(
   request: ApiRequest,
   timeoutMs: number,
   maxBytes = MAX_BODY_BYTES,
+  acceptsType: (contentType: string | null) => boolean = isJsonContentType,
 ): Promise<RequestBody> {
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) return HttpError.bodyTooLarge(maxBytes);
   const chunks: Uint8Array[] = [];
@@ -128,7 +129,7 @@ export async function readRequestBody(
   if (bytes.length === 0) return bytes;
   if (
     !isIdentityEncoding(request.headers.get("content-encoding")) ||
-    !isJsonContentType(request.headers.get("content-type"))
+    !acceptsType(request.headers.get("content-type"))
   )
     return HttpError.of("unsupportedMediaType");
   return bytes;

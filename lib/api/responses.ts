@@ -56,6 +56,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   throttled: 429,
+  unavailable: 503,
 };
 
 /** The one error mapper: domain and HTTP errors get their status and message; anything else is a bare 500. */
@@ -63,6 +64,7 @@ export function errorResponse(error: unknown): ApiResponse {
   if (error instanceof DomainError) {
     const status = STATUS_BY_KIND[error.kind];
     if (status === 401) return unauthenticatedResponse();
+    if (status === 503) return jsonResponse(503, { message: error.message }, { "Retry-After": "5" });
     return jsonResponse(
       status,
       error.fieldErrors ? { message: error.message, errors: error.fieldErrors } : { message: error.message },

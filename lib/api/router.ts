@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { recordApiRequest } from "@/lib/logs/request-log";
 import { clientIp } from "@/lib/platform/client-ip";
-import { withDeadline } from "@/lib/platform/deadline";
+import { withDeadline, withExtendableDeadline, type ExtendDeadline } from "@/lib/platform/deadline";
 import { appOrigin, getEnv } from "@/lib/platform/env";
 import { timeOrderedId } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
@@ -12,6 +12,7 @@ import { bearerToken } from "./api-route";
 import type { Handler, Method, Route } from "./define-route";
 import { requestPath } from "./node-bridge";
 import { buildOpenApiDocument } from "./openapi";
+import { processorWebhookPath, serveProcessorWebhook } from "./processor-webhook-routes";
 import { readRequestBody } from "./request-body";
 import { errorResponse, jsonResponse, serviceUnavailableResponse } from "./responses";
 import { routes } from "./routes";
@@ -132,6 +133,13 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
     const pathname = url.pathname.replace(/(?<=.)\/$/, "");
     // The links a handler builds name the route's own path, not this request's spelling of it.
     if (pathname !== url.pathname) url.pathname = pathname;
+    const webhook = processorWebhookPath(pathname);
+    if (webhook) {
+      // It asks the processor before it writes: its bound is the processor's, then the database's.
+      const work = serveProcessorWebhook(request, webhook);
+      const deadline = getEnv().PROCESSOR_TIMEOUT + apiDeadlineMs();
+      return routed("processor webhook", await withDeadline(work, deadline, serviceUnavailableResponse));
+    }
     const found = match(pathname);
     if (found) {
       const { served, params } = found;
@@ -171,9 +179,9 @@ async function handleApiRequest(request: ApiRequest): Promise<{ route: string; r
       const body = request.body
         ? await readRequestBody(request, getEnv().API_BODY_TIMEOUT_MS, limit)
         : NO_BODY;
-      const work = handler(request, params, url, body);
       const deadline = Math.max(apiDeadlineMs(), served.deadlines[request.method as Method] ?? 0);
-      return routed(served.name, await withDeadline(work, deadline, serviceUnavailableResponse));
+      const work = (extend: ExtendDeadline) => handler(request, params, url, body, extend);
+      return routed(served.name, await withExtendableDeadline(work, deadline, serviceUnavailableResponse));
     }
     return routed("unmatched", jsonResponse(404, { message: API_ERRORS.notFound.message }));
   } catch (error) {

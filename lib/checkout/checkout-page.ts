@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
-import type { PaymentStatus } from "@/db/enums";
+import type { PaymentStatus, Processor } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
 import { inMinorUnits } from "@/lib/money/amount";
 import { checkoutTokenMerchant, hashCheckoutToken, isCheckoutToken } from "@/lib/payments/checkout-token";
@@ -26,6 +26,8 @@ export type CheckoutPage = {
   authentication: PaymentMethod | null;
   locked: boolean;
   link: { name: string; description: string | null } | null;
+  /** Who takes it: a processor's payment is paid on the processor's page, and this one only says how it stands. */
+  processor: Processor;
 };
 
 type CheckoutRow = {
@@ -43,6 +45,7 @@ type CheckoutRow = {
   declined_attempts: number;
   link_name: string | null;
   link_description: string | null;
+  processor: Processor;
 };
 
 const parsedJson = <T>(value: T | string | null): T | null =>
@@ -63,6 +66,7 @@ function toCheckoutPage(row: CheckoutRow): CheckoutPage {
     authentication: parsedJson(row.authentication),
     locked: isCheckoutLocked(Number(row.declined_attempts)),
     link: row.link_name === null ? null : { name: row.link_name, description: row.link_description },
+    processor: row.processor,
   };
 }
 
@@ -91,7 +95,7 @@ export async function readCheckout(
     db,
     sql`select c.payment_id, c.merchant_id, m.name as merchant_name, p.amount::text as amount, p.currency,
                p.external_id, p.status, p.failure_reason, p.payment_method, c.return_url, c.authentication,
-               c.declined_attempts, l.name as link_name, l.description as link_description
+               c.declined_attempts, l.name as link_name, l.description as link_description, p.processor
         from checkouts c
         join payments p on p.id = c.payment_id and p.merchant_id = c.merchant_id
         join merchants m on m.id = c.merchant_id

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { decryptSecret, encryptSecret } from "@/lib/platform/encryption";
+import { decryptSecret, derivedBytes, encryptSecret } from "@/lib/platform/encryption";
 import { appOrigin } from "@/lib/platform/env";
 import { merchantHandle } from "@/lib/platform/ids";
 import { logger } from "@/lib/platform/logger";
@@ -13,6 +13,20 @@ export type NewCheckoutToken = { token: string; hash: string; ciphertext: string
 
 export function newCheckoutToken(merchantId: number): NewCheckoutToken {
   const token = merchantHandle.make(merchantId, TOKEN_LENGTH);
+  return { token, hash: hashCheckoutToken(token), ciphertext: encryptSecret(token) };
+}
+
+/**
+ * The token of a payment made at a processor under an Idempotency-Key: the same on every retry of the request,
+ * since the processor keeps the first attempt's return page (its idempotency replays it), yet unguessable.
+ */
+export function checkoutTokenForKey(
+  merchantId: number,
+  idempotencyKey: string,
+  requestHash: string,
+): NewCheckoutToken {
+  const bytes = derivedBytes("checkout token", `${merchantId}:${idempotencyKey}:${requestHash}`, 96);
+  const token = merchantHandle.from(merchantId, TOKEN_LENGTH, bytes);
   return { token, hash: hashCheckoutToken(token), ciphertext: encryptSecret(token) };
 }
 
@@ -35,11 +49,17 @@ export function checkoutUrl(token: string): string {
   return `${appOrigin()}/pay/${token}`;
 }
 
-/** The page's URL from the stored token; null when its key has left ENCRYPTION_KEYS (logged, not thrown). */
-export function checkoutUrlOf(ciphertext: string | null | undefined): string | null {
-  if (!ciphertext) return null;
+/**
+ * A pending payment's `checkout_url` from what is stored: a processor's hosted page when it has one, else this
+ * platform's page from its token; null when the key has left ENCRYPTION_KEYS (logged, not thrown).
+ */
+export function checkoutUrlOf(
+  ciphertext: string | null | undefined,
+  hostedUrlCiphertext: string | null = null,
+): string | null {
+  if (!ciphertext && !hostedUrlCiphertext) return null;
   try {
-    return checkoutUrl(decryptSecret(ciphertext));
+    return hostedUrlCiphertext ? decryptSecret(hostedUrlCiphertext) : checkoutUrl(decryptSecret(ciphertext!));
   } catch (error) {
     logger.warn({ err: error }, "A checkout token could not be decrypted; its checkout_url reads as null");
     return null;

@@ -2,14 +2,15 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { onCitus } from "@/db/citus";
 import { selectRows, type Executor } from "@/db/client";
-import type { PaymentSource } from "@/db/enums";
+import type { ConnectedProcessor, PaymentSource } from "@/db/enums";
 import { isIdempotencyKeyReused, onceMoreOnConflict } from "@/db/errors";
 import { merchantDefaultCurrency } from "@/lib/accounts/merchants";
 import { parseWithMoney } from "@/lib/money/amount";
+import { encryptSecret } from "@/lib/platform/encryption";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
-import { checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "./checkout-token";
-import { IDEMPOTENCY_KEY_REUSED, keyCutoff, requestHash } from "./idempotency";
+import { checkoutTokenForKey, checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "./checkout-token";
+import { IDEMPOTENCY_KEY_REUSED, keyCutoff, paymentMadeForKey, requestHash } from "./idempotency";
 import { createPaymentSchema } from "./schemas";
 
 export type CreatePaymentOptions = {
@@ -27,7 +28,25 @@ export type CreatePaymentOptions = {
    * auto-settler leaves it, and its checkout page shows the outcome.
    */
   waitForPayer?: boolean;
+  /**
+   * Makes it at the environment's processor first (lib/processors): its hosted page is the checkout, and the
+   * payment is written only once the processor has it. Its failure writes nothing.
+   */
+  atProcessor?: (payment: PaymentAtProcessor) => Promise<HostedPayment>;
 };
+
+/** What the processor is asked to take: the checkout's token names the page the payer comes back to. */
+export type PaymentAtProcessor = {
+  amount: string;
+  currency: string;
+  externalId: string | null;
+  checkoutToken: string;
+  /** The merchant's Idempotency-Key, when it sent one: the processor's own key is made from it. */
+  idempotencyKey: string | undefined;
+};
+
+/** A payment as its processor made it. */
+export type HostedPayment = { processor: ConnectedProcessor; id: string; hostedUrl: string };
 
 export type NewPayment = {
   amount: string;
@@ -41,6 +60,8 @@ export type NewPayment = {
   return_url: string | null;
   paymentLinkId: number | null;
   checkout: NewCheckoutToken;
+  /** Made at a processor first; null for the simulator's. */
+  hosted?: HostedPayment | null;
 };
 
 /**
@@ -56,12 +77,15 @@ export function createPaymentCall(
   eventId: string,
   key: { key: string; hash: string } | null = null,
 ): SQL {
+  const hosted = payment.hosted ?? null;
   return sql`select create_payment(${merchantId}::bigint, ${eventId}::text, ${payment.external_id}::text,
     ${payment.customer_id}::text, ${payment.amount}::numeric, ${payment.currency}::text,
     ${payment.metadata}::text, ${payment.source}::text, ${payment.autoSettleMs}::int, ${payment.return_url}::text,
     ${payment.paymentLinkId}::bigint, ${payment.checkout.hash}::text, ${payment.checkout.ciphertext}::text,
-    ${checkoutUrl(payment.checkout.token)}::text, ${!onCitus()}::boolean, ${key?.key ?? null}::text,
-    ${key?.hash ?? null}::text, ${keyCutoff()}::timestamptz) as created`;
+    ${hosted?.hostedUrl ?? checkoutUrl(payment.checkout.token)}::text, ${!onCitus()}::boolean,
+    ${key?.key ?? null}::text, ${key?.hash ?? null}::text, ${keyCutoff()}::timestamptz,
+    ${hosted?.processor ?? "simulator"}::text, ${hosted?.id ?? null}::text,
+    ${hosted ? encryptSecret(hosted.hostedUrl) : null}::text) as created`;
 }
 
 /**
@@ -102,12 +126,28 @@ export async function createPayment(
   const paymentLinkId = options.paymentLinkId ?? null;
   // DESIGN.md, "Who settles": a payment with a return_url, or made by a link, waits for its payer.
   const awaitsPayer = data.return_url !== null || paymentLinkId !== null || options.waitForPayer === true;
-  const checkout = newCheckoutToken(merchantId);
   const { idempotencyKey } = options;
   const key =
     idempotencyKey === undefined
       ? null
       : { key: idempotencyKey, hash: requestHash({ ...data, amount, currency }) };
+  const checkout =
+    options.atProcessor && key
+      ? checkoutTokenForKey(merchantId, key.key, key.hash)
+      : newCheckoutToken(merchantId);
+  let hosted: HostedPayment | null = null;
+  if (options.atProcessor) {
+    // A retry of a payment already made answers with it, and the processor is not asked again.
+    const made = key && (await paymentMadeForKey(db, merchantId, key.key, key.hash));
+    if (made) return { paymentId: made, replayed: true };
+    hosted = await options.atProcessor({
+      amount,
+      currency,
+      externalId: data.external_id,
+      checkoutToken: checkout.token,
+      idempotencyKey,
+    });
+  }
   const [row] = await onceMoreOnConflict(() =>
     selectRows<{ created: { id: number | string; replayed: boolean } }>(
       db,
@@ -119,9 +159,11 @@ export async function createPayment(
           currency,
           metadata,
           source: options.source,
-          autoSettleMs: awaitsPayer ? 0 : options.autoSettleMs,
+          // A processor's payment is settled by its processor alone.
+          autoSettleMs: awaitsPayer || hosted ? 0 : options.autoSettleMs,
           paymentLinkId,
           checkout,
+          hosted,
         },
         publicId("evt"),
         key,

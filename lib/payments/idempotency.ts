@@ -105,3 +105,24 @@ export async function onceForKey<T extends { id: number }>(
   if (!result) throw new DomainError("not_found", "The object this Idempotency-Key answered with is gone.");
   return { result, replayed };
 }
+
+/**
+ * What a key already answered, read before work outside the database (a processor's payment): the payment a
+ * same request made (a replay, nothing more to make); a 409 for another request; undefined when the key is
+ * free or its first request is still under way (the processor's own idempotency and the claim then decide).
+ */
+export async function paymentMadeForKey(
+  db: Executor,
+  merchantId: number,
+  key: string,
+  hash: string,
+): Promise<number | undefined> {
+  const [used] = await selectRows<{ payment_id: number | string | null; request_hash: string }>(
+    db,
+    sql`select payment_id, request_hash from idempotency_keys
+        where merchant_id = ${merchantId} and key = ${key} and created_at >= ${keyCutoff()}::timestamptz`,
+  );
+  if (!used || used.payment_id === null) return undefined;
+  if (used.request_hash !== hash) throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+  return Number(used.payment_id);
+}

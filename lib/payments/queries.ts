@@ -103,7 +103,10 @@ export async function findPayment(
       failure_reason: payments.failureReason,
       fee: payments.fee,
       net: payments.net,
+      processor: payments.processor,
+      processor_payment_id: payments.processorPaymentId,
       checkoutToken: checkouts.tokenCiphertext,
+      hostedUrl: checkouts.hostedUrlCiphertext,
       ...refundSums,
     })
     .from(payments)
@@ -116,7 +119,7 @@ export async function findPayment(
   if (!row) return undefined;
   const amount_refunded = inMinorUnits(row.amount_refunded, row.currency);
   const amount_refundable = inMinorUnits(row.amount_refundable, row.currency);
-  const checkoutUrl = row.status === "pending" ? checkoutUrlOf(row.checkoutToken) : null;
+  const checkoutUrl = row.status === "pending" ? checkoutUrlOf(row.checkoutToken, row.hostedUrl) : null;
   return {
     payment: { ...toPaymentResource(row, checkoutUrl), amount_refunded, amount_refundable },
     merchantId: row.merchantId,
@@ -159,11 +162,14 @@ export async function getMerchantPayment(
       failure_reason: payments.failureReason,
       fee: payments.fee,
       net: payments.net,
+      processor: payments.processor,
+      processor_payment_id: payments.processorPaymentId,
       updatedAt: payments.updatedAt,
       amountRefunded: refundSums.amount_refunded,
       amountRefundable: refundSums.amount_refundable,
       payment_method: payments.paymentMethod,
       checkoutToken: checkouts.tokenCiphertext,
+      hostedUrl: checkouts.hostedUrlCiphertext,
       returnUrl: checkouts.returnUrl,
       paymentLinkId: paymentLinks.id,
       paymentLinkName: paymentLinks.name,
@@ -178,7 +184,7 @@ export async function getMerchantPayment(
     .limit(1);
   if (!row) return undefined;
   const { source, settledAt, updatedAt, amountRefunded, amountRefundable } = row;
-  const checkoutUrl = row.status === "pending" ? checkoutUrlOf(row.checkoutToken) : null;
+  const checkoutUrl = row.status === "pending" ? checkoutUrlOf(row.checkoutToken, row.hostedUrl) : null;
   return {
     ...toPaymentResource(row, checkoutUrl),
     returnUrl: row.returnUrl,

@@ -1,4 +1,4 @@
-import type { PaymentFailureCode, PaymentStatus } from "@/db/enums";
+import type { PaymentFailureCode, PaymentStatus, Processor } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
 import { inMinorUnits } from "@/lib/money/amount";
 import { isoTimestamp } from "@/lib/platform/timestamps";
@@ -24,6 +24,8 @@ export type FullPaymentRow = PaymentRow & {
   failure_reason: string | null;
   fee: string | null;
   net: string | null;
+  processor: Processor;
+  processor_payment_id: string | null;
 };
 
 /** json columns arrive parsed from postgres.js and PGlite, as text when a statement casts them. */
@@ -52,7 +54,7 @@ export function toPaymentListItem(row: PaymentRow): PaymentListItem {
 /**
  * A full payment (paymentSchema): the list fields, then metadata and customer_id, in the contract's field
  * order, then its checkout page (while pending; the caller reads it), the card it was paid with, and why it
- * failed (null unless failed).
+ * failed (null unless failed), its fee and net, and who takes it (the simulator, or a processor and its id).
  */
 export function toPaymentResource(row: FullPaymentRow, checkoutUrl: string | null = null): PaymentResource {
   const { created_at, ...listFields } = toPaymentListItem(row);
@@ -67,5 +69,7 @@ export function toPaymentResource(row: FullPaymentRow, checkoutUrl: string | nul
     failure_reason: row.failure_reason,
     fee: row.fee === null ? null : inMinorUnits(row.fee, row.currency),
     net: row.net === null ? null : inMinorUnits(row.net, row.currency),
+    processor: row.processor,
+    processor_payment_id: row.processor_payment_id,
   };
 }

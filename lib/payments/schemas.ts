@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PAYMENT_FAILURE_CODES, PAYMENT_STATUSES, REFUND_STATES } from "@/db/enums";
+import { PAYMENT_FAILURE_CODES, PROCESSORS, PAYMENT_STATUSES, REFUND_STATES } from "@/db/enums";
 import { amountSchema } from "@/lib/money/amount";
 import { currencyField } from "@/lib/money/currencies";
 import {
@@ -174,7 +174,7 @@ export const paymentSchema = z.object({
     .string()
     .nullable()
     .describe(
-      "The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final.",
+      "The hosted page a payer pays it on, while pending: `{APP_URL}/pay/{token}`, or the processor's own page (Mollie's checkout, Stripe Checkout) for a payment taken by a processor. Null once final.",
     ),
   payment_method: paymentMethodSchema.nullable(),
   failure_code: z
@@ -191,9 +191,20 @@ export const paymentSchema = z.object({
     .string()
     .nullable()
     .describe(
-      "What the platform took when it completed, in its currency's minor units (percent of the amount plus a fixed part, rounded half up). Null until completed.",
+      "What was taken when it completed, in its currency's minor units: the platform's price (percent of the amount plus a fixed part, rounded half up), or for a processor's payment the fee the processor reports. Null until completed.",
     ),
   net: z.string().nullable().describe("amount − fee: what it added to your balance. Null until completed."),
+  processor: z
+    .enum(PROCESSORS)
+    .describe(
+      "Who takes it: `simulator` (a sandbox's test processor), or `mollie` or `stripe`, the processor its environment was connected to when it was made.",
+    ),
+  processor_payment_id: z
+    .string()
+    .nullable()
+    .describe(
+      "Its id at that processor (Mollie `tr_…`, a Stripe Checkout Session `cs_…`); null for the simulator.",
+    ),
 });
 export type PaymentResource = z.infer<typeof paymentSchema>;
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Transaction } from "@/db/client";
-import type { PaymentFailureCode } from "@/db/enums";
+import type { PaymentFailureCode, Processor } from "@/db/enums";
 import type { PaymentMethod } from "@/db/schema";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 import { recordPaymentEvent } from "./outbox";
@@ -24,6 +24,8 @@ export type TransitionedRow = {
   failure_reason: string | null;
   fee: string | null;
   net: string | null;
+  processor: Processor;
+  processor_payment_id: string | null;
   settled_at: Date | string;
 };
 

@@ -38,9 +38,10 @@ function transitionCtes(decisions: readonly Decision[], merchantId: number): SQL
                  net = case when d.status = 'completed' then p.amount - ${fee} end
           from decided d, merchants m
           where p.merchant_id = ${merchantId} and p.id = d.id and p.status = 'pending' and m.id = p.merchant_id
+            and p.processor = 'simulator'
           returning p.id, p.merchant_id, p.external_id, p.status, p.amount, p.currency, p.metadata, p.created_at,
                     p.payment_method, p.customer_id, p.failure_code, p.failure_reason, p.fee, p.net,
-                    p.settled_at),
+                    p.processor, p.processor_payment_id, p.settled_at),
         ${paymentPostingCtes(sql`moved`)}`;
 }
 
@@ -61,19 +62,23 @@ export async function transition(
  * One payment's whole settle as one call of the database's `settle_payment` (db/functions/payments.sql: the
  * transition and its posting, its event with deliveries, then its rollups, top to bottom), so one round trip,
  * and on Citus one call the coordinator hands to the merchant's worker. In the caller's transaction when `db`
- * is one: the moved row, or undefined when it was no longer pending (or not the merchant's).
+ * is one: the moved row, or undefined when it was no longer pending (or not the merchant's). A processor's
+ * payment moves only `byProcessor` (on what the processor answered), with the fee it reports (`processorFee`).
  */
 export async function settleOne(
   db: Executor,
   paymentId: number,
   settlement: Settlement,
   merchantId: number,
+  processorFee: string | null = null,
+  byProcessor = false,
 ): Promise<TransitionedRow | undefined> {
   const [row] = await selectRows<{ settled: TransitionedRow | null }>(
     db,
     sql`select settle_payment(${merchantId}::bigint, ${paymentId}::bigint, ${publicId("evt")}::text,
       ${settlement.outcome}::text, ${settlement.failureCode}::text, ${settlement.failureReason}::text,
-      null::json, ${getEnv().BALANCE_AVAILABLE_AFTER}::bigint, ${!onCitus()}::boolean) as settled`,
+      null::json, ${getEnv().BALANCE_AVAILABLE_AFTER}::bigint, ${!onCitus()}::boolean,
+      ${processorFee}::numeric, ${byProcessor}::boolean) as settled`,
   );
   return row?.settled ?? undefined;
 }

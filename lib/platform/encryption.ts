@@ -66,6 +66,16 @@ export function encryptSecret(plaintext: string): string {
     .join(".");
 }
 
+/**
+ * `length` bytes only this deployment can make from `input`: HKDF under the current encryption key, for values
+ * that must come out the same on a retry yet be unguessable (a processor payment's checkout token).
+ */
+export function derivedBytes(purpose: string, input: string, length: number): Buffer {
+  const [current] = keyring();
+  if (!current) throw new Error("ENCRYPTION_KEYS is required to derive secrets.");
+  return Buffer.from(hkdfSync("sha256", current.key, input, purpose, length));
+}
+
 export function decryptSecret(stored: string): string {
   const parts = stored.split(".");
   const [version] = parts;

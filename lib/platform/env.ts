@@ -87,21 +87,30 @@ const envSchema = databaseConfigSchema
      * a developer or a test reads what was sent without a mail server.
      */
     MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+    /** How many sandboxes an account may have (DESIGN.md, "Sandboxes API"): the 501st create is a 422. */
+    SANDBOXES_PER_ACCOUNT: z.coerce.number().int().min(1).default(500),
     /**
      * How long payouts wait after the payout account is replaced (DESIGN.md, "Changing the payout account"):
      * `24h` (the default), `30m`, `90s`, `0` (none: the tests). The owners are emailed meanwhile.
      */
-    /** How many sandboxes an account may have (DESIGN.md, "Sandboxes API"): the 501st create is a 422. */
-    SANDBOXES_PER_ACCOUNT: z.coerce.number().int().min(1).default(500),
-    PAYOUT_ACCOUNT_CHANGE_HOLD: z
-      .string()
-      .regex(/^\d{1,9}(ms|s|m|h|d)?$/, "must be a duration such as 24h, 30m, 90s or 0")
-      .default("24h")
-      .transform((value) => {
-        const [, amount, unit = "ms"] = /^(\d+)(ms|s|m|h|d)?$/.exec(value)!;
-        const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as "ms"];
-        return Number(amount) * unitMs;
-      }),
+    PAYOUT_ACCOUNT_CHANGE_HOLD: duration("24h"),
+    /** Mollie's API root for its official library (DESIGN.md, "Processors"); a stand-in's in the tests. */
+    MOLLIE_API_URL: z
+      .url({ protocol: /^https$/, error: "must be an https:// URL" })
+      .default("https://api.mollie.com/v2/"),
+    /** Stripe's API origin for its official library; a stand-in's in the tests. */
+    STRIPE_API_URL: z
+      .url({ protocol: /^https$/, error: "must be an https:// URL" })
+      .default("https://api.stripe.com"),
+    /**
+     * A PEM file of a certificate authority the processors' libraries trust beside their own: a stand-in's, or a
+     * TLS-inspecting proxy's (docs/processors.md).
+     */
+    PROCESSOR_CA_FILE: z.string().min(1).optional(),
+    /** How long a call to a processor may take before the merchant's request is answered 503. */
+    PROCESSOR_TIMEOUT: duration("10s"),
+    /** A live processor payment pending this long is asked about by the reconciler (a webhook that never came). */
+    PROCESSOR_RECONCILE_AFTER: duration("10m"),
     /**
      * The proxies in front of the app, trusted to report the client's address in X-Forwarded-For: a hop count
      * or a list of addresses and CIDR networks. Default none: the socket's address is the client's.

@@ -3,7 +3,14 @@
  * Laravel-shaped JSON response, server actions to form state, the CLI to stderr and a non-zero exit.
  */
 export type DomainErrorKind =
-  "validation" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "throttled";
+  | "validation"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "throttled"
+  /** A service it depends on (a processor) is down, slow or refusing: nothing was written; retry later. */
+  | "unavailable";
 
 export type FieldErrors = Record<string, string[]>;
 

@@ -34,6 +34,13 @@ export function randomChars(length: number): string {
  */
 export const merchantHandle = {
   make: (merchantId: number, length: number): string => `${merchantId}_${randomChars(length)}`,
+  /** The same handle for the same bytes (secret ones: derivedBytes), drawn as randomChars draws. */
+  from(merchantId: number, length: number, bytes: Buffer): string {
+    let chars = "";
+    for (const byte of bytes) if (byte < 248 && chars.length < length) chars += ALPHABET[byte % 62];
+    if (chars.length < length) throw new Error("Too few bytes for a handle");
+    return `${merchantId}_${chars}`;
+  },
   /** Whether `value` can be a handle at all, and the merchant it names (undefined for an older handle). */
   parse(value: string, length: number): { merchantId: number | undefined } | undefined {
     const match = new RegExp(`^(?:([1-9][0-9]{0,17})_)?[0-9A-Za-z]{${length}}$`).exec(value);

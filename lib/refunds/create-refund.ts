@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { onCitus } from "@/db/citus";
 import { selectRows, type Executor } from "@/db/client";
+import type { Processor } from "@/db/enums";
 import { isIdempotencyKeyReused, isWriteRefused, onceMoreOnConflict } from "@/db/errors";
 import { amountRefusal, inMinorUnits } from "@/lib/money/amount";
 import { IDEMPOTENCY_KEY_REUSED, keyCutoff, requestHash, sameAmount } from "@/lib/payments/idempotency";
@@ -9,6 +10,7 @@ import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { unownedRowError } from "@/lib/platform/ownership";
 import { messages, parseInput } from "@/lib/platform/validation";
+import { PROCESSOR_NAMES } from "@/lib/processors/names";
 import { toRefundResource, type RefundRow } from "./resource";
 import { createRefundSchema, type CreateRefundInput, type RefundResource } from "./schemas";
 
@@ -53,15 +55,23 @@ async function explainRefusal(db: Executor, merchantId: number, paymentId: numbe
     refundable: string;
     disputed: boolean;
     zero: boolean;
+    processor: Processor;
   }>(
     db,
     sql`select merchant_id, status, currency, (amount - amount_refunded - amount_refund_pending)::text as refundable,
-               coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed, amount = 0 as zero
+               coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed, amount = 0 as zero,
+               processor
         from payments where merchant_id = ${merchantId} and id = ${paymentId}`,
   );
   if (!payment) return unownedRowError(db, "payments", paymentId, merchantId);
   if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
   if (payment.zero) return validationError({ amount: [NOTHING_TO_REFUND] });
+  if (payment.processor !== "simulator")
+    return validationError({
+      payment: [
+        `A payment taken by ${PROCESSOR_NAMES[payment.processor]} is refunded in its own dashboard for now.`,
+      ],
+    });
   if (payment.disputed) return validationError({ payment: ["A disputed payment cannot be refunded."] });
   const refusal = amount === undefined ? null : amountRefusal(amount, payment.currency);
   if (refusal) return validationError({ amount: [refusal] });

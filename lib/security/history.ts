@@ -37,6 +37,7 @@ export const SECURITY_ACTIONS = {
   "payout.refused": "Payout refused during a hold",
   "payout.canceled": "Payout canceled",
   "pricing.changed": "Pricing changed",
+  "processor.connected": "Processor connected",
   "account_key.created": "Account key created",
   "sandbox.created": "Sandbox created",
   "sandbox.renamed": "Sandbox renamed",

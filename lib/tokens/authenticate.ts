@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { onCitus } from "@/db/citus";
 import { selectRows, selectStatement, type Executor } from "@/db/client";
-import type { EnvironmentKind, KeyScope } from "@/db/enums";
+import type { ConnectedProcessor, EnvironmentKind, KeyScope } from "@/db/enums";
 import { Statement } from "@/db/statement";
 import {
   countRequest,
@@ -20,6 +20,8 @@ export type AuthenticatedToken = {
   defaultCurrency: string;
   /** Where the key works (DESIGN.md, "Live and sandboxes"): test helpers are 404 in live. */
   environment: EnvironmentKind;
+  /** The processor its environment's owners connected; null: the simulator (DESIGN.md, "Processors"). */
+  processor: ConnectedProcessor | null;
 };
 export type ApiAuthentication = { token: AuthenticatedToken; rateLimit: RateLimitDecision } | { token: null };
 
@@ -67,7 +69,7 @@ export async function isLiveWriteToken(db: Executor, token: string): Promise<boo
 
 /** The live token with this hash, its merchant's default currency and its rate limit per minute. */
 export function tokenLookup(tokenHash: string, defaultPerMinute: number): SQL {
-  return sql`select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency, m.environment,
+  return sql`select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency, m.environment, m.processor,
                     coalesce(m.rate_limit_per_minute, ${defaultPerMinute})::int as per_minute
              from api_tokens t
              join merchants m on m.id = t.merchant_id
@@ -87,7 +89,8 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
         where id = (select id from token where ${lastUsedStale("token")})
       ),
       bucket as (select counted.* from token, ${countRequest(sql`'token:' || token.id`, sql`token.per_minute`)} counted)
-      select token.id, token.merchant_id, token.scope, token.default_currency, token.environment, token.per_minute,
+      select token.id, token.merchant_id, token.scope, token.default_currency, token.environment, token.processor,
+             token.per_minute,
              bucket.allowed, bucket.ahead_seconds
       from token, bucket`;
 }
@@ -101,6 +104,7 @@ export const authenticationStatement = new Statement<
     scope: KeyScope;
     default_currency: string;
     environment: EnvironmentKind;
+    processor: ConnectedProcessor | null;
     per_minute: number;
     allowed: boolean;
     ahead_seconds: number;
@@ -153,6 +157,7 @@ export async function authenticateApiToken(
       scope: row.scope,
       defaultCurrency: row.default_currency,
       environment: row.environment,
+      processor: row.processor,
     },
     rateLimit: rateLimitDecision(row.per_minute, row.allowed, Number(row.ahead_seconds)),
   };

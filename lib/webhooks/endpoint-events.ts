@@ -93,6 +93,8 @@ export async function sendTestEvent(
         payment_method: null,
         failure_code: status === "failed" ? "card_declined" : null,
         failure_reason: status === "failed" ? "Your card was declined." : null,
+        processor: "simulator",
+        processor_payment_id: null,
       };
   return recordTestEvent(db, merchantId, endpointId, event, sample);
 }

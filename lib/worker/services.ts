@@ -6,6 +6,7 @@ import { startPayoutScheduler, startPayoutSimulator } from "@/lib/payouts/schedu
 import type { BackgroundService } from "@/lib/platform/background-service";
 import { getEnv } from "@/lib/platform/env";
 import { startHistoryPartitioner } from "@/lib/platform/history-partitions";
+import { startProcessorReconciler } from "@/lib/processors/reconciler";
 import { settleDueRefunds } from "@/lib/refunds/settlement";
 import { startPruner } from "@/lib/retention/pruning";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
@@ -16,8 +17,8 @@ const startSettler = settlerService(settleDueRefunds);
 /**
  * What a worker process runs, each service its domain's: the webhook worker (deliveries), the settler (due
  * payments and refunds, and the expiry of stale pending payments), the balance releaser, the payout
- * simulator and schedule, the dispute simulator (test cards' disputes, verdicts, deadlines), the pruner (retention) and the partition
- * creator. The platform's runner (lib/platform/background-services.ts) starts and stops whatever it is given,
+ * simulator and schedule, the dispute simulator (test cards' disputes, verdicts, deadlines), the processors'
+ * reconciler (a webhook that never came), the pruner (retention) and the partition creator. The platform's runner (lib/platform/background-services.ts) starts and stops whatever it is given,
  * and knows none of them.
  */
 export function workerServices(): BackgroundService[] {
@@ -28,6 +29,7 @@ export function workerServices(): BackgroundService[] {
     startPayoutSimulator,
     startPayoutScheduler,
     startDisputeSimulator,
+    startProcessorReconciler,
     startPruner,
     startHistoryPartitioner,
   ];

@@ -63,6 +63,8 @@ describe("payment events delivered to the merchant's endpoint, signed", () => {
         // 2.9% of 10.00 and 0.30 (the default price).
         fee: "0.59",
         net: "9.41",
+        processor: "simulator",
+        processor_payment_id: null,
       },
     });
     expect(Object.keys(mine[0]!.payload.data)).toEqual(PAYMENT_EVENT_FIELDS);

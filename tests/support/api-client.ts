@@ -261,6 +261,8 @@ export const PAYMENT_EVENT_FIELDS = [
   "failure_reason",
   "fee",
   "net",
+  "processor",
+  "processor_payment_id",
 ];
 /** The full payment (GET /api/payments/{id}). */
 export const FULL_PAYMENT_FIELDS = [...PAYMENT_EVENT_FIELDS, "amount_refunded", "amount_refundable"];

@@ -61,6 +61,13 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     onCitus: PER_MERCHANT,
   },
   {
+    site: "reconcileProcessorPayments (lib/processors/reconciler.ts)",
+    tables: ["payments"],
+    sql: /^update payments set processor_checked_at = now\(\) where \(merchant_id, id\) in \(select merchant_id, id from payments where status = 'pending' and processor <> 'simulator' .* for update skip locked\)\s*returning merchant_id, processor_payment_id$/,
+    why: "A webhook that never came: the processors' payments pending past PROCESSOR_RECONCILE_AFTER are claimed, then each is asked of its processor and moved in its merchant's own call.",
+    onCitus: PER_MERCHANT,
+  },
+  {
     site: "openDueDisputes, decideDueDisputes (lib/disputes/simulator.ts)",
     tables: ["scheduled_disputes", "disputes"],
     // Real time: every environment but the sandboxes on a test clock (lib/platform/work-clock.ts).

@@ -1,6 +1,6 @@
 // Starts the real production server (`npm start` on the production build) for a test run, on PGlite in a fresh temp directory or on
 // the PostgreSQL that DATABASE_URL names, after seeding one merchant with the domain functions (tests/support/seed.ts).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { cpSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -123,6 +123,19 @@ export function runAdmin(args: string[], env: Record<string, string | undefined>
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** runAdmin without blocking this process: for a command that calls a server this process runs (a stand-in). */
+export function runAdminAsync(args: string[], env: Record<string, string | undefined>): Promise<AdminResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--conditions=react-server", "dist/server/admin.js", ...args],
+      { cwd: root, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? ((error.code as number | null) ?? null) : 0, stdout, stderr }),
+    );
+  });
 }
 
 export function uniqueEmail(label: string): string {
@@ -274,9 +287,12 @@ export async function startTestServer(
   name: string,
   port: number,
   overrides: Record<string, string> = {},
+  /** Runs after the seed, before the server holds the database (PGlite admits one process): the admin CLI. */
+  beforeStart?: (env: NodeJS.ProcessEnv) => Promise<void>,
 ): Promise<TestServer> {
   const env = testEnvironment(name, port, overrides);
   const data = seedDatabase(name, env);
+  await beforeStart?.(env);
   const server = await startServerProcess(port, env);
   return {
     baseUrl: server.baseUrl,

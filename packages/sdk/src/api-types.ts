@@ -1623,7 +1623,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An Idempotency-Key reused with another body. Or a live key before a processor is connected. */
+                /** @description An Idempotency-Key reused with another body. Or a live key before a processor is connected, or any key once one is: "Payment links take the card on this platform's page; with a processor connected, create payments through the API." */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8559,7 +8559,7 @@ export interface components {
             customer_id: string | null;
             /** @description Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             created_at: string;
-            /** @description The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final. */
+            /** @description The hosted page a payer pays it on, while pending: `{APP_URL}/pay/{token}`, or the processor's own page (Mollie's checkout, Stripe Checkout) for a payment taken by a processor. Null once final. */
             checkout_url: string | null;
             payment_method: {
                 /** @constant */
@@ -8575,10 +8575,17 @@ export interface components {
             failure_code: ("card_declined" | "insufficient_funds" | "expired_card" | "authentication_failed" | "canceled" | "expired" | "processor_declined") | null;
             /** @description Why it failed, in words for people (as the dashboard shows them). Null unless failed. */
             failure_reason: string | null;
-            /** @description What the platform took when it completed, in its currency's minor units (percent of the amount plus a fixed part, rounded half up). Null until completed. */
+            /** @description What was taken when it completed, in its currency's minor units: the platform's price (percent of the amount plus a fixed part, rounded half up), or for a processor's payment the fee the processor reports. Null until completed. */
             fee: string | null;
             /** @description amount − fee: what it added to your balance. Null until completed. */
             net: string | null;
+            /**
+             * @description Who takes it: `simulator` (a sandbox's test processor), or `mollie` or `stripe`, the processor its environment was connected to when it was made.
+             * @enum {string}
+             */
+            processor: "simulator" | "mollie" | "stripe";
+            /** @description Its id at that processor (Mollie `tr_…`, a Stripe Checkout Session `cs_…`); null for the simulator. */
+            processor_payment_id: string | null;
         };
         ValidationError: {
             /** @example The given data was invalid. */
@@ -8862,7 +8869,7 @@ export interface components {
             customer_id: string | null;
             /** @description Creation time, UTC, `YYYY-MM-DDTHH:mm:ss.SSSZ`. */
             created_at: string;
-            /** @description The hosted page a payer pays it on (`{APP_URL}/pay/{token}`), while pending; null once final. */
+            /** @description The hosted page a payer pays it on, while pending: `{APP_URL}/pay/{token}`, or the processor's own page (Mollie's checkout, Stripe Checkout) for a payment taken by a processor. Null once final. */
             checkout_url: string | null;
             payment_method: {
                 /** @constant */
@@ -8878,10 +8885,17 @@ export interface components {
             failure_code: ("card_declined" | "insufficient_funds" | "expired_card" | "authentication_failed" | "canceled" | "expired" | "processor_declined") | null;
             /** @description Why it failed, in words for people (as the dashboard shows them). Null unless failed. */
             failure_reason: string | null;
-            /** @description What the platform took when it completed, in its currency's minor units (percent of the amount plus a fixed part, rounded half up). Null until completed. */
+            /** @description What was taken when it completed, in its currency's minor units: the platform's price (percent of the amount plus a fixed part, rounded half up), or for a processor's payment the fee the processor reports. Null until completed. */
             fee: string | null;
             /** @description amount − fee: what it added to your balance. Null until completed. */
             net: string | null;
+            /**
+             * @description Who takes it: `simulator` (a sandbox's test processor), or `mollie` or `stripe`, the processor its environment was connected to when it was made.
+             * @enum {string}
+             */
+            processor: "simulator" | "mollie" | "stripe";
+            /** @description Its id at that processor (Mollie `tr_…`, a Stripe Checkout Session `cs_…`); null for the simulator. */
+            processor_payment_id: string | null;
             /** @description Sum of its succeeded refunds, in its currency's minor units ("0.00" when none). */
             amount_refunded: string;
             /** @description What can still be refunded: amount − (pending + succeeded refunds); 0 unless completed. */

@@ -3,6 +3,7 @@ import { formatMoney } from "@/components/format";
 import { getDb } from "@/db/client";
 import { findCheckout } from "@/lib/checkout/checkout-page";
 import { decodeFieldErrors } from "@/lib/checkout/test-cards";
+import { PROCESSOR_NAMES } from "@/lib/processors/names";
 import { CheckoutForm } from "./checkout-form";
 import { CheckoutResult } from "./checkout-result";
 import { payerRetryAt } from "../../address-retry";
@@ -29,7 +30,7 @@ export default async function CheckoutPage({
       description={page.link?.description}
       reference={page.externalId}
     >
-      {page.status === "pending" ? (
+      {page.status === "pending" && page.processor === "simulator" ? (
         <CheckoutForm
           path={`/pay/${token}`}
           amount={formatMoney(page.amount, page.currency)}
@@ -45,6 +46,7 @@ export default async function CheckoutPage({
           failureReason={page.failureReason}
           paymentMethod={page.paymentMethod}
           returnUrl={page.returnUrl}
+          processorName={page.processor === "simulator" ? undefined : PROCESSOR_NAMES[page.processor]}
         />
       )}
     </PayerPanel>
