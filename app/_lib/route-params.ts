@@ -18,10 +18,10 @@ export async function recordIdFrom(params: Promise<{ id: string }>): Promise<num
  */
 export function recordLoader<Record>(find: (merchantId: number, id: number) => Promise<Record | undefined>) {
   const loadById = cache(async (id: number) => {
-    const { merchantId, role } = await requireMerchantSession();
+    const { merchantId, role, environment } = await requireMerchantSession();
     const record = await find(merchantId, id);
     if (record === undefined) notFound();
-    return { merchantId, role, record };
+    return { merchantId, role, environment, record };
   });
   return async (params: Promise<{ id: string }>) => loadById(await recordIdFrom(params));
 }

@@ -18,6 +18,8 @@ export const PERMISSIONS = {
   "settings:write": ["owner"],
   // Where the money goes.
   "payout_account:write": ["owner"],
+  // Who takes the environment's payments, with the merchant's key at Mollie or Stripe (live money).
+  "processor:connect": ["owner"],
   // Money leaving for the bank: a payout made or canceled by hand.
   "payouts:write": ["owner"],
   "members:manage": ["owner"],
@@ -44,6 +46,7 @@ export const REAUTHENTICATED: Partial<Record<Permission, string>> = {
   "members:manage": "change the team",
   "account_keys:create": "make an account key",
   "payout_account:write": "change the payout account",
+  "processor:connect": "connect a processor",
   "webhooks:secret": "reveal or rotate a signing secret",
   "two_factor:change": "turn two-factor sign-in on or off",
 };

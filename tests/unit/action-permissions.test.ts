@@ -64,6 +64,7 @@ const modules = {
   team: await import("@/app/(dashboard)/dashboard/team/actions"),
   payouts: await import("@/app/(dashboard)/dashboard/payouts/actions"),
   payoutSettings: await import("@/app/(dashboard)/dashboard/settings/payouts/actions"),
+  processorSettings: await import("@/app/(dashboard)/dashboard/settings/processor/actions"),
   sandboxes: await import("@/app/(dashboard)/dashboard/settings/sandboxes/actions"),
   disputes: await import("@/app/(dashboard)/dashboard/disputes/actions"),
 };
@@ -111,6 +112,8 @@ const expected: Record<string, Record<string, UserRole[]>> = {
   // Money leaving for the bank, and where it goes: owners only.
   payouts: { payOut: OWNERS, cancelPayoutAction: OWNERS },
   payoutSettings: { savePayoutAccount: OWNERS, savePayoutSchedule: OWNERS },
+  // Who takes live money, with the merchant's key at the processor: owners only.
+  processorSettings: { connectProcessorAction: OWNERS },
   // Whole environments made and deleted, and the keys that make them: owners only.
   sandboxes: {
     createSandboxAction: OWNERS,
@@ -131,6 +134,7 @@ const SENSITIVE: Record<string, string[]> = {
   security: ["beginEnrolment", "turnOffTwoFactor", "saveTwoFactorRequirement"],
   team: ["invite", "revokeInvite", "changeRole", "removeFromTeam"],
   payoutSettings: ["savePayoutAccount"],
+  processorSettings: ["connectProcessorAction"],
   sandboxes: ["createAccountKeyAction"],
 };
 

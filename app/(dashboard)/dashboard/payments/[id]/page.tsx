@@ -18,6 +18,7 @@ import { liveVersion } from "@/lib/events/live-version";
 import { getPaymentTimeline } from "@/lib/events/payment-timeline";
 import { metadataEntries } from "@/lib/payments/metadata";
 import { getMerchantPayment } from "@/lib/payments/queries";
+import { PROCESSOR_NAMES, processorDashboardUrl } from "@/lib/processors/names";
 import { listPaymentRefunds } from "@/lib/refunds/queries";
 import { cancelPendingPayment, settle } from "../actions";
 import { loadPayment } from "./load-payment";
@@ -51,7 +52,7 @@ function refusalSummary({ refusedCards, locked }: { refusedCards: number; locked
 }
 
 export default async function PaymentPage({ params }: Props) {
-  const { merchantId, role, record: loaded } = await loadPayment(params);
+  const { merchantId, role, environment, record: loaded } = await loadPayment(params);
   const db = getDb();
   // The version first, then everything it versions (the payment again too: the layout read it earlier), so a
   // change in between makes the page render once more instead of going unseen.
@@ -157,10 +158,36 @@ export default async function PaymentPage({ params }: Props) {
         ]
       : []),
     ["Source", payment.source],
+    // Who takes it: the simulator, or the processor and its id there, linked to the processor's own page.
+    [
+      "Processor",
+      payment.processor === "simulator" || payment.processor_payment_id === null ? (
+        "Simulator"
+      ) : (
+        <span key="processor" className="flex flex-wrap items-center gap-2">
+          {PROCESSOR_NAMES[payment.processor]}
+          <a
+            href={processorDashboardUrl(
+              payment.processor,
+              payment.processor_payment_id,
+              environment.kind === "live",
+            )}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="break-all font-mono text-indigo-700 underline dark:text-indigo-300"
+            data-testid="processor-payment-id"
+          >
+            {payment.processor_payment_id}
+          </a>
+        </span>
+      ),
+    ],
   ];
   const refundable = completed && payment.amountRefundable !== "0.00" && !disputed;
   // Nothing to do with a settled payment that has nothing left to refund: no empty row of buttons.
-  const hasActions = canWrite && (payment.status === "pending" || refundable);
+  // A processor's payment is moved and refunded at its processor only.
+  const hasActions =
+    canWrite && payment.processor === "simulator" && (payment.status === "pending" || refundable);
   return (
     <div className="max-w-4xl space-y-6">
       <LiveUpdates scope={`payment:${payment.id}`} version={version} />

@@ -44,6 +44,13 @@ export default async function SettingsPage() {
           </Link>{" "}
           ·{" "}
           <Link
+            href="/dashboard/settings/processor"
+            className="text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            Processor: Mollie or Stripe
+          </Link>{" "}
+          ·{" "}
+          <Link
             href="/dashboard/settings/sandboxes"
             className="text-indigo-600 hover:underline dark:text-indigo-400"
           >
