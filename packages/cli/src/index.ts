@@ -17,6 +17,7 @@ import {
 } from "./lists.js";
 import { tailLogs } from "./logs-tail.js";
 import { CliError, emit, EXIT, plural } from "./output.js";
+import { parsePaymentId, showPayment } from "./payment-show.js";
 import { showBalanceSummary } from "./reports.js";
 import { addSandboxCommands } from "./sandboxes.js";
 import { collect, trigger, TRIGGERS, type TriggerOptions } from "./trigger.js";
@@ -247,9 +248,20 @@ program
     await listCustomers(client(loadCredentials()), options);
   });
 
-program
-  .command("payments")
-  .description("Your payments, as GET /api/payments lists them.")
+const paymentsCommand = program.command("payments").description("Your payments, as the API has them.");
+
+paymentsCommand
+  .command("show")
+  .description(
+    "One payment: its status, money, and who takes it (the simulator, or Mollie or Stripe and its id there).",
+  )
+  .argument("<id>", "the payment's id", parsePaymentId)
+  .option("--json", "the payment as one JSON object")
+  .action(async (id: number, options: { json?: boolean }) => {
+    await showPayment(client(loadCredentials()), id, options);
+  });
+
+paymentsCommand
   .command("list")
   .description("Payments, newest first, narrowed by the API's filters.")
   .addOption(new Option("--status <status>", "only this status").choices(["pending", "completed", "failed"]))
