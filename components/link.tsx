@@ -7,6 +7,12 @@ import { pathIn, splitDashboardPath } from "@/lib/environments/dashboard-paths";
 
 const isDashboardPage = (href: string) => /^\/dashboard(?:[/?#]|$)/.test(href);
 
+/** For code that navigates by itself (`router.push`): a dashboard path in the environment the page's address names. */
+export function useDashboardHref(): (href: string) => string {
+  const { selector } = splitDashboardPath(usePathname());
+  return (href) => (selector && isDashboardPage(href) ? pathIn(selector, href) : href);
+}
+
 /**
  * The one link of the app, next/link with two habits:
  * - On a page whose address names its environment (`/sandbox/7/dashboard/…`), a link to a dashboard page names it
@@ -15,12 +21,6 @@ const isDashboardPage = (href: string) => /^\/dashboard(?:[/?#]|$)/.test(href);
  *   prefetched on sight is a server render with its session and queries: a payments list has 25 rows and 16
  *   navigation links, and each view of it set off some 40 renders nobody asked for.
  */
-/** For code that navigates by itself (`router.push`): a dashboard path in the environment the page's address names. */
-export function useDashboardHref(): (href: string) => string {
-  const { selector } = splitDashboardPath(usePathname());
-  return (href) => (selector && isDashboardPage(href) ? pathIn(selector, href) : href);
-}
-
 export function Link({ href, prefetch, onMouseEnter, onFocus, ...props }: ComponentProps<typeof NextLink>) {
   const router = useRouter();
   const inEnvironment = useDashboardHref();

@@ -1,8 +1,8 @@
 "use client";
 
-import { usePathname, useRouter } from "next/navigation";
+import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import { environmentPrefix, splitDashboardPath } from "@/lib/environments/dashboard-paths";
+import { useDashboardHref } from "./link";
 
 /** How often a page showing pending work asks the server for fresh data. */
 const REFRESH_INTERVAL_MS = 2000;
@@ -40,8 +40,7 @@ const VERSION_POLL_MS = 3000;
 export function LiveUpdates({ scope, version }: { scope: string; version: string }) {
   const router = useRouter();
   // Asked in the page's own environment (an unprefixed poll would be redirected there each time).
-  const { selector } = splitDashboardPath(usePathname());
-  const endpoint = `${selector ? environmentPrefix(selector) : ""}/dashboard/live`;
+  const endpoint = useDashboardHref()("/dashboard/live");
   useEffect(() => {
     let seen = version;
     let stopped = false;

@@ -6,7 +6,12 @@ import { getDb } from "@/db/client";
 import type { UserRole } from "@/db/enums";
 import { getMemberStanding } from "@/lib/accounts/members";
 import { touchUserSession } from "@/lib/accounts/sessions";
-import { ENVIRONMENT_COOKIE, ENVIRONMENT_HEADER, readSelector } from "@/lib/environments/dashboard-paths";
+import {
+  ENVIRONMENT_COOKIE,
+  ENVIRONMENT_HEADER,
+  readSelector,
+  selectorOf,
+} from "@/lib/environments/dashboard-paths";
 import { listEnvironments, type Environment } from "@/lib/environments/environments";
 import { clientIp, clientUserAgent } from "@/lib/platform/client-ip";
 import type { SecurityActor } from "@/lib/security/history";
@@ -78,11 +83,7 @@ export const accountEnvironments = cache((accountId: number) => listEnvironments
 async function chosenEnvironment(accountId: number, requestHeaders: Headers): Promise<Environment> {
   const environments = await accountEnvironments(accountId);
   const find = (selector: string | null) =>
-    selector === null
-      ? undefined
-      : environments.find((environment) =>
-          selector === "live" ? environment.kind === "live" : String(environment.id) === selector,
-        );
+    selector === null ? undefined : environments.find((environment) => selectorOf(environment) === selector);
   const named = requestHeaders.get(ENVIRONMENT_HEADER);
   if (named !== null) return find(readSelector(named)) ?? notFound();
   const last = find(readSelector((await cookies()).get(ENVIRONMENT_COOKIE)?.value));

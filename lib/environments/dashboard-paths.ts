@@ -26,6 +26,11 @@ export function splitDashboardPath(pathname: string): { selector: EnvironmentSel
   return { selector: match[1] === "live" ? "live" : match[1]!.slice("sandbox/".length), page: match[2]! };
 }
 
+/** The selector that names an environment in a URL and the switcher: `live`, or the sandbox's id. */
+export function selectorOf(environment: { kind: "live" | "sandbox"; id: number }): EnvironmentSelector {
+  return environment.kind === "live" ? "live" : String(environment.id);
+}
+
 /** The URL prefix that names an environment: `/live` or `/sandbox/<id>`. */
 export function environmentPrefix(selector: EnvironmentSelector): string {
   return selector === "live" ? "/live" : `/sandbox/${selector}`;

@@ -15,6 +15,10 @@ import { readClockStart } from "./clock-input";
 // merchant_id keeps its data apart by the scoping rules that already hold (and Citus shards it the same way).
 // The account's own row is also its first sandbox, "Test"; live and the other sandboxes name it in account_id.
 
+/** The account's environments: its own row (its first sandbox) and the rows that name it. */
+const ofAccount = (accountId: number) =>
+  sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`;
+
 export type Sandbox = { id: number; name: string; createdAt: Date; clockAt: Date | null };
 
 const SANDBOX_COLUMNS = {
@@ -35,7 +39,8 @@ export const toSandboxResource = (sandbox: Sandbox) => ({
 
 /**
  * A new environment of the account (live, or a sandbox named `sandboxName`), empty, starting with the settings
- * of `settingsFrom` (the account's own row unless told). A sandbox on a test clock is made at its clock's time. Returns its id and when it was made.
+ * of `settingsFrom` (the account's own row unless told). A sandbox on a test clock is made at its clock's time.
+ * Returns its id and when it was made.
  */
 async function insertEnvironment(
   db: Executor,
@@ -78,12 +83,7 @@ export async function listSandboxes(db: Executor, accountId: number): Promise<Sa
   const rows = await db
     .select(SANDBOX_COLUMNS)
     .from(merchants)
-    .where(
-      and(
-        sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`,
-        eq(merchants.environment, "sandbox"),
-      ),
-    )
+    .where(and(ofAccount(accountId), eq(merchants.environment, "sandbox")))
     .orderBy(asc(merchants.id));
   return rows.map((row) => ({ ...row, name: row.name ?? "Test" }));
 }
@@ -96,7 +96,7 @@ export async function listEnvironments(db: Executor, accountId: number): Promise
   const rows = await db
     .select({ id: merchants.id, kind: merchants.environment, name: merchants.sandboxName })
     .from(merchants)
-    .where(sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`)
+    .where(ofAccount(accountId))
     .orderBy(sql`${merchants.environment} = 'live' desc`, asc(merchants.id));
   return rows.map((row) => ({
     id: row.id,
@@ -110,12 +110,7 @@ export async function environmentOfAccount(db: Executor, accountId: number, id: 
   const [row] = await db
     .select({ id: merchants.id })
     .from(merchants)
-    .where(
-      and(
-        eq(merchants.id, id),
-        sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`,
-      ),
-    );
+    .where(and(eq(merchants.id, id), ofAccount(accountId)));
   if (!row) throw validationError({ [field]: [`The selected ${field.replaceAll("_", " ")} is invalid.`] });
   return row.id;
 }
@@ -125,13 +120,7 @@ export async function sandboxOfAccount(db: Executor, accountId: number, sandboxI
   const [row] = await db
     .select(SANDBOX_COLUMNS)
     .from(merchants)
-    .where(
-      and(
-        eq(merchants.id, sandboxId),
-        sql`(${merchants.id} = ${accountId} or ${merchants.accountId} = ${accountId})`,
-        eq(merchants.environment, "sandbox"),
-      ),
-    );
+    .where(and(eq(merchants.id, sandboxId), ofAccount(accountId), eq(merchants.environment, "sandbox")));
   if (!row) throw new DomainError("not_found", "No such sandbox.");
   return { ...row, name: row.name ?? "Test" };
 }

@@ -4,7 +4,7 @@ import { ReauthenticationProvider } from "@/components/reauthentication";
 import { Toaster } from "@/components/toaster";
 import { getDb } from "@/db/client";
 import { countNeedingResponse } from "@/lib/disputes/queries";
-import { environmentPrefix, pathIn } from "@/lib/environments/dashboard-paths";
+import { environmentPrefix, pathIn, selectorOf } from "@/lib/environments/dashboard-paths";
 import { AccountMenu } from "./account-menu";
 import { DisabledEndpointsBanner } from "./disabled-endpoints-banner";
 import { EnvironmentSwitcher, SandboxBanner } from "./environment-switcher";
@@ -19,10 +19,10 @@ export default async function DashboardLayout({ children }: { children: React.Re
     accountEnvironments(session.accountId),
   ]);
   const choices = environments.map((environment) => ({
-    selector: environment.kind === "live" ? "live" : String(environment.id),
+    selector: selectorOf(environment),
     name: environment.name,
   }));
-  const current = session.environment.kind === "live" ? "live" : String(session.environment.id);
+  const current = selectorOf(session.environment);
   const inSandbox = session.environment.kind === "sandbox";
   return (
     <ReauthenticationProvider confirm={confirmPassword}>

@@ -9,7 +9,6 @@ import {
   createAccountKey,
   createSandbox,
   deleteSandbox,
-  environmentOfAccount,
   renameSandbox,
 } from "@/lib/environments/environments";
 import { advanceSandboxClock } from "@/lib/test-clock/clock";
@@ -36,9 +35,9 @@ export async function createSandboxAction(
       const copyFrom = values.copy_from ? formId(formData, "copy_from") : undefined;
       // The sandbox with the chosen environment's settings, and its webhook endpoints, in one transaction.
       const { sandbox, token } = await getDb().transaction(async (tx) => {
-        if (copyFrom !== undefined) await environmentOfAccount(tx, accountId, copyFrom, "copy_from");
-        const endpoints = copyFrom === undefined ? [] : await readEndpointsToCopy(tx, copyFrom);
+        // createSandbox refuses an environment not the account's before anything is read from it.
         const made = await createSandbox(tx, accountId, input, actor, copyFrom);
+        const endpoints = copyFrom === undefined ? [] : await readEndpointsToCopy(tx, copyFrom);
         await writeCopiedEndpoints(tx, made.sandbox.id, endpoints, actor);
         return made;
       });
