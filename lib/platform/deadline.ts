@@ -1,24 +1,9 @@
 /**
  * `work`, or `onTimeout()` if it has not settled within `ms`. The work itself goes on (a query already sent
- * cannot be called back); only the wait for it is bounded. One promise and one timer: it wraps every API
- * request, where an async function racing a second promise cost three promises more.
+ * cannot be called back); only the wait for it is bounded.
  */
 export function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => resolve(onTimeout()), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        // The work's own rejection, passed on as it is.
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-        reject(error);
-      },
-    );
-  });
+  return withExtendableDeadline(() => work, ms, onTimeout);
 }
 
 /** Moves a request's deadline to `ms` from now: for work that waits on a processor, not the database. */
@@ -26,7 +11,8 @@ export type ExtendDeadline = (ms: number) => void;
 
 /**
  * withDeadline for work that may move its own deadline once it knows it must wait on something slower than the
- * database (a processor): `extend(ms)` restarts the timer at `ms`. Work that never extends is bounded as before.
+ * database (a processor): `extend(ms)` restarts the timer at `ms`. One promise and one timer: it wraps every API
+ * request, where an async function racing a second promise cost three promises more.
  */
 export function withExtendableDeadline<T>(
   start: (extend: ExtendDeadline) => Promise<T>,

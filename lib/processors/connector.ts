@@ -62,20 +62,23 @@ export function processorUnavailable(processor: ConnectedProcessor): DomainError
 }
 
 /**
- * Every call to a processor: bounded by PROCESSOR_TIMEOUT; a refusal of the request's own becomes a 422 on its
- * field; anything else (the network, a 5xx, HTML, an undocumented body, the timeout) a 503. Only the kind of
+ * Every call to a processor: bounded by PROCESSOR_TIMEOUT; a refusal of the request's own (`refusalOf` reads the
+ * library's errors) becomes a 422 on its field; anything else (the network, a 5xx, HTML, an undocumented body, the timeout) a 503. Only the kind of
  * failure is logged: a processor's raw error may quote the request, and never the key.
  */
 export async function callProcessor<T>(
   processor: ConnectedProcessor,
   action: string,
   call: () => Promise<T>,
+  /** The library's error as a refusal of the request's own (ProcessorRefusal), or as it is. */
+  refusalOf: (error: unknown) => unknown,
 ): Promise<T> {
   const timedOut = Symbol("timed out");
   let outcome: T | typeof timedOut;
   try {
     outcome = await withDeadline<T | typeof timedOut>(call(), getEnv().PROCESSOR_TIMEOUT, () => timedOut);
-  } catch (error) {
+  } catch (thrown) {
+    const error = refusalOf(thrown);
     if (error instanceof ProcessorRefusal) throw validationError({ [error.field]: [error.reason] });
     logger.warn({ processor, action, failure: failureKind(error) }, "A processor call failed");
     throw processorUnavailable(processor);

@@ -87,11 +87,7 @@ export function mollieOutcome(payment: Payment): ProcessorOutcome {
 export function mollieConnector(key: string): Connector {
   const mollie = client(key);
   const call = <T>(action: string, work: () => Promise<T>) =>
-    callProcessor("mollie", action, () =>
-      work().catch((error: unknown) => {
-        throw refusalOf(error);
-      }),
-    );
+    callProcessor("mollie", action, work, refusalOf);
   return {
     processor: "mollie",
     async verifyKey() {

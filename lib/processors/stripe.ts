@@ -109,11 +109,7 @@ export function stripeConnector(key: string): Connector & {
 } {
   const stripe = client(key);
   const call = <T>(action: string, work: () => Promise<T>) =>
-    callProcessor("stripe", action, () =>
-      work().catch((error: unknown) => {
-        throw refusalOf(error);
-      }),
-    );
+    callProcessor("stripe", action, work, refusalOf);
   return {
     processor: "stripe",
     async verifyKey() {
