@@ -104,8 +104,8 @@ export async function distributeForCitus(client: Sql): Promise<string[]> {
  * run after the function files on every migration, so a function a file changed is distributed again.
  */
 export const DELEGATED_FUNCTIONS = [
-  "create_payment(bigint,text,text,text,numeric,text,text,text,integer,text,bigint,text,text,text,boolean,text,text,timestamptz)",
-  "settle_payment(bigint,bigint,text,text,text,text,json,bigint,boolean)",
+  "create_payment(bigint,text,text,text,numeric,text,text,text,integer,text,bigint,text,text,text,boolean,text,text,timestamptz,text,text,text)",
+  "settle_payment(bigint,bigint,text,text,text,text,json,bigint,boolean,numeric,boolean)",
   "create_refund(bigint,bigint,text,numeric,text,text,integer,boolean,text,text,timestamptz)",
   "record_event(bigint,text,text,bigint,json)",
   "claim_idempotency_key(bigint,text,text,timestamptz,text)",
@@ -124,7 +124,7 @@ export const DELEGATED_FUNCTIONS = [
  * db/functions on a new database), a function over a table's row type stayed there: distributing it copies it
  * to the workers.
  */
-const PROPAGATED_FUNCTIONS = [
+export const PROPAGATED_FUNCTIONS = [
   "merchant_now(bigint)",
   "payment_json(payments,text)",
   "minor_units(text)",

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
+import { DELEGATED_FUNCTIONS, PROPAGATED_FUNCTIONS } from "@/db/citus";
 import { functionsFolder, MIGRATION_LOCK_ID } from "@/db/config";
 import { FUNCTION_FILES } from "@/db/function-files";
 import { freshDatabase, migrations, migrationsUpTo, type FreshDatabase } from "../support/migrations";
@@ -69,6 +70,13 @@ describe("db/functions", () => {
     expect(defined.sort()).toEqual(built.map(({ signature }) => signature.split("(")[0]).sort());
     // A second run finds every checksum recorded.
     expect(await fresh.applyFunctions()).toEqual([]);
+    // Citus distributes functions by their signatures (db/citus.ts): each names one these files define.
+    for (const signature of [...DELEGATED_FUNCTIONS, ...PROPAGATED_FUNCTIONS]) {
+      const [row] = await fresh.query<{ found: boolean }>(
+        `select to_regprocedure('${signature}') is not null as found`,
+      );
+      expect(row!.found, signature).toBe(true);
+    }
   });
 
   it("refuses a file with a syntax error by its name and PostgreSQL's message, and changes nothing", async () => {
