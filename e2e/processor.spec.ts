@@ -38,6 +38,11 @@ test("an owner connects live to Mollie with the password; a refused key says why
   await expect(page.getByText(key)).toHaveCount(0);
   await lookInEveryView(page, "settings-processor-connected");
 
+  // Live has no test payments: its payments come from the API.
+  await page.goto("/live/dashboard/payments");
+  await expect(page.getByRole("heading", { name: "Payments" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create test payment" })).toHaveCount(0);
+
   // A live key of its own, then a payment through the API: made at Mollie.
   await page.goto("/live/dashboard/api-keys");
   await page.getByLabel("Token name").fill("backend");

@@ -13,6 +13,7 @@ const state = vi.hoisted(() => ({
   databaseOpen: false,
   recentPassword: false,
   recorded: [] as string[],
+  environmentKind: "sandbox",
 }));
 
 vi.mock("@/app/_lib/session", () => ({
@@ -25,6 +26,7 @@ vi.mock("@/app/_lib/session", () => ({
       name: "Member",
       role: state.role,
       sessionKey: "session-key",
+      environment: { id: 1, kind: state.environmentKind, name: "Test" },
     }),
 }));
 vi.mock("@/db/client", () => ({
@@ -214,5 +216,25 @@ describe("every action that moves money or grants access asks for the password a
     );
     expect(outcome).not.toHaveProperty("reauthenticate");
     expect(state.recorded).toEqual([]);
+  });
+});
+
+describe("live has no test payments (DESIGN.md: test helpers do not exist in live)", () => {
+  it("refuses to make, settle or settle a refund of a test payment in live, touching nothing", async () => {
+    state.role = "owner";
+    state.environmentKind = "live";
+    try {
+      for (const action of [
+        modules.payments.createTestPayment,
+        modules.payments.settle,
+        modules.payments.settleTestRefund,
+      ]) {
+        const outcome = (await action({}, new FormData())) as { message?: string };
+        expect(outcome.message).toMatch(/^Test payments are made and settled in a sandbox/);
+      }
+      expect(state.databaseTouched).toBe(false);
+    } finally {
+      state.environmentKind = "sandbox";
+    }
   });
 });

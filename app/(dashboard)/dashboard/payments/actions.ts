@@ -12,6 +12,13 @@ import { getEnv } from "@/lib/platform/env";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { settleRefund } from "@/lib/refunds/settlement";
 
+/**
+ * DESIGN.md, "Live and sandboxes": test helpers do not exist in live. Live payments come from the merchant's
+ * backend through the API, and only their processor moves them.
+ */
+const LIVE_HAS_NO_TEST_PAYMENTS =
+  "Test payments are made and settled in a sandbox: live payments come from your backend, and your processor settles them.";
+
 /** Blank optional fields are absent, as an API client would leave them out. */
 function text(formData: FormData, name: string): string | undefined {
   return formText(formData, name).trim() || undefined;
@@ -27,7 +34,8 @@ export async function createTestPayment(
   _previous: CreatedPaymentState,
   formData: FormData,
 ): Promise<CreatedPaymentState> {
-  return authorized("payments:write", async ({ merchantId }) => {
+  return authorized("payments:write", async ({ merchantId, environment }) => {
+    if (environment.kind === "live") return { message: LIVE_HAS_NO_TEST_PAYMENTS };
     const waitForPayer = formText(formData, "wait_for_payer") === "on";
     const values = {
       amount: text(formData, "amount") ?? "",
@@ -66,7 +74,8 @@ export async function createTestPayment(
 }
 
 export async function settle(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("payments:write", async ({ merchantId }) => {
+  return authorized("payments:write", async ({ merchantId, environment }) => {
+    if (environment.kind === "live") return { message: LIVE_HAS_NO_TEST_PAYMENTS };
     const outcome = text(formData, "outcome");
     try {
       const paymentId = formId(formData, "payment_id");
@@ -115,7 +124,8 @@ export async function cancelPendingPayment(_previous: FormState, formData: FormD
 
 /** Settles a test refund by hand, as a test payment is. */
 export async function settleTestRefund(_previous: FormState, formData: FormData): Promise<FormState> {
-  return authorized("payments:write", async ({ merchantId }) => {
+  return authorized("payments:write", async ({ merchantId, environment }) => {
+    if (environment.kind === "live") return { message: LIVE_HAS_NO_TEST_PAYMENTS };
     const outcome = text(formData, "outcome");
     try {
       const refund = await settleRefund(getDb(), formId(formData, "refund_id"), { outcome }, merchantId);

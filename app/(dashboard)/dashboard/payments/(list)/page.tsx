@@ -23,7 +23,7 @@ export default async function PaymentsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { merchantId, role } = await requireMerchantSession();
+  const { merchantId, role, environment } = await requireMerchantSession();
   const { filters, errors } = readPaymentFilters(await searchParams);
   const [[{ items, total, totalIsCapped }, currencies], choices] = await Promise.all([
     readFor(merchantId, (db) =>
@@ -47,7 +47,10 @@ export default async function PaymentsPage({
           >
             Export CSV
           </a>
-          {can(role, "payments:write") ? <CreatePaymentDialog currencies={choices} /> : null}
+          {/* Live has no test payments: its payments come from the API, taken by the processor. */}
+          {can(role, "payments:write") && environment.kind === "sandbox" ? (
+            <CreatePaymentDialog currencies={choices} />
+          ) : null}
         </div>
       </div>
       <LiveRefresh active={items.some((payment) => payment.status === "pending")} />
