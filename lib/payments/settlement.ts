@@ -34,6 +34,13 @@ export const MANUAL_FAILURE_REASONS: Record<SettledBy, string> = {
 /** DESIGN.md's words for cancelling a payment that is no longer pending (409). */
 export const NOT_CANCELABLE = "Only a pending payment can be canceled.";
 
+/**
+ * A pending payment the transition left as it was is a processor's (DESIGN.md, "Processors"): only what its
+ * processor answers moves it (409).
+ */
+export const MOVED_BY_ITS_PROCESSOR =
+  "This payment is taken by its processor (Mollie or Stripe): it completes or fails when the processor says so, and is canceled there.";
+
 /** Who owns payment `id`: the operator's commands name a payment alone. */
 async function ownerOf(db: Executor, paymentId: number): Promise<number | undefined> {
   const [row] = await db
@@ -83,6 +90,7 @@ export async function settlePayment(
   const result = await settleOwned(db, paymentId, settlement, merchantId);
   if (!result) throw new DomainError("not_found", `Payment ${paymentId} was not found.`);
   if ("payment" in result) return result.payment;
+  if (result.status === "pending") throw new DomainError("conflict", MOVED_BY_ITS_PROCESSOR);
   throw new DomainError(
     "conflict",
     `Payment ${paymentId} is already ${result.status}; completed and failed are final.`,
@@ -149,7 +157,8 @@ export async function cancelPayment(db: Executor, paymentId: number, merchantId:
   const canceled: Settlement = { outcome: "failed", failureCode: "canceled", failureReason: CANCELED_REASON };
   const result = await settleOwned(db, paymentId, canceled, merchantId ?? undefined);
   if (result && "payment" in result) return result.payment;
-  if (result) throw new DomainError("conflict", NOT_CANCELABLE);
+  if (result)
+    throw new DomainError("conflict", result.status === "pending" ? MOVED_BY_ITS_PROCESSOR : NOT_CANCELABLE);
   throw await unownedRowError(db, "payments", paymentId, merchantId);
 }
 

@@ -237,6 +237,13 @@ describe("Mollie, in live", () => {
     expect((await post(environments.sandbox, `id=${open.processor_payment_id}`)).status).toBe(200);
     expect((await post(environments.live, `id=${open.processor_payment_id}`)).status).toBe(200);
     expect((await payment(tokens.live, open.id)).status).toBe("pending");
+    // Nor a cancel here: it is canceled at Mollie (409), and stays pending.
+    const cancel = await callApi(server.baseUrl, `/api/payments/${open.id}/cancel`, {
+      token: tokens.live,
+      method: "POST",
+    });
+    expect(cancel.status).toBe(409);
+    expect(cancel.text).toContain("taken by its processor");
     // Nor does this platform's own card page take a card for it: the payer comes back to it, and could try.
     const returnPage = String(
       mollie.payments().find((each) => each.id === open.processor_payment_id)!.redirectUrl,
