@@ -32,6 +32,16 @@ const ENCRYPTED_COLUMNS: Array<{ table: string; column: string; key: string[]; c
     checkedAtBoot: false,
   },
   { table: "payout_accounts", column: "iban_ciphertext", key: ["merchant_id"] },
+  // A processor's key and Stripe's signing secret (lib/processors/connections.ts).
+  { table: "processor_connections", column: "key_ciphertext", key: ["merchant_id"] },
+  { table: "processor_connections", column: "webhook_secret_ciphertext", key: ["merchant_id"] },
+  // A processor's hosted page, the payment's checkout_url: as the token beside it.
+  {
+    table: "checkouts",
+    column: "hosted_url_ciphertext",
+    key: ["merchant_id", "payment_id"],
+    checkedAtBoot: false,
+  },
 ];
 
 export const keyId = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 8);
