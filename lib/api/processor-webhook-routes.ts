@@ -27,6 +27,8 @@ const refused = (message: string) => jsonResponse(400, { message });
 export function processorWebhookPath(
   pathname: string,
 ): { processor: ConnectedProcessor; merchantId: number } | null {
+  // Every API request passes here: a prefix check before the pattern.
+  if (!pathname.startsWith("/api/processors/")) return null;
   const match = WEBHOOK_PATH.exec(pathname);
   return match ? { processor: match[1] as ConnectedProcessor, merchantId: Number(match[2]) } : null;
 }

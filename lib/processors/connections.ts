@@ -66,12 +66,9 @@ export async function connectProcessor(
     throw validationError({ key: [`Live takes a live ${name} key; connect a test key in a sandbox.`] });
   if (environment?.environment === "sandbox" && mode === "live")
     throw validationError({ key: [`A sandbox takes a test ${name} key; a live key moves real money.`] });
-  const connector = connectorFor(processor, key);
-  await connector.verifyKey();
-  const webhook =
-    processor === "stripe"
-      ? await stripeConnector(key).makeWebhookEndpoint(processorWebhookUrl("stripe", merchantId))
-      : null;
+  const stripe = processor === "stripe" ? stripeConnector(key) : null;
+  await (stripe ?? connectorFor(processor, key)).verifyKey();
+  const webhook = stripe ? await stripe.makeWebhookEndpoint(processorWebhookUrl("stripe", merchantId)) : null;
   const keyLast4 = key.slice(-4);
   await db.transaction(async (tx) => {
     await tx.execute(sql`
