@@ -143,8 +143,8 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   },
   {
     site: "checkStoredSecrets and reencryptStoredSecrets, lib/platform/encryption.ts",
-    tables: ["webhook_endpoints", "users", "checkouts", "payout_accounts"],
-    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users|checkouts|payout_accounts)" where \(|^update "(webhook_endpoints|users|checkouts|payout_accounts)" set "\w+" = \$1 where \()/,
+    tables: ["webhook_endpoints", "users", "checkouts", "payout_accounts", "processor_connections"],
+    sql: /(as key, count\(\*\)::int as count, min\(|as stored from "(webhook_endpoints|users|checkouts|payout_accounts|processor_connections)" where \(|^update "(webhook_endpoints|users|checkouts|payout_accounts|processor_connections)" set "\w+" = \$1 where \()/,
     why: "At boot, and in `admin secrets:reencrypt`: every stored secret is checked or re-encrypted.",
     onCitus: "Multi-shard reads and by-id updates, once per boot or operator command.",
   },
