@@ -1,12 +1,14 @@
 // Settings → Processor (DESIGN.md, "Processors"): an owner connects live to Mollie (its stand-in, started by
 // e2e/global-setup.ts) with the password entered again; a key Mollie refuses is refused with its reason and
-// nothing is saved; a live payment then goes to Mollie, and its page names it, linked to Mollie's dashboard.
+// nothing is saved; a live payment then goes to Mollie, and its page names it, linked to Mollie's dashboard; once
+// paid on Mollie's page, the dashboard's refund of it goes to Mollie.
 import { lookInEveryView } from "./axe";
 import { confirmItsYou, expect, signUp, test, uniqueEmail } from "./fixtures";
 
 test("an owner connects live to Mollie with the password; a refused key says why; live payments go to Mollie", async ({
   page,
   request,
+  browser,
 }) => {
   const owner = { name: "Mollie Co", email: uniqueEmail("mollie"), password: "mollie passphrase" };
   const key = process.env.E2E_MOLLIE_LIVE_KEY!;
@@ -53,7 +55,9 @@ test("an owner connects live to Mollie with the password; a refused key says why
     data: { amount: "25.00", currency: "EUR" },
   });
   expect(created.status()).toBe(201);
-  const payment = ((await created.json()) as { data: { id: number; processor_payment_id: string } }).data;
+  const payment = (
+    (await created.json()) as { data: { id: number; processor_payment_id: string; checkout_url: string } }
+  ).data;
   await page.goto(`/live/dashboard/payments/${payment.id}`);
   const link = page.getByTestId("processor-payment-id");
   await expect(link).toHaveText(payment.processor_payment_id);
@@ -63,4 +67,24 @@ test("an owner connects live to Mollie with the password; a refused key says why
   );
   await expect(page.getByRole("button", { name: "Mark as paid" })).toHaveCount(0);
   await lookInEveryView(page, "payment-at-mollie");
+
+  // The payer pays on Mollie's page (the stand-in's, under the tests' own authority), and comes back here.
+  const payer = await browser.newContext({ ignoreHTTPSErrors: true });
+  const checkout = await payer.newPage();
+  await checkout.goto(payment.checkout_url);
+  await checkout.getByRole("button", { name: "Paid", exact: true }).click();
+  await expect(checkout).toHaveURL(/\/pay\//);
+  await payer.close();
+  // Mollie's webhook completed it; a refund from the dashboard goes to Mollie, and waits for Mollie's word.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("payment-status")).toContainText("completed");
+  }).toPass({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Refund", exact: true }).click();
+  await page.getByRole("dialog").getByLabel("Amount").fill("10.00");
+  await page.getByRole("dialog").getByRole("button", { name: "Refund", exact: true }).click();
+  const refunds = page.getByRole("region", { name: "Refunds" });
+  await expect(refunds.getByText("Pending").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Mark refund succeeded" })).toHaveCount(0);
+  await lookInEveryView(page, "payment-at-mollie-refunded");
 });

@@ -24,7 +24,9 @@ $$;
 -- decimals than the currency) raises SQLSTATE PA422, undoing the key's claim with everything else; the caller
 -- says why. The amount left out is all that is refundable; one with fewer decimals is written out to the
 -- currency's. Then the refund, its day's counts (the merchant's, then its customer's), its money out of the
--- available balance (post_move), and `refund.created` with its deliveries. Returns {id, replayed, refund}.
+-- available balance (post_move), and `refund.created` with its deliveries. A processor's payment's refund
+-- (DESIGN.md, "Processors") is made the same way and then sent to its processor by the caller: never settled by
+-- the simulator. Returns {id, replayed, refund, processor, processor_payment_id}.
 CREATE OR REPLACE FUNCTION create_refund(p_merchant_id bigint, p_payment_id bigint, p_event_id text,
   p_amount numeric, p_reason text, p_external_id text, p_auto_settle_ms integer, p_notify boolean,
   p_idempotency_key text, p_request_hash text, p_key_cutoff timestamptz) RETURNS json
@@ -40,12 +42,11 @@ BEGIN
   IF v_claim.replay_id IS NOT NULL THEN RETURN json_build_object('id', v_claim.replay_id, 'replayed', true); END IF;
 
   -- Read in the row this locks (a dispute moves it under the same lock): none while disputed.
-  SELECT id, customer_id, currency, amount, amount - amount_refunded - amount_refund_pending AS refundable
+  SELECT id, customer_id, currency, amount, amount - amount_refunded - amount_refund_pending AS refundable,
+         processor, processor_payment_id
   INTO v_payment FROM payments
   WHERE merchant_id = p_merchant_id AND id = p_payment_id AND status = 'completed'
     AND (dispute_status IS NULL OR dispute_status IN ('won', 'warning_closed'))
-    -- A processor's payment is refunded at its processor (not yet built): never by the simulator here.
-    AND processor = 'simulator'
   FOR UPDATE;
   v_amount := round(coalesce(p_amount, v_payment.refundable), scale(v_payment.amount));
   IF v_payment.id IS NULL OR scale(coalesce(p_amount, 0)) > scale(v_payment.amount) OR v_amount <= 0
@@ -55,11 +56,12 @@ BEGIN
   UPDATE payments SET amount_refund_pending = amount_refund_pending + v_amount, updated_at = v_now
   WHERE merchant_id = p_merchant_id AND id = p_payment_id;
 
-  v_settle_at := CASE WHEN p_auto_settle_ms > 0 THEN v_now + p_auto_settle_ms * interval '1 millisecond' END;
+  v_settle_at := CASE WHEN p_auto_settle_ms > 0 AND v_payment.processor = 'simulator'
+                      THEN v_now + p_auto_settle_ms * interval '1 millisecond' END;
   INSERT INTO refunds (merchant_id, payment_id, customer_id, amount, currency, reason, external_id, settle_at,
-                       created_at, updated_at)
+                       processor, created_at, updated_at)
   VALUES (p_merchant_id, p_payment_id, v_payment.customer_id, v_amount, v_payment.currency, p_reason,
-          p_external_id, v_settle_at, v_now, v_now)
+          p_external_id, v_settle_at, v_payment.processor, v_now, v_now)
   RETURNING * INTO v_refund;
 
   -- Its day's count, the merchant's and its customer's (the refunds list's totals), after the payment's lock.
@@ -83,7 +85,8 @@ BEGIN
   IF v_claim.key_id IS NOT NULL THEN
     UPDATE idempotency_keys SET refund_id = v_refund.id WHERE merchant_id = p_merchant_id AND id = v_claim.key_id;
   END IF;
-  RETURN json_build_object('id', v_refund.id, 'replayed', false, 'refund', refund_json(v_refund));
+  RETURN json_build_object('id', v_refund.id, 'replayed', false, 'refund', refund_json(v_refund),
+                           'processor', v_payment.processor, 'processor_payment_id', v_payment.processor_payment_id);
 END
 $$;
 
@@ -93,10 +96,11 @@ $$;
 -- state (the merchant's row, then its customer's); a failed refund's money back on the available balance;
 -- `refund.succeeded` or `refund.failed` with deliveries; then a succeeded refund's customer's refunded sum
 -- and the day's refunded total; and the refunds list's day's counts, from pending to the outcome. The rows
--- are taken in the order every writer takes them. Returns the refund as the API shows it, or null when it
--- was no longer pending or is not the merchant's.
+-- are taken in the order every writer takes them. A processor's refund moves only on what its processor
+-- answered (p_by_processor), a simulated one never by it. Returns the refund as the API shows it, or null
+-- when it was no longer pending, is not the merchant's, or is not the caller's to move.
 CREATE OR REPLACE FUNCTION settle_refund(p_merchant_id bigint, p_refund_id bigint, p_event_id text,
-  p_outcome text, p_failure_reason text, p_notify boolean) RETURNS json
+  p_outcome text, p_failure_reason text, p_notify boolean, p_by_processor boolean DEFAULT false) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := merchant_now(p_merchant_id);
@@ -113,6 +117,7 @@ DECLARE
 BEGIN
   UPDATE refunds SET status = p_outcome, failure_reason = p_failure_reason, settled_at = v_now, updated_at = v_now
   WHERE merchant_id = p_merchant_id AND id = p_refund_id AND status = 'pending'
+    AND (processor = 'simulator') = NOT p_by_processor
   RETURNING * INTO v_refund;
   IF NOT FOUND THEN
     RETURN NULL;

@@ -1,7 +1,7 @@
 // Refunds and the daily figures kept beside them.
 import { sql } from "drizzle-orm";
-import { bigint, date, index, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { REFUND_REASONS, REFUND_STATUSES } from "../enums";
+import { bigint, date, index, numeric, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { PROCESSORS, REFUND_REASONS, REFUND_STATUSES } from "../enums";
 import { merchantIdColumn } from "./accounts";
 import { at, createdAt, rowId, updatedAt, sameMerchantKey } from "./columns";
 import { payments } from "./payments";
@@ -26,6 +26,12 @@ export const refunds = pgTable(
     /** When the simulated processor settles it; null when automatic settlement is off. */
     settleAt: at("settle_at"),
     settledAt: at("settled_at"),
+    /** Who gives it back: its payment's processor (DESIGN.md, "Processors"), or the simulator. */
+    processor: text("processor", { enum: PROCESSORS }).notNull().default("simulator"),
+    /** Its id at that processor (Mollie's `re_…`, Stripe's `re_…`); null until the processor has it. */
+    processorRefundId: text("processor_refund_id"),
+    /** When it was last sent to or asked about at its processor; null: never. */
+    processorCheckedAt: at("processor_checked_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -51,6 +57,14 @@ export const refunds = pgTable(
     index("refunds_merchant_customer_created_idx")
       .on(t.merchantId, t.customerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`customer_id is not null`),
+    // A processor's webhook names its own id: found in the environment its path names.
+    uniqueIndex("refunds_merchant_processor_refund_idx")
+      .on(t.merchantId, t.processorRefundId)
+      .where(sql`processor_refund_id is not null`),
+    // The reconciler's few: processors' refunds still pending, oldest first.
+    index("refunds_processor_pending_idx")
+      .on(t.createdAt)
+      .where(sql`status = 'pending' and processor <> 'simulator'`),
     // The settler's due refunds.
     index("refunds_pending_settle_idx")
       .on(t.settleAt)

@@ -5,7 +5,8 @@ import { DomainError } from "@/lib/platform/errors";
 import { logger } from "@/lib/platform/logger";
 import { readProcessorConnection, type ProcessorConnection } from "@/lib/processors/connections";
 import { syncProcessorPayment } from "@/lib/processors/payments";
-import { STRIPE_EVENTS, verifiedStripeEvent } from "@/lib/processors/stripe";
+import { syncProcessorRefund, syncRefundsOfPayment } from "@/lib/processors/refunds";
+import { STRIPE_REFUND_EVENTS, STRIPE_SESSION_EVENTS, verifiedStripeEvent } from "@/lib/processors/stripe";
 import { HttpError } from "./api-errors";
 import { readRequestBody } from "./request-body";
 import { errorResponse, jsonResponse } from "./responses";
@@ -68,8 +69,11 @@ export async function serveProcessorWebhook(
 async function mollieWebhook(body: Buffer, connection: ProcessorConnection, merchantId: number) {
   const id = new URLSearchParams(body.toString("utf8")).get("id");
   if (!id || !MOLLIE_PAYMENT_ID.test(id)) return refused("The id field must be a Mollie payment id.");
-  const result = await syncProcessorPayment(getDb(), merchantId, connection, id);
-  logger.info({ processor: "mollie", environment: merchantId, id, result }, "Processor webhook");
+  const db = getDb();
+  const result = await syncProcessorPayment(db, merchantId, connection, id);
+  // Mollie calls the same webhook, with the payment's id, when one of its refunds moves.
+  const refunds = result === "final" ? await syncRefundsOfPayment(db, merchantId, connection, id) : 0;
+  logger.info({ processor: "mollie", environment: merchantId, id, result, refunds }, "Processor webhook");
   // Mollie's advice: the same 200 for an id it never made here, so a caller learns nothing from the answer.
   return received();
 }
@@ -84,10 +88,14 @@ async function stripeWebhook(
     ? verifiedStripeEvent(body, signature, connection.webhookSecret)
     : null;
   if (!event) return refused("The Stripe-Signature header does not verify, or the event is too old.");
-  if (!(STRIPE_EVENTS as readonly string[]).includes(event.type)) return received();
   const id = (event.data.object as { id?: unknown }).id;
-  if (typeof id !== "string") return refused("The event names no Checkout Session.");
-  const result = await syncProcessorPayment(getDb(), merchantId, connection, id);
+  const isRefund = (STRIPE_REFUND_EVENTS as readonly string[]).includes(event.type);
+  if (!isRefund && !(STRIPE_SESSION_EVENTS as readonly string[]).includes(event.type)) return received();
+  if (typeof id !== "string") return refused("The event names no Checkout Session or refund.");
+  const result = isRefund
+    ? ((await syncProcessorRefund(getDb(), merchantId, connection, { processorRefundId: id }))?.status ??
+      "pending")
+    : await syncProcessorPayment(getDb(), merchantId, connection, id);
   logger.info(
     { processor: "stripe", environment: merchantId, id, event: event.id, result },
     "Processor webhook",

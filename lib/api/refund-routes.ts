@@ -78,7 +78,7 @@ export const createRefundRoute = defineRoute({
   body: jsonBody("CreateRefund", { required: false }),
   responses: {
     201: createdResponse(
-      "Created; the body carries the refund (pending).",
+      "Created; the body carries the refund (pending; a processor's payment's may have succeeded or failed at once).",
       "/api/refunds/{id}",
       "Refund created successfully",
       ref("Refund"),
@@ -90,9 +90,11 @@ export const createRefundRoute = defineRoute({
       'Validation failed, the payment is not completed (errors.payment: "Only a completed payment can be refunded."), or the amount is more than is refundable (errors.amount names the maximum).',
     ),
   },
-  handler: async ({ db, env, merchantId, params, request, body }) => {
+  handler: async ({ db, env, merchantId, token, params, request, body, extendDeadline }) => {
     const paymentId = pathId(params.id);
     const idempotencyKey = readIdempotencyKey(request);
+    // A processor's payment's refund is sent there before the answer (DESIGN.md, "Processors").
+    if (token.processor !== null) extendDeadline(env.PROCESSOR_TIMEOUT + env.API_DEADLINE_MS);
     const { refundId, replayed, refund } = await asApiAnswer(
       createRefund(db, merchantId, paymentId, body, {
         autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,

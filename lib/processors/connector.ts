@@ -35,18 +35,37 @@ export type ProcessorOutcome =
   | { state: "completed"; fee: string | null }
   | { state: "failed"; failureCode: PaymentFailureCode; failureReason: string };
 
+/** Part or all of a paid processor payment, to give back (its processor's own refund). */
+export type RefundRequest = {
+  processorPaymentId: string;
+  /** In the currency's minor units as this platform writes amounts, as HostedPaymentRequest's. */
+  amount: string;
+  currency: string;
+  /** The platform's reference for it, shown in the processor's dashboard. */
+  reference: string;
+  /** The same key for every attempt at this refund, so a retried call never gives the money back twice. */
+  idempotencyKey: string;
+};
+
+/** Where a processor's refund stands, read from the processor itself. */
+export type ProcessorRefundOutcome =
+  { state: "pending" } | { state: "succeeded" } | { state: "failed"; failureReason: string };
+
 export type Connector = {
   processor: ConnectedProcessor;
   /** Whether the processor takes the key: resolves, or throws a 422 naming `key` with the processor's reason. */
   verifyKey(): Promise<void>;
   createPayment(request: HostedPaymentRequest): Promise<HostedPayment>;
   paymentOutcome(processorPaymentId: string): Promise<ProcessorOutcome>;
+  /** The refund made at the processor (or the one an earlier attempt under the same key made), where it stands. */
+  createRefund(request: RefundRequest): Promise<{ id: string; outcome: ProcessorRefundOutcome }>;
+  refundOutcome(processorPaymentId: string, processorRefundId: string): Promise<ProcessorRefundOutcome>;
 };
 
 /** The processor refused what was asked of it for a reason of the request's own (not an outage). */
 export class ProcessorRefusal extends Error {
   constructor(
-    readonly field: "key" | "amount" | "currency",
+    readonly field: "key" | "amount" | "currency" | "refund",
     readonly reason: string,
   ) {
     super(reason);

@@ -1,5 +1,12 @@
 import "server-only";
-import { createMollieClient, MollieApiError, PaymentStatus, type Payment } from "@mollie/api-client";
+import {
+  createMollieClient,
+  MollieApiError,
+  PaymentStatus,
+  RefundStatus,
+  type Payment,
+  type Refund,
+} from "@mollie/api-client";
 import type { PaymentFailureCode } from "@/db/enums";
 import { getEnv } from "@/lib/platform/env";
 import {
@@ -9,6 +16,7 @@ import {
   withoutKeys,
   type Connector,
   type ProcessorOutcome,
+  type ProcessorRefundOutcome,
 } from "./connector";
 
 // Mollie through its official library (@mollie/api-client): payments on Mollie's hosted checkout, whose status
@@ -52,6 +60,27 @@ function refusalOf(error: unknown): unknown {
   return error;
 }
 
+/** A refund Mollie will not make (a 409 duplicate, a 422 on its amount or payment): the refund fails with its words. */
+function refundRefusalOf(error: unknown): unknown {
+  if (error instanceof MollieApiError && (error.statusCode === 409 || error.statusCode === 422))
+    return new ProcessorRefusal("refund", `Mollie refused the refund: ${withoutKeys(error.message)}`);
+  return refusalOf(error);
+}
+
+/** A refund's status: refunded succeeds; failed and canceled fail; queued, pending and processing wait. */
+export function mollieRefundOutcome(refund: Refund): ProcessorRefundOutcome {
+  switch (refund.status) {
+    case RefundStatus.refunded:
+      return { state: "succeeded" };
+    case RefundStatus.failed:
+      return { state: "failed", failureReason: "Mollie could not give the money back to the payer." };
+    case RefundStatus.canceled:
+      return { state: "failed", failureReason: "The refund was canceled at Mollie." };
+    default:
+      return { state: "pending" };
+  }
+}
+
 /** Mollie's status, in the platform's terms: paid completes; failed, canceled and expired fail; the rest wait. */
 export function mollieOutcome(payment: Payment): ProcessorOutcome {
   switch (payment.status) {
@@ -86,8 +115,8 @@ export function mollieOutcome(payment: Payment): ProcessorOutcome {
 
 export function mollieConnector(key: string): Connector {
   const mollie = client(key);
-  const call = <T>(action: string, work: () => Promise<T>) =>
-    callProcessor("mollie", action, work, refusalOf);
+  const call = <T>(action: string, work: () => Promise<T>, refusals = refusalOf) =>
+    callProcessor("mollie", action, work, refusals);
   return {
     processor: "mollie",
     async verifyKey() {
@@ -119,6 +148,30 @@ export function mollieConnector(key: string): Connector {
         const payment = await mollie.payments.get(processorPaymentId);
         if (payment.id !== processorPaymentId) throw new Error("Mollie answered with another payment");
         return mollieOutcome(payment);
+      });
+    },
+    createRefund(request) {
+      return call(
+        "create refund",
+        async () => {
+          const refund = await mollie.paymentRefunds.create({
+            paymentId: request.processorPaymentId,
+            amount: { currency: request.currency, value: request.amount },
+            description: `Refund ${request.reference}`,
+            metadata: { reference: request.reference },
+            idempotencyKey: request.idempotencyKey,
+          });
+          if (typeof refund.id !== "string") throw new Error("Mollie answered without a refund");
+          return { id: refund.id, outcome: mollieRefundOutcome(refund) };
+        },
+        refundRefusalOf,
+      );
+    },
+    refundOutcome(processorPaymentId, processorRefundId) {
+      return call("read refund", async () => {
+        const refund = await mollie.paymentRefunds.get(processorRefundId, { paymentId: processorPaymentId });
+        if (refund.id !== processorRefundId) throw new Error("Mollie answered with another refund");
+        return mollieRefundOutcome(refund);
       });
     },
   };

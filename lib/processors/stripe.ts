@@ -12,6 +12,7 @@ import {
   withoutKeys,
   type Connector,
   type ProcessorOutcome,
+  type ProcessorRefundOutcome,
 } from "./connector";
 
 // Stripe through its official library (stripe): a Checkout Session per payment, its state always read back
@@ -20,13 +21,16 @@ import {
 /** A secret or restricted key (docs.stripe.com, "API keys"). */
 export const STRIPE_KEY_SHAPE = /^(sk|rk)_(test|live)_[A-Za-z0-9]{10,247}$/;
 
-/** What this platform listens to: a session paid (at once or later), failed later, or expired. */
-export const STRIPE_EVENTS = [
+/** What this platform listens to: a session paid (at once or later), failed later, or expired… */
+export const STRIPE_SESSION_EVENTS = [
   "checkout.session.completed",
   "checkout.session.async_payment_succeeded",
   "checkout.session.async_payment_failed",
   "checkout.session.expired",
 ] as const;
+/** …and a refund that succeeded or failed (docs.stripe.com/refunds, "Refund events"). */
+export const STRIPE_REFUND_EVENTS = ["refund.updated", "refund.failed"] as const;
+export const STRIPE_EVENTS = [...STRIPE_SESSION_EVENTS, ...STRIPE_REFUND_EVENTS] as const;
 
 /** Stripe's decline codes (docs.stripe.com, "Decline codes"), in this platform's; any other is card_declined. */
 const DECLINES: Partial<Record<string, PaymentFailureCode>> = {
@@ -62,6 +66,26 @@ function refusalOf(error: unknown): unknown {
       "Stripe does not take this amount in this currency.",
     );
   return error;
+}
+
+/** A refund Stripe will not make (already refunded, more than is left, a disputed charge): it fails with its words. */
+function refundRefusalOf(error: unknown): unknown {
+  if (error instanceof Stripe.errors.StripeInvalidRequestError)
+    return new ProcessorRefusal("refund", `Stripe refused the refund: ${withoutKeys(error.message)}`);
+  return refusalOf(error);
+}
+
+/** A refund's status: succeeded; failed or canceled fail with Stripe's reason; pending and requires_action wait. */
+export function stripeRefundOutcome(refund: Stripe.Refund): ProcessorRefundOutcome {
+  if (refund.status === "succeeded") return { state: "succeeded" };
+  if (refund.status === "failed" || refund.status === "canceled") {
+    const reason = refund.failure_reason ?? refund.status;
+    return {
+      state: "failed",
+      failureReason: `Stripe could not give the money back (${reason.replaceAll("_", " ")}).`,
+    };
+  }
+  return { state: "pending" };
 }
 
 /** A decimal amount in Stripe's integer minor units: "12.50" EUR is 1250, "1500" JPY is 1500. */
@@ -108,8 +132,8 @@ export function stripeConnector(key: string): Connector & {
   makeWebhookEndpoint(url: string): Promise<{ id: string; secret: string }>;
 } {
   const stripe = client(key);
-  const call = <T>(action: string, work: () => Promise<T>) =>
-    callProcessor("stripe", action, work, refusalOf);
+  const call = <T>(action: string, work: () => Promise<T>, refusals = refusalOf) =>
+    callProcessor("stripe", action, work, refusals);
   return {
     processor: "stripe",
     async verifyKey() {
@@ -160,6 +184,37 @@ export function stripeConnector(key: string): Connector & {
         });
         if (session.id !== processorPaymentId) throw new Error("Stripe answered with another session");
         return stripeOutcome(session);
+      });
+    },
+    createRefund(request) {
+      return call(
+        "create refund",
+        async () => {
+          // A session's money is its PaymentIntent's: the refund names that.
+          const session = await stripe.checkout.sessions.retrieve(request.processorPaymentId);
+          const intent =
+            typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
+          if (session.id !== request.processorPaymentId || !intent)
+            throw new Error("Stripe answered with no PaymentIntent to refund");
+          const refund = await stripe.refunds.create(
+            {
+              payment_intent: intent,
+              amount: stripeUnits(request.amount, request.currency),
+              metadata: { reference: request.reference },
+            },
+            { idempotencyKey: request.idempotencyKey },
+          );
+          if (typeof refund.id !== "string") throw new Error("Stripe answered without a refund");
+          return { id: refund.id, outcome: stripeRefundOutcome(refund) };
+        },
+        refundRefusalOf,
+      );
+    },
+    refundOutcome(_processorPaymentId, processorRefundId) {
+      return call("read refund", async () => {
+        const refund = await stripe.refunds.retrieve(processorRefundId);
+        if (refund.id !== processorRefundId) throw new Error("Stripe answered with another refund");
+        return stripeRefundOutcome(refund);
       });
     },
   };

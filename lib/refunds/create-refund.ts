@@ -10,7 +10,8 @@ import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { unownedRowError } from "@/lib/platform/ownership";
 import { messages, parseInput } from "@/lib/platform/validation";
-import { PROCESSOR_NAMES } from "@/lib/processors/names";
+import { readProcessorConnection } from "@/lib/processors/connections";
+import { syncProcessorRefund } from "@/lib/processors/refunds";
 import { toRefundResource, type RefundRow } from "./resource";
 import { createRefundSchema, type CreateRefundInput, type RefundResource } from "./schemas";
 
@@ -55,23 +56,15 @@ async function explainRefusal(db: Executor, merchantId: number, paymentId: numbe
     refundable: string;
     disputed: boolean;
     zero: boolean;
-    processor: Processor;
   }>(
     db,
     sql`select merchant_id, status, currency, (amount - amount_refunded - amount_refund_pending)::text as refundable,
-               coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed, amount = 0 as zero,
-               processor
+               coalesce(dispute_status not in ('won', 'warning_closed'), false) as disputed, amount = 0 as zero
         from payments where merchant_id = ${merchantId} and id = ${paymentId}`,
   );
   if (!payment) return unownedRowError(db, "payments", paymentId, merchantId);
   if (payment.status !== "completed") return validationError({ payment: [NOT_REFUNDABLE] });
   if (payment.zero) return validationError({ amount: [NOTHING_TO_REFUND] });
-  if (payment.processor !== "simulator")
-    return validationError({
-      payment: [
-        `A payment taken by ${PROCESSOR_NAMES[payment.processor]} is refunded in its own dashboard for now.`,
-      ],
-    });
   if (payment.disputed) return validationError({ payment: ["A disputed payment cannot be refunded."] });
   const refusal = amount === undefined ? null : amountRefusal(amount, payment.currency);
   if (refusal) return validationError({ amount: [refusal] });
@@ -104,15 +97,23 @@ export async function createRefund(
           hash: requestHash({ refund_of: paymentId, ...input, amount: sameAmount(input.amount) }),
         };
   const [row] = await onceMoreOnConflict(() =>
-    selectRows<{ made: { id: number | string; replayed: boolean; refund?: RefundRow } }>(
-      db,
-      createRefundCall(merchantId, paymentId, input, options.autoSettleMs, key),
-    ).catch(async (error: unknown) => {
-      if (isIdempotencyKeyReused(error)) throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
-      if (isWriteRefused(error)) throw await explainRefusal(db, merchantId, paymentId, input.amount);
-      throw error;
-    }),
+    selectRows<{
+      made: { id: number | string; replayed: boolean; refund?: RefundRow; processor?: Processor };
+    }>(db, createRefundCall(merchantId, paymentId, input, options.autoSettleMs, key)).catch(
+      async (error: unknown) => {
+        if (isIdempotencyKeyReused(error)) throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+        if (isWriteRefused(error)) throw await explainRefusal(db, merchantId, paymentId, input.amount);
+        throw error;
+      },
+    ),
   );
-  const { id, replayed, refund } = row!.made;
-  return { refundId: Number(id), replayed, refund: refund && toRefundResource(refund) };
+  const { id, replayed, refund, processor } = row!.made;
+  const refundId = Number(id);
+  // A processor's payment's refund is sent there now (DESIGN.md, "Processors"); one the processor cannot take
+  // now stays pending, and the reconciler sends it. The answer is the refund as that left it.
+  const connection =
+    processor && processor !== "simulator" ? await readProcessorConnection(db, merchantId) : null;
+  const settled = connection && (await syncProcessorRefund(db, merchantId, connection, { refundId }));
+  const answer = settled ?? refund;
+  return { refundId, replayed, refund: answer && toRefundResource(answer) };
 }

@@ -14,6 +14,10 @@ import { toRefundResource, type RefundRow } from "./resource";
 import { settleRefundSchema, type RefundResource } from "./schemas";
 
 export type RefundOutcome = "succeeded" | "failed";
+
+/** A pending refund the transition left as it was is a processor's: only what its processor answers moves it (409). */
+export const REFUNDED_BY_ITS_PROCESSOR =
+  "This refund is given back by its payment's processor (Mollie or Stripe): it succeeds or fails when the processor says so.";
 export type RefundSettlement = { outcome: RefundOutcome; failureReason: string | null };
 
 /**
@@ -33,18 +37,20 @@ export function simulateRefund(refund: { amount: string }): RefundSettlement {
  * refund out of pending, the payment's sums and day's totals, a failed refund's money back on the balance,
  * its event with deliveries, and the counts and totals that follow, top to bottom. In the caller's
  * transaction when `db` is one. Concurrent settles of one refund give exactly one transition and one event.
- * Null when it was not pending (or not this merchant's).
+ * Null when it was not pending (or not this merchant's), or is a processor's and `byProcessor` is not set.
  */
-async function transitionRefund(
+export async function transitionRefund(
   db: Executor,
   refundId: number,
   settlement: RefundSettlement,
   merchantId: number,
+  byProcessor = false,
 ): Promise<RefundRow | null> {
   const [row] = await selectRows<{ settled: RefundRow | null }>(
     db,
     sql`select settle_refund(${merchantId}::bigint, ${refundId}::bigint, ${publicId("evt")}::text,
-      ${settlement.outcome}::text, ${settlement.failureReason}::text, ${!onCitus()}::boolean) as settled`,
+      ${settlement.outcome}::text, ${settlement.failureReason}::text, ${!onCitus()}::boolean,
+      ${byProcessor}::boolean) as settled`,
   );
   return row?.settled ?? null;
 }
@@ -75,6 +81,7 @@ export async function settleRefund(
     db,
     sql`select status from refunds where id = ${refundId} and merchant_id = ${owner}`,
   );
+  if (now?.status === "pending") throw new DomainError("conflict", REFUNDED_BY_ITS_PROCESSOR);
   throw new DomainError(
     "conflict",
     `Refund ${refundId} is already ${now?.status ?? "settled"}; succeeded and failed are final.`,

@@ -186,7 +186,7 @@ describe.runIf(citus)("on Citus, sharded by merchant", () => {
       await delegated(
         "settle the refund",
         sql`select settle_refund(${merchantId}::bigint, ${refundId}::bigint, ${`evt_refund_${Date.now()}`}::text,
-          'succeeded', null, false)`,
+          'succeeded', null, false, false)`,
       );
       // A payer pays at a new payment's checkout.
       const checkout = newCheckoutToken(merchantId);

@@ -61,10 +61,10 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     onCitus: PER_MERCHANT,
   },
   {
-    site: "reconcileProcessorPayments (lib/processors/reconciler.ts)",
-    tables: ["payments"],
-    sql: /^update payments set processor_checked_at = now\(\) where \(merchant_id, id\) in \(select merchant_id, id from payments where status = 'pending' and processor <> 'simulator' .* for update skip locked\)\s*returning merchant_id, processor_payment_id$/,
-    why: "A webhook that never came: the processors' payments pending past PROCESSOR_RECONCILE_AFTER are claimed, then each is asked of its processor and moved in its merchant's own call.",
+    site: "reconcileProcessorPayments, reconcileProcessorRefunds (lib/processors/reconciler.ts)",
+    tables: ["payments", "refunds"],
+    sql: /^update "(payments|refunds)" set processor_checked_at = now\(\) where \(merchant_id, id\) in \(select merchant_id, id from "(payments|refunds)" where status = 'pending' and processor <> 'simulator' .* for update skip locked\)\s*returning merchant_id, (processor_payment_id|id::text) as id$/,
+    why: "A webhook that never came: the processors' payments and refunds pending past PROCESSOR_RECONCILE_AFTER are claimed, then each is sent to or asked of its processor and moved in its merchant's own call.",
     onCitus: PER_MERCHANT,
   },
   {

@@ -184,10 +184,12 @@ export default async function PaymentPage({ params }: Props) {
     ],
   ];
   const refundable = completed && payment.amountRefundable !== "0.00" && !disputed;
-  // Nothing to do with a settled payment that has nothing left to refund: no empty row of buttons.
-  // A processor's payment is moved and refunded at its processor only.
-  const hasActions =
-    canWrite && payment.processor === "simulator" && (payment.status === "pending" || refundable);
+  // Nothing to do with a settled payment that has nothing left to refund: no empty row of buttons. A
+  // processor's payment is moved by its processor only, and refunded through it (docs/processors.md).
+  const simulated = payment.processor === "simulator";
+  const hasActions = canWrite && ((simulated && payment.status === "pending") || refundable);
+  // Settling a refund by hand is the simulator's, in a sandbox: a processor's refund is moved by the processor.
+  const canSettleRefunds = canWrite && simulated && environment.kind !== "live";
   return (
     <div className="max-w-4xl space-y-6">
       <LiveUpdates scope={`payment:${payment.id}`} version={version} />
@@ -289,7 +291,7 @@ export default async function PaymentPage({ params }: Props) {
           <p className="text-sm text-zinc-600 dark:text-zinc-400">—</p>
         )}
       </section>
-      <RefundsSection refunds={refunds} canSettle={canWrite} />
+      <RefundsSection refunds={refunds} canSettle={canSettleRefunds} />
       <PaymentTimeline
         paymentId={payment.id}
         timeline={timeline}
