@@ -1,5 +1,6 @@
 import { pageQuerySchema } from "@/lib/platform/list-query";
 import { idParam } from "@/lib/platform/validation";
+import { refundsAtProcessor } from "@/lib/processors/refunds";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { findRefund, listMerchantRefunds, listPaymentRefunds } from "@/lib/refunds/queries";
 import { listRefundsQuerySchema } from "@/lib/refunds/schemas";
@@ -99,6 +100,7 @@ export const createRefundRoute = defineRoute({
       createRefund(db, merchantId, paymentId, body, {
         autoSettleMs: env.PAYMENTS_AUTO_SETTLE_MS,
         idempotencyKey,
+        atProcessor: refundsAtProcessor(db, merchantId),
       }),
     );
     // A replay answers with the refund as it is now (it may have settled since).

@@ -8,7 +8,7 @@ import { minorUnits } from "@/lib/money/currencies";
 import { DomainError } from "@/lib/platform/errors";
 import type { RefundRow } from "@/lib/refunds/resource";
 import { transitionRefund, type RefundSettlement } from "@/lib/refunds/settlement";
-import { connectorFor, type ProcessorConnection } from "./connections";
+import { connectorFor, readProcessorConnection, type ProcessorConnection } from "./connections";
 import type { ProcessorRefundOutcome } from "./connector";
 
 // A refund of a processor's payment (DESIGN.md, "Processors"). It is made here first, where what is refundable
@@ -127,4 +127,12 @@ export async function syncRefundsOfPayment(
   for (const row of pending)
     if (await syncProcessorRefund(db, merchantId, connection, { refundId: Number(row.id) })) settled += 1;
   return settled;
+}
+
+/** createRefund's `atProcessor`: a new refund of one of the environment's processor payments, sent there now. */
+export function refundsAtProcessor(db: Executor, merchantId: number) {
+  return async (refundId: number): Promise<RefundRow | null> => {
+    const connection = await readProcessorConnection(db, merchantId);
+    return connection && syncProcessorRefund(db, merchantId, connection, { refundId });
+  };
 }

@@ -10,8 +10,6 @@ import { DomainError, validationError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
 import { unownedRowError } from "@/lib/platform/ownership";
 import { messages, parseInput } from "@/lib/platform/validation";
-import { readProcessorConnection } from "@/lib/processors/connections";
-import { syncProcessorRefund } from "@/lib/processors/refunds";
 import { toRefundResource, type RefundRow } from "./resource";
 import { createRefundSchema, type CreateRefundInput, type RefundResource } from "./schemas";
 
@@ -25,6 +23,11 @@ export type CreateRefundOptions = {
   /** Delay before the simulated processor settles it; 0 leaves it pending until settled by hand. */
   autoSettleMs: number;
   idempotencyKey?: string;
+  /**
+   * Sends a processor's payment's refund to its processor (lib/processors/refunds.ts, handed in by the caller):
+   * the refund as that settled it, or null while it stays pending.
+   */
+  atProcessor?: (refundId: number) => Promise<RefundRow | null>;
 };
 
 /**
@@ -111,9 +114,8 @@ export async function createRefund(
   const refundId = Number(id);
   // A processor's payment's refund is sent there now (DESIGN.md, "Processors"); one the processor cannot take
   // now stays pending, and the reconciler sends it. The answer is the refund as that left it.
-  const connection =
-    processor && processor !== "simulator" ? await readProcessorConnection(db, merchantId) : null;
-  const settled = connection && (await syncProcessorRefund(db, merchantId, connection, { refundId }));
+  const atProcessor = processor && processor !== "simulator" ? options.atProcessor : undefined;
+  const settled = atProcessor ? await atProcessor(refundId) : null;
   const answer = settled ?? refund;
   return { refundId, replayed, refund: answer && toRefundResource(answer) };
 }

@@ -9,6 +9,7 @@ import { checkoutUrl } from "@/lib/payments/checkout-token";
 import { createPayment } from "@/lib/payments/create-payment";
 import { cancelPayment, settlePayment } from "@/lib/payments/settlement";
 import { getEnv } from "@/lib/platform/env";
+import { refundsAtProcessor } from "@/lib/processors/refunds";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { settleRefund } from "@/lib/refunds/settlement";
 
@@ -99,7 +100,10 @@ export async function refundPayment(_previous: FormState, formData: FormData): P
         merchantId,
         paymentId,
         { amount: text(formData, "amount"), reason: text(formData, "reason") },
-        { autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS },
+        {
+          autoSettleMs: getEnv().PAYMENTS_AUTO_SETTLE_MS,
+          atProcessor: refundsAtProcessor(getDb(), merchantId),
+        },
       );
       revalidatePath(`/dashboard/payments/${paymentId}`);
       return { ok: true, message: `Refund ${refundId} created.` };
