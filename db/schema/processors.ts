@@ -1,5 +1,5 @@
 // The processors an environment's owners connected (DESIGN.md, "Processors").
-import { bigint, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { CONNECTED_PROCESSORS } from "../enums";
 import { merchantIdColumn } from "./accounts";
 import { at, createdAt } from "./columns";
@@ -20,8 +20,7 @@ export const processorConnections = pgTable(
     /** Stripe: the webhook endpoint made at connection (`we_…`), and its signing secret, encrypted. */
     webhookEndpointId: text("webhook_endpoint_id"),
     webhookSecretCiphertext: text("webhook_secret_ciphertext"),
-    /** Who connected it (a user of the account); null for an operator's `admin processor:connect`. */
-    connectedBy: bigint("connected_by", { mode: "number" }),
+    /** Who connected it is in the security history (processor.connected), with the account's other changes. */
     connectedAt: at("connected_at").notNull().defaultNow(),
     createdAt: createdAt(),
   },

@@ -18,16 +18,34 @@ export function newCheckoutToken(merchantId: number): NewCheckoutToken {
 
 /**
  * The token of a payment made at a processor under an Idempotency-Key: the same on every retry of the request,
- * since the processor keeps the first attempt's return page (its idempotency replays it), yet unguessable.
+ * since the processor keeps the first attempt's return page (its idempotency replays it), yet unguessable. A key
+ * reused after it lapsed makes a new payment: `generation` counts those (keyGeneration).
  */
 export function checkoutTokenForKey(
   merchantId: number,
   idempotencyKey: string,
   requestHash: string,
+  generation = 0,
 ): NewCheckoutToken {
-  const bytes = derivedBytes("checkout token", `${merchantId}:${idempotencyKey}:${requestHash}`, 96);
-  const token = merchantHandle.from(merchantId, TOKEN_LENGTH, bytes);
+  const token = keyedToken(merchantId, idempotencyKey, requestHash, generation);
   return { token, hash: hashCheckoutToken(token), ciphertext: encryptSecret(token) };
+}
+
+/** The hashes of a key's first `count` generations of tokens, as checkouts store them. */
+export function keyedTokenHashes(
+  merchantId: number,
+  idempotencyKey: string,
+  requestHash: string,
+  count: number,
+): string[] {
+  return Array.from({ length: count }, (_, generation) =>
+    hashCheckoutToken(keyedToken(merchantId, idempotencyKey, requestHash, generation)),
+  );
+}
+
+function keyedToken(merchantId: number, idempotencyKey: string, requestHash: string, generation: number) {
+  const seed = `${merchantId}:${idempotencyKey}:${requestHash}${generation > 0 ? `:${generation}` : ""}`;
+  return merchantHandle.from(merchantId, TOKEN_LENGTH, derivedBytes("checkout token", seed, 96));
 }
 
 /** The merchant a token names; undefined for a token made before tokens named it. */

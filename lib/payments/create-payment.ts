@@ -9,7 +9,13 @@ import { parseWithMoney } from "@/lib/money/amount";
 import { encryptSecret } from "@/lib/platform/encryption";
 import { DomainError } from "@/lib/platform/errors";
 import { publicId } from "@/lib/platform/ids";
-import { checkoutTokenForKey, checkoutUrl, newCheckoutToken, type NewCheckoutToken } from "./checkout-token";
+import {
+  checkoutTokenForKey,
+  checkoutUrl,
+  keyedTokenHashes,
+  newCheckoutToken,
+  type NewCheckoutToken,
+} from "./checkout-token";
 import { IDEMPOTENCY_KEY_REUSED, keyCutoff, paymentMadeForKey, requestHash } from "./idempotency";
 import { createPaymentSchema } from "./schemas";
 
@@ -107,6 +113,30 @@ export type CreatePaymentResult = {
   checkoutToken?: string;
 };
 
+/** How many lapsed uses of a key a processor payment may meet before its generations run out. */
+const KEY_GENERATIONS = 16;
+
+/**
+ * A key reused after it lapsed (the contract's 24 hours) with the same body makes a new payment, whose token and
+ * processor key must differ from the earlier one's: the first generation no checkout holds yet. A retry of this
+ * request finds the same one (it made no checkout), so the processor still replays its own first attempt.
+ */
+async function keyGeneration(db: Executor, merchantId: number, key: string, hash: string): Promise<number> {
+  const hashes = keyedTokenHashes(merchantId, key, hash, KEY_GENERATIONS);
+  const taken = await selectRows<{ token_hash: string }>(
+    db,
+    sql`select token_hash from checkouts where merchant_id = ${merchantId}
+        and token_hash in (${sql.join(
+          hashes.map((each) => sql`${each}`),
+          sql`, `,
+        )})`,
+  );
+  const generation = hashes.findIndex((each) => !taken.some((row) => row.token_hash === each));
+  if (generation === -1)
+    throw new DomainError("conflict", "This Idempotency-Key has made too many payments; send a new one.");
+  return generation;
+}
+
 /**
  * Creates a payment and its `payment.pending` event (with deliveries) in one transaction. The one domain
  * function behind the API, the dashboard's test payments and the CLI.
@@ -131,21 +161,20 @@ export async function createPayment(
     idempotencyKey === undefined
       ? null
       : { key: idempotencyKey, hash: requestHash({ ...data, amount, currency }) };
-  const checkout =
-    options.atProcessor && key
-      ? checkoutTokenForKey(merchantId, key.key, key.hash)
-      : newCheckoutToken(merchantId);
+  let checkout = newCheckoutToken(merchantId);
   let hosted: HostedPayment | null = null;
   if (options.atProcessor) {
     // A retry of a payment already made answers with it, and the processor is not asked again.
     const made = key && (await paymentMadeForKey(db, merchantId, key.key, key.hash));
     if (made) return { paymentId: made, replayed: true };
+    const generation = key ? await keyGeneration(db, merchantId, key.key, key.hash) : 0;
+    if (key) checkout = checkoutTokenForKey(merchantId, key.key, key.hash, generation);
     hosted = await options.atProcessor({
       amount,
       currency,
       externalId: data.external_id,
       checkoutToken: checkout.token,
-      idempotencyKey,
+      idempotencyKey: generation > 0 ? `${idempotencyKey}#${generation}` : idempotencyKey,
     });
   }
   const [row] = await onceMoreOnConflict(() =>

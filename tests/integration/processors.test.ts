@@ -1,6 +1,7 @@
 // Live payments through a processor (DESIGN.md, "Processors"), over real HTTP: a server of this file's own talks
 // to local stand-ins for Mollie and Stripe through their official libraries (tests/support/processors/suite.ts).
 // Refunds at the processors are processor-refunds.test.ts's.
+import postgres from "postgres";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { callApi } from "../support/api-client";
@@ -128,6 +129,31 @@ describe("Mollie, in live", () => {
     const made = (retried.body as { data: Payment }).data;
     expect(suite.mollie.payments().some((each) => each.id === made.processor_payment_id)).toBe(true);
   });
+
+  // Ageing the key takes the server's database: on PGlite that lives inside the server's process.
+  it.runIf(process.env.DATABASE_URL)(
+    "makes a new payment for a key reused after its 24 hours, with the same body",
+    async () => {
+      const headers = { "Idempotency-Key": `mollie-lapsed-${Date.now()}` };
+      const first = (
+        (await create(tokens.live, { amount: "7.00", currency: "EUR" }, headers)).body as { data: Payment }
+      ).data;
+      const db = postgres(suite.server.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      try {
+        await db`update idempotency_keys set created_at = now() - interval '25 hours'
+                 where key = ${headers["Idempotency-Key"]}`;
+      } finally {
+        await db.end();
+      }
+      const again = await create(tokens.live, { amount: "7.00", currency: "EUR" }, headers);
+      expect(again.status).toBe(201);
+      expect(again.headers.get("idempotent-replayed")).toBeNull();
+      const second = (again.body as { data: Payment }).data;
+      expect(second.id).not.toBe(first.id);
+      expect(second.processor_payment_id).not.toBe(first.processor_payment_id);
+      expect(second.checkout_url).not.toBe(first.checkout_url);
+    },
+  );
 });
 
 describe("the reconciler", () => {
@@ -216,6 +242,27 @@ describe("Stripe, in a sandbox on Stripe's test mode", () => {
     // A signed one is heard, but the session's state is asked of Stripe: still open, so still pending.
     expect((await send({ "Stripe-Signature": header() })).status).toBe(200);
     expect((await payment(tokens.sandbox, created.id)).status).toBe("pending");
+  });
+
+  it("makes one Checkout Session for an Idempotency-Key sent twice, and after a connection dropped past Stripe's answer", async () => {
+    const before = suite.stripe.sessions().length;
+    const headers = { "Idempotency-Key": `stripe-${Date.now()}` };
+    const first = await create(tokens.sandbox, { amount: "5.00", currency: "EUR" }, headers);
+    const again = await create(tokens.sandbox, { amount: "5.00", currency: "EUR" }, headers);
+    expect([first.status, again.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+    expect((again.body as { data: Payment }).data.id).toBe((first.body as { data: Payment }).data.id);
+    expect(suite.stripe.sessions().length - before).toBe(1);
+    // The connection drops after Stripe made it: Stripe's library may try again itself (replayed under the same
+    // key), or the merchant gets a 503 and retries.
+    const dropped = { "Idempotency-Key": `stripe-dropped-${Date.now()}` };
+    suite.stripe.fault("drop-after", 1, "POST");
+    const lost = await create(tokens.sandbox, { amount: "6.00", currency: "EUR" }, dropped);
+    expect([201, 503]).toContain(lost.status);
+    const retried = await create(tokens.sandbox, { amount: "6.00", currency: "EUR" }, dropped);
+    expect(retried.status).toBe(201);
+    expect(suite.stripe.sessions().length - before).toBe(2);
+    const made = (retried.body as { data: Payment }).data;
+    expect(suite.stripe.sessions().some((each) => each.id === made.processor_payment_id)).toBe(true);
   });
 
   it("answers 503 when Stripe answers with HTML, and makes nothing", async () => {
