@@ -5,7 +5,8 @@ import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyId } from "@/lib/platform/encryption";
-import { runAdmin, testEnvironment, uniqueEmail } from "../support/test-server";
+import { startMollieStandIn } from "../support/processors/mollie";
+import { runAdmin, runAdminAsync, testEnvironment, uniqueEmail } from "../support/test-server";
 
 // A database of its own (the boot check reads every stored secret, so the suite's must not be in it).
 const postgresUrl = process.env.DATABASE_URL;
@@ -82,7 +83,7 @@ function legacyCiphertext(plaintext: string, authSecret: string): string {
 }
 
 describe("ENCRYPTION_KEYS", () => {
-  it("rotates: a missing key stops the boot naming the variable; reencrypt moves every secret to the new key", async () => {
+  it("rotates: a missing key stops the boot naming the variable; reencrypt moves every secret to the new key (a processor's key too)", async () => {
     const oldKey = key();
     const newKey = key();
     const authSecret = env.AUTH_SECRET!;
@@ -94,6 +95,33 @@ describe("ENCRYPTION_KEYS", () => {
     );
     const created = admin(["webhook:create", "--email", owner, "--url", "https://example.com/hooks"], oldKey);
     expect(created.stderr).toBe("");
+    // A processor's key (its environment connected to the Mollie stand-in, which this process serves).
+    const mollie = await startMollieStandIn();
+    try {
+      const connected = await runAdminAsync(
+        [
+          "processor:connect",
+          "--email",
+          owner,
+          "--processor",
+          "mollie",
+          "--key",
+          mollie.addKey(),
+          "--sandbox",
+          "Test",
+          "--json",
+        ],
+        {
+          ...env,
+          ENCRYPTION_KEYS: oldKey,
+          MOLLIE_API_URL: mollie.apiEndpoint,
+          PROCESSOR_CA_FILE: mollie.caFile,
+        },
+      );
+      expect([connected.status, connected.stderr]).toEqual([0, ""]);
+    } finally {
+      await mollie.close();
+    }
     // A second endpoint as the first release stored it.
     admin(["webhook:create", "--email", owner, "--url", "https://example.com/legacy"], oldKey);
     await query(
@@ -120,11 +148,13 @@ describe("ENCRYPTION_KEYS", () => {
     expect((await boot({ ENCRYPTION_KEYS: `${newKey},${oldKey}` })).started).toBe(true);
     const moved = admin(["secrets:reencrypt"], `${newKey},${oldKey}`);
     expect(moved.stderr).toBe("");
-    expect(JSON.parse(moved.stdout)).toEqual({ reencrypted: 2, key: idOf(newKey) });
-    const rows = await query<{ secret_ciphertext: string }>(
-      "select secret_ciphertext from webhook_endpoints",
+    expect(JSON.parse(moved.stdout)).toEqual({ reencrypted: 3, key: idOf(newKey) });
+    const rows = await query<{ ciphertext: string }>(
+      `select secret_ciphertext as ciphertext from webhook_endpoints
+       union all select key_ciphertext from processor_connections`,
     );
-    expect(rows.map((row) => row.secret_ciphertext.split(".").slice(0, 2).join("."))).toEqual([
+    expect(rows.map((row) => row.ciphertext.split(".").slice(0, 2).join("."))).toEqual([
+      `v2.${idOf(newKey)}`,
       `v2.${idOf(newKey)}`,
       `v2.${idOf(newKey)}`,
     ]);
