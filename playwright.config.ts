@@ -16,8 +16,8 @@ export default defineConfig({
   // Its own folder, which it empties at start: test servers running beside it (CI) keep their logs in test-results/.
   outputDir: "test-results/e2e",
   // Two workers, each taking whole files in turn (the tests of a file run in order): about a quarter off the
-  // run on two cores (9.6 min to 7.2 here). Specs that listen for webhooks take free ports of their own, and a
-  // test whose counts another file's writes could change has a merchant of its own.
+  // run on two cores (9.6 min to 7.2 here). Specs that listen for webhooks take free ports of their own; the seed
+  // account's specs run in a sandbox of their worker's own (e2e/fixtures.ts, workerSandbox).
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   // None by default. .ci/run allows one (E2E_RETRIES=1): a test that fails and then passes is reported as flaky

@@ -1,5 +1,13 @@
 import { allViolationsInEveryView } from "./axe";
-import { createPaymentViaApi, disputePayment, expect, logInAs, startTwoFactorSetup, test } from "./fixtures";
+import {
+  createPaymentViaApi,
+  disputePayment,
+  expect,
+  inSeedTestSandbox,
+  logInAs,
+  startTwoFactorSetup,
+  test,
+} from "./fixtures";
 
 // axe-core over every page, as a merchant sees them: light and dark at 1280 px, and a 390 px phone (./axe.ts).
 // Each page is opened once and looked at in the three views.
@@ -7,8 +15,12 @@ import { createPaymentViaApi, disputePayment, expect, logInAs, startTwoFactorSet
 test("no accessibility violation of any impact on any page, in light, in dark and on a phone", async ({
   page,
   seed,
-  seedData,
+  baseURL,
 }) => {
+  // In the seed's Test sandbox, not the worker's: its seeded key with the payout-account scope gives the payout
+  // pages a payout account.
+  const tokens = await inSeedTestSandbox(page.context(), baseURL!);
+  const seedData = { tokens };
   // About forty pages and dialogs, each analysed by axe in three views at every impact: 1.3 minutes a view on
   // a quiet machine, over 3 in CI's (2026-11-27); the timeout only ends a walk that is stuck.
   test.setTimeout(900_000);

@@ -23,12 +23,12 @@ const shop = http.createServer((request, response) => {
   );
 });
 
-test.beforeAll(async ({ request }) => {
+test.beforeAll(async ({ request, workerSandbox }) => {
   await receiver.listen(receiverPort);
   await new Promise<void>((resolve) => shop.listen(shopPort, "127.0.0.1", resolve));
-  const { tokens } = JSON.parse(process.env.E2E_SEED_DATA!) as { tokens: { api: string } };
+  // The worker's sandbox, where this file's payments are made (seedData.tokens.api).
   const endpoint = await request.post("/api/webhook-endpoints", {
-    headers: { Authorization: `Bearer ${tokens.api}` },
+    headers: { Authorization: `Bearer ${workerSandbox.token}` },
     data: {
       url: `http://127.0.0.1:${receiverPort}${hookPath}`,
       event_types: ["payment.pending", "payment.completed", "payment.failed"],

@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { test as base, expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from "@playwright/test";
+import { ENVIRONMENT_COOKIE } from "../lib/environments/dashboard-paths";
 import { mailsTo as mailsIn } from "../tests/support/outbox";
 import type { SeedData, SeedMerchant } from "../tests/support/test-server";
 
@@ -88,16 +96,60 @@ export const mailsTo = (to: string) => mailsIn(process.env.E2E_MAIL_OUTBOX!, to)
 /** The merchant seeded by global setup, for tests that need an existing account. */
 const seedData = () => JSON.parse(process.env.E2E_SEED_DATA ?? "null") as SeedData;
 
-export const test = base.extend<{ seed: SeedMerchant; seedData: SeedData }>({
-  // Each test is its own client, as merchants on their own networks are: the server trusts one proxy hop
-  // (TRUSTED_PROXIES=1), so per-address limits (sign-ups: 10 an hour) count each test apart.
-  extraHTTPHeaders: async ({}, provide) =>
-    provide({
-      "X-Forwarded-For": `203.0.113.${1 + (Number.parseInt(randomBytes(1).toString("hex"), 16) % 254)}`,
-    }),
-  seed: async ({}, provide) => provide(seedData().seed),
-  seedData: async ({}, provide) => provide(seedData()),
-});
+/**
+ * The seed account's first sandbox ("Test") and its keys as seeded, for the one spec that needs what only the
+ * seed put there (a key with the payout-account scope): this test's browser opens there too.
+ */
+export async function inSeedTestSandbox(context: BrowserContext, baseURL: string) {
+  const seeded = seedData();
+  await context.addCookies([
+    { name: ENVIRONMENT_COOKIE, value: String(seeded.seed.merchant_id), url: baseURL },
+  ]);
+  return seeded.tokens;
+}
+
+/** A sandbox of the seed account's own for one Playwright worker (docs/testing.md, "A sandbox per worker"). */
+type WorkerSandbox = { id: number; token: string };
+
+export const test = base.extend<{ seed: SeedMerchant; seedData: SeedData }, { workerSandbox: WorkerSandbox }>(
+  {
+    // Each test is its own client, as merchants on their own networks are: the server trusts one proxy hop
+    // (TRUSTED_PROXIES=1), so per-address limits (sign-ups: 10 an hour) count each test apart.
+    extraHTTPHeaders: async ({}, provide) =>
+      provide({
+        "X-Forwarded-For": `203.0.113.${1 + (Number.parseInt(randomBytes(1).toString("hex"), 16) % 254)}`,
+      }),
+    // The seed account's specs run in a sandbox each worker makes with the account's key and deletes at its end,
+    // as docs/testing.md shows merchants: specs side by side never see each other's payments, endpoints or events.
+    workerSandbox: [
+      async ({ playwright }, provide, workerInfo) => {
+        const api = await playwright.request.newContext({
+          baseURL: `http://127.0.0.1:${process.env.E2E_PORT}`,
+          extraHTTPHeaders: { Authorization: `Bearer ${seedData().tokens.account}` },
+        });
+        const made = await api.post("/api/sandboxes", {
+          data: { name: `e2e worker ${workerInfo.workerIndex} ${Date.now()}` },
+        });
+        expect(made.status()).toBe(201);
+        const { data } = (await made.json()) as { data: WorkerSandbox };
+        await provide({ id: data.id, token: data.token });
+        expect((await api.delete(`/api/sandboxes/${data.id}`)).status()).toBe(204);
+        await api.dispose();
+      },
+      { scope: "worker" },
+    ],
+    seed: async ({ seedData }, provide) => provide(seedData.seed),
+    // Its API key is the worker's sandbox's, and its sessions in this test's browser open there, as they would
+    // where its user was last (another account's session ignores the cookie). Every other seeded merchant's stays.
+    seedData: async ({ context, workerSandbox, baseURL }, provide) => {
+      await context.addCookies([
+        { name: ENVIRONMENT_COOKIE, value: String(workerSandbox.id), url: baseURL! },
+      ]);
+      const seeded = seedData();
+      await provide({ ...seeded, tokens: { ...seeded.tokens, api: workerSandbox.token } });
+    },
+  },
+);
 
 /** "Mark as paid" / "Mark as failed" on a payment page, confirmed in its dialog (a settlement is final). */
 export async function settleInDashboard(page: Page, label: "Mark as paid" | "Mark as failed") {

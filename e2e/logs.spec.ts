@@ -36,7 +36,8 @@ test("a request is found on the Logs page by its X-Request-Id, with its error bo
 
 test("the key filter tells keys of one name apart: hint, creation date and state", async ({ page, seed }) => {
   await logInAs(page, seed);
-  await page.goto("/dashboard/logs");
+  // The seeded keys are the seed's Test sandbox's (its first, whose id is the account's).
+  await page.goto(`/sandbox/${seed.merchant_id}/dashboard/logs`);
   const options = page.getByLabel("API key").locator("option");
   const labels = await options.allTextContents();
   const optionsNamed = (name: string) => labels.filter((label) => label.startsWith(`${name} · `));
