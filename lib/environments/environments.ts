@@ -217,6 +217,12 @@ export async function deleteSandbox(db: Executor, accountId: number, sandboxId: 
   });
 }
 
+/** Whether an environment still exists: a long read of one (a CSV export) asks at its end (lib/platform/csv.ts). */
+export function environmentStillExists(db: Executor, merchantId: number): () => Promise<boolean> {
+  return async () =>
+    (await db.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, merchantId))).length > 0;
+}
+
 /** An account key (`pay_acct_…`, scope `sandboxes`): made by an owner or an operator, recorded, shown once. */
 export async function createAccountKey(db: Executor, accountId: number, name: string, by: SecurityActor) {
   if (!name.trim()) throw validationError({ name: ["The name field is required."] });

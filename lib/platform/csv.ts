@@ -20,8 +20,14 @@ export async function csvResponse<Row>(options: {
   batches: AsyncGenerator<Row[], void>;
   toFields: (row: Row) => CsvValue[];
   filename: string;
+  /**
+   * Whether what was read is still all there is, asked once when the batches end: a sandbox deleted while its
+   * export streamed reads as an early end. False cuts the download off, so the client sees it incomplete (curl
+   * exits 18, a browser marks it failed) instead of a short file that looks whole.
+   */
+  stillThere?: () => Promise<boolean>;
 }): Promise<Response> {
-  const { header, batches, toFields, filename } = options;
+  const { header, batches, toFields, filename, stillThere } = options;
   const encoder = new TextEncoder();
   const rows = (batch: Row[]) =>
     encoder.encode(batch.map((row) => `${toFields(row).map(csvField).join(",")}\n`).join(""));
@@ -34,6 +40,8 @@ export async function csvResponse<Row>(options: {
     },
     async pull(controller) {
       const next = await batches.next();
+      if (next.done && stillThere && !(await stillThere()))
+        return controller.error(new Error("The export's environment was deleted while it streamed."));
       if (next.done) return controller.close();
       controller.enqueue(rows(next.value));
     },

@@ -1,5 +1,7 @@
 import { memberForRoute } from "@/app/_lib/session";
+import { getDb } from "@/db/client";
 import { readDbFor } from "@/db/replicas";
+import { environmentStillExists } from "@/lib/environments/environments";
 import { readPaymentFilters } from "@/lib/payments/filters";
 import { exportPayments } from "@/lib/payments/search";
 import { csvResponse } from "@/lib/platform/csv";
@@ -47,5 +49,7 @@ export async function GET(request: Request): Promise<Response> {
       row.failure_reason,
     ],
     filename: `payments-${new Date().toISOString().slice(0, 10)}.csv`,
+    // A sandbox deleted while this streams cuts the download off (on the primary, where deletion happens).
+    stillThere: environmentStillExists(getDb(), merchantId),
   });
 }

@@ -1,5 +1,7 @@
 import { memberForRoute } from "@/app/_lib/session";
+import { getDb } from "@/db/client";
 import { readDbFor } from "@/db/replicas";
+import { environmentStillExists } from "@/lib/environments/environments";
 import {
   BALANCE_TRANSACTION_CSV_HEADER,
   balanceTransactionCsvFields,
@@ -25,5 +27,7 @@ export async function GET(request: Request): Promise<Response> {
     ),
     toFields: balanceTransactionCsvFields,
     filename: `balance-transactions-${new Date().toISOString().slice(0, 10)}.csv`,
+    // A sandbox deleted while this streams cuts the download off (on the primary, where deletion happens).
+    stillThere: environmentStillExists(getDb(), merchantId),
   });
 }

@@ -1,5 +1,7 @@
 import { memberForRoute } from "@/app/_lib/session";
+import { getDb } from "@/db/client";
 import { readDbFor } from "@/db/replicas";
+import { environmentStillExists } from "@/lib/environments/environments";
 import {
   BALANCE_TRANSACTION_CSV_HEADER,
   balanceTransactionCsvFields,
@@ -23,5 +25,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
     batches: exportPayoutTransactions(db, member.merchantId, payout.id),
     toFields: balanceTransactionCsvFields,
     filename: `payout-${payout.id}.csv`,
+    // A sandbox deleted while this streams cuts the download off (on the primary, where deletion happens).
+    stillThere: environmentStillExists(getDb(), member.merchantId),
   });
 }
