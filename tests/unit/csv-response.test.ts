@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { csvResponse } from "@/lib/platform/csv";
 
 async function* twoBatches(): AsyncGenerator<Array<{ id: number }>, void> {
-  yield [{ id: 1 }, { id: 2 }];
+  yield await Promise.resolve([{ id: 1 }, { id: 2 }]);
   yield [{ id: 3 }];
 }
 
