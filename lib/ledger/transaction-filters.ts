@@ -86,3 +86,30 @@ export function transactionFiltersToQuery(filters: Partial<TransactionFilters>):
   const query = params.toString();
   return query ? `?${query}` : "";
 }
+
+/**
+ * The transactions CSV's file name says what it holds: the period (its first day, and the day after its last, as
+ * the Reports page's periods are written), the currency and any other filter, never the day it was made:
+ * `balance-transactions-2026-11-01_2026-12-01-eur.csv`, `balance-transactions-all-payout-12.csv`.
+ */
+export function transactionsCsvName(filters: TransactionFilters): string {
+  const after = filters.to
+    ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10)
+    : null;
+  const period =
+    filters.from && after
+      ? `${filters.from}_${after}`
+      : filters.from
+        ? `${filters.from}_onwards`
+        : after
+          ? `until_${after}`
+          : "all";
+  const parts = [
+    "balance-transactions",
+    period,
+    filters.currency?.toLowerCase(),
+    filters.type?.replaceAll("_", "-"),
+    filters.payout === undefined ? undefined : `payout-${filters.payout}`,
+  ];
+  return `${parts.filter(Boolean).join("-")}.csv`;
+}

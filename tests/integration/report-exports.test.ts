@@ -103,6 +103,24 @@ describe("the All transactions CSV", () => {
     expect(payment.payment_id).toBe(payment.source_id);
   });
 
+  it("names the file by what it holds: the period, the currency and the filter, not the day it was made", async () => {
+    const to = new Date(Date.parse(`${last}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    for (const [query, name] of [
+      [
+        `currency=EUR&from=${accountant.month}&to=${last}`,
+        `balance-transactions-${accountant.month}_${to}-eur.csv`,
+      ],
+      [`type=refund_failure&to=${last}`, `balance-transactions-until_${to}-refund-failure.csv`],
+      [`payout=po_${payouts[0]!.id}`, `balance-transactions-all-payout-${payouts[0]!.id}.csv`],
+    ]) {
+      const response = await fetch(`${baseUrl}/dashboard/balance/transactions/export?${query}`, {
+        headers: { cookie },
+      });
+      await response.body?.cancel();
+      expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${name}"`);
+    }
+  });
+
   it("a refund's and a dispute's lines name their payment's order and customer; a payout's none", async () => {
     const rows = await download(`/dashboard/balance/transactions/export?to=${last}`);
     const named = (type: string) => rows.filter((row) => row.type === type);

@@ -1,6 +1,6 @@
 import { formatMoney } from "@/components/format";
 import { Link } from "@/components/link";
-import { RelativeTime } from "@/components/relative-time";
+import { LocalTime, RelativeTime } from "@/components/relative-time";
 import { Card, CardList } from "@/components/ui/card-list";
 import { LinkedRow } from "@/components/ui/linked-row";
 import { SimpleTable } from "@/components/ui/simple-table";
@@ -48,12 +48,16 @@ export function BalanceTransactionsTable({
   moves,
   caption,
   empty,
+  exactTimes = false,
 }: {
   moves: BalanceTransaction[];
   caption: string;
   empty: string;
+  /** Times as an accountant matches them ("2 Nov 2026, 00:30 CET"), not "3 days ago": All transactions. */
+  exactTimes?: boolean;
 }) {
   const status = (move: BalanceTransaction) => (move.status === "available" ? "Available" : "Pending");
+  const Time = exactTimes ? LocalTime : RelativeTime;
   return (
     <>
       <SimpleTable
@@ -84,10 +88,10 @@ export function BalanceTransactionsTable({
             <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.net, move.currency)}</td>
             <td className="px-4 py-3">{status(move)}</td>
             <td className="whitespace-nowrap px-4 py-3">
-              <RelativeTime value={move.available_on} />
+              <Time value={move.available_on} />
             </td>
             <td className="whitespace-nowrap px-4 py-3">
-              <RelativeTime value={move.created_at} />
+              <Time value={move.created_at} />
             </td>
           </LinkedRow>
         ))}
@@ -101,7 +105,7 @@ export function BalanceTransactionsTable({
             </p>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
               {move.external_id ? `Order ${move.external_id} · ` : ""}
-              {status(move)} · <RelativeTime value={move.created_at} />
+              {status(move)} · <Time value={move.created_at} />
             </p>
           </Card>
         ))}

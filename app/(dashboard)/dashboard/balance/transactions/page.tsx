@@ -74,6 +74,7 @@ export default async function AllTransactionsPage({
       <BalanceTransactionsTable
         moves={items}
         caption="All transactions"
+        exactTimes
         empty={
           hasTransactionFilters(filters)
             ? "No balance transactions match these filters."

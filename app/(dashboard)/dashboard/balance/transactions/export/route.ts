@@ -7,7 +7,11 @@ import {
   balanceTransactionCsvFields,
 } from "@/lib/ledger/balance-transaction-csv";
 import { exportBalanceTransactions } from "@/lib/ledger/balance-transactions";
-import { readTransactionFilters, toBalanceTransactionFilter } from "@/lib/ledger/transaction-filters";
+import {
+  readTransactionFilters,
+  toBalanceTransactionFilter,
+  transactionsCsvName,
+} from "@/lib/ledger/transaction-filters";
 import { csvResponse } from "@/lib/platform/csv";
 
 /** Streams every balance transaction the All transactions filters match, newest first, as CSV. */
@@ -26,7 +30,7 @@ export async function GET(request: Request): Promise<Response> {
       toBalanceTransactionFilter(filters),
     ),
     toFields: balanceTransactionCsvFields,
-    filename: `balance-transactions-${new Date().toISOString().slice(0, 10)}.csv`,
+    filename: transactionsCsvName(filters),
     // A sandbox deleted while this streams cuts the download off (on the primary, where deletion happens).
     stillThere: environmentStillExists(getDb(), merchantId),
   });
