@@ -28,12 +28,19 @@ export function useBrowserTimeZone(): string {
   return useInBrowser() ? Intl.DateTimeFormat().resolvedOptions().timeZone : "UTC";
 }
 
-/** An exact time in the reader's zone ("2 Dec 2026, 20:54 CET"); the server renders UTC until the browser takes over. */
-export function LocalTime({ value }: { value: Date | string }) {
+/**
+ * An exact time in the reader's zone ("2 Dec 2026, 20:54 CET"); the server renders UTC until the browser takes
+ * over. `wrap`: the time may go below the date, in a table column that must stay narrow.
+ */
+export function LocalTime({ value, wrap = false }: { value: Date | string; wrap?: boolean }) {
   const date = new Date(value);
   const inBrowser = useInBrowser();
   return (
-    <time dateTime={date.toISOString()} title={formatDateTime(date)} className="whitespace-nowrap">
+    <time
+      dateTime={date.toISOString()}
+      title={formatDateTime(date)}
+      className={wrap ? undefined : "whitespace-nowrap"}
+    >
       {inBrowser ? inLocalZone(date) : formatDateTime(date)}
     </time>
   );

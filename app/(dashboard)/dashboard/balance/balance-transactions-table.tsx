@@ -57,7 +57,10 @@ export function BalanceTransactionsTable({
   exactTimes?: boolean;
 }) {
   const status = (move: BalanceTransaction) => (move.status === "available" ? "Available" : "Pending");
-  const Time = exactTimes ? LocalTime : RelativeTime;
+  // Exact times wrap below their date in the table's columns, so the table keeps to the page's width.
+  const timeOf = (value: string | Date) =>
+    exactTimes ? <LocalTime value={value} wrap /> : <RelativeTime value={value} />;
+  const timeCell = exactTimes ? "min-w-28 px-4 py-3" : "whitespace-nowrap px-4 py-3";
   return (
     <>
       <SimpleTable
@@ -87,12 +90,8 @@ export function BalanceTransactionsTable({
             <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.fee, move.currency)}</td>
             <td className="px-4 py-3 text-right tabular-nums">{formatMoney(move.net, move.currency)}</td>
             <td className="px-4 py-3">{status(move)}</td>
-            <td className="whitespace-nowrap px-4 py-3">
-              <Time value={move.available_on} />
-            </td>
-            <td className="whitespace-nowrap px-4 py-3">
-              <Time value={move.created_at} />
-            </td>
+            <td className={timeCell}>{timeOf(move.available_on)}</td>
+            <td className={timeCell}>{timeOf(move.created_at)}</td>
           </LinkedRow>
         ))}
       </SimpleTable>
@@ -105,7 +104,7 @@ export function BalanceTransactionsTable({
             </p>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
               {move.external_id ? `Order ${move.external_id} · ` : ""}
-              {status(move)} · <Time value={move.created_at} />
+              {status(move)} · {timeOf(move.created_at)}
             </p>
           </Card>
         ))}
