@@ -1,7 +1,9 @@
 // The ledger's API as its suites call it (tests/integration/ledger*.test.ts): a payment completed by the test
-// helper, a balance in one currency, balance transactions, a refund. Each takes the caller (a token's client).
+// helper, a balance in one currency, balance transactions, a refund. Each takes the caller (a token's client). And
+// the operator's check that the books balance.
 import { expect } from "vitest";
 import type { callApi } from "./api-client";
+import { adminCliEnvironment, runAdminAsync } from "./test-server";
 
 export type Api = (path: string, request?: Parameters<typeof callApi>[2]) => ReturnType<typeof callApi>;
 
@@ -79,4 +81,25 @@ export async function refund(api: Api, paymentId: number, amount: string) {
   const response = await api(`/api/payments/${paymentId}/refunds`, { json: { amount } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return (response.body as { data: { id: number } }).data;
+}
+
+/**
+ * The operator's `ledger:verify` on a test server's database (PostgreSQL only: PGlite's lives inside the server's
+ * process): asserts it ran cleanly and found the books balanced, and returns its report.
+ */
+export async function verifyLedger(serverEnv: NodeJS.ProcessEnv): Promise<Record<string, number | boolean>> {
+  const result = await runAdminAsync(["ledger:verify", "--json"], {
+    ...adminCliEnvironment(serverEnv),
+    DATABASE_URL: serverEnv.DATABASE_URL,
+  });
+  expect([result.status, result.stderr]).toEqual([0, ""]);
+  const report = JSON.parse(result.stdout) as Record<string, number | boolean>;
+  expect(report).toMatchObject({
+    ok: true,
+    unbalanced_postings: 0,
+    balance_mismatches: 0,
+    net_mismatches: 0,
+    daily_total_mismatches: 0,
+  });
+  return report;
 }
