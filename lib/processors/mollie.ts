@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import {
   createMollieClient,
   MollieApiError,
@@ -38,14 +39,36 @@ const CARD_FAILURES: Partial<Record<string, PaymentFailureCode>> = {
   possible_fraud: "card_declined",
 };
 
-function client(key: string) {
+type MollieClient = ReturnType<typeof createMollieClient>;
+
+/**
+ * Each Mollie client has its own https agent (kept alive by the patch in patches/): a new client a call would
+ * open a TLS connection a call, each parsing the library's bundle of authorities again (about 18 ms of CPU). So a
+ * client is kept per key and endpoint, for the last KEPT_CLIENTS used; found by their hash. It holds the key, as
+ * every call does while it runs.
+ */
+const KEPT_CLIENTS = 64;
+const clients = new Map<string, MollieClient>();
+
+function client(key: string): MollieClient {
   const env = getEnv();
+  const id = createHash("sha256").update(`${env.MOLLIE_API_URL} ${key}`).digest("hex");
+  const kept = clients.get(id);
+  if (kept) {
+    // Used last, so kept longest: a Map iterates in insertion order.
+    clients.delete(id);
+    clients.set(id, kept);
+    return kept;
+  }
   // The library pins its own authorities; the patch in patches/ lets it trust PROCESSOR_CA_FILE's beside them.
-  return createMollieClient({
+  const made = createMollieClient({
     apiKey: key,
     apiEndpoint: env.MOLLIE_API_URL,
     caCertificates: extraCertificateAuthority(),
   });
+  clients.set(id, made);
+  if (clients.size > KEPT_CLIENTS) clients.delete(clients.keys().next().value!);
+  return made;
 }
 
 /** A refusal that is the request's own: the key (401), or a field Mollie names (422); else an outage. */
