@@ -592,7 +592,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Created; the body carries the refund (pending). */
+                /** @description Created; the body carries the refund (pending; a processor's payment's may have succeeded or failed at once). */
                 201: {
                     headers: {
                         /** @description /api/refunds/{id} */
