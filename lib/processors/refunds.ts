@@ -100,6 +100,9 @@ export async function syncProcessorRefund(
     if (error instanceof DomainError && error.kind === "unavailable") return null;
     const reason = refusalReason(error);
     if (reason === null) throw error;
+    // Only a refund the processor never made fails on its refusal (its money was not given back); one it made
+    // stays as it is until the processor can say where it stands (a key revoked since, say).
+    if (refund.processor_refund_id !== null) return null;
     outcome = { state: "failed", failureReason: reason };
   }
   const settlement = settlementOf(outcome);
