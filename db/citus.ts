@@ -111,6 +111,7 @@ export const DELEGATED_FUNCTIONS = [
   "claim_idempotency_key(bigint,text,text,timestamptz,text)",
   "enter_lines(bigint,bigint,text,text,text[],numeric[])",
   "post_move(bigint,text,bigint,text,numeric,numeric,bigint,text[],numeric[])",
+  "count_balance_transaction(bigint,text,text,timestamptz,timestamptz,numeric,numeric,numeric)",
   "settle_refund(bigint,bigint,text,text,text,boolean,boolean)",
   "create_payout(bigint,text,text,numeric,numeric,text,boolean,integer,boolean,text,text,timestamptz)",
   "move_payout(bigint,bigint,text,text[],text,text,integer,boolean)",

@@ -60,22 +60,50 @@ test("Reports: last month's summary equals the ledger, and its CSVs are the tabl
 
   // The summary CSV is the table; the transactions CSV holds as many rows as the table counts.
   const summary = await downloadLines(page, "Download summary CSV");
-  expect(summary[0]).toBe("currency,from,to,line,count,amount,fee,net");
+  expect(summary[0]).toBe("currency,timezone,from,to,line,count,amount,fee,net");
   expect(summary[1]).toMatch(
-    new RegExp(`^EUR,${accountant.month},\\d{4}-\\d{2}-01,opening_balance,,,,0\\.00$`),
+    new RegExp(`^EUR,UTC,${accountant.month},\\d{4}-\\d{2}-01,opening_balance,,,,0\\.00$`),
   );
   expect(summary.find((line) => line.includes(",payment,"))).toMatch(/,payment,4,175\.00,/);
-  const counted = summary.slice(2, -1).reduce((sum, line) => sum + Number(line.split(",")[4]), 0);
+  const counted = summary.slice(1).reduce((sum, line) => sum + Number(line.split(",")[5] || 0), 0);
   const transactions = await downloadLines(page, "Download transactions CSV");
   expect(transactions[0]).toBe(
     "id,type,source_id,payment_id,external_id,customer_id,currency,amount,fee,net,status,available_on,payout_id,created_at",
   );
   expect(transactions.length - 1).toBe(counted);
-  const closing = summary.at(-1)!.split(",").at(-1)!;
+  const closing = summary
+    .find((line) => line.includes(",closing_balance,"))!
+    .split(",")
+    .at(-1)!;
   const net = transactions
     .slice(1)
     .reduce((sum, line) => sum + Math.round(Number(line.split(",")[9]) * 100), 0);
   expect(net).toBe(Math.round(Number(closing) * 100));
+
+  // The Payout reconciliation tab, the same month: each payout's lines, what was left, and its CSV.
+  await page
+    .getByRole("navigation", { name: "Reports" })
+    .getByRole("link", { name: "Payout reconciliation" })
+    .click();
+  await expect(page.getByRole("heading", { level: 2 })).toContainText("EUR payouts");
+  await expect(page.getByRole("heading", { level: 3, name: /^Payout \d+/ }).first()).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: /Not yet paid out/ })).toBeVisible();
+  await lookInEveryView(page, "reports-payout-reconciliation");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("unpaid-total")).toBeVisible();
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+  ).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const reconciliation = await downloadLines(page, "Download reconciliation CSV");
+  expect(reconciliation[0]).toBe(
+    "currency,timezone,section,payout_id,payout_status,payout_amount,payout_created_at,arrival_date,type,count,amount,fee,net",
+  );
+  expect(reconciliation.slice(1).some((line) => line.includes(",payout,"))).toBe(true);
+  await page
+    .getByRole("navigation", { name: "Reports" })
+    .getByRole("link", { name: "Balance summary" })
+    .click();
 
   // Two dates: a bad one is named; the 1st to the 10th of last month is shown as such.
   const datesForm = page.getByRole("form", { name: "Report of two dates" });

@@ -20,6 +20,50 @@ BEGIN
 END
 $$;
 
+-- A balance transaction counted in the reports' totals: its UTC day's and its quarter hour's count, amount, fee
+-- and net by type, and its net again as `available` in the day and quarter hour of its available_on (the same
+-- rows when it is available at once). Each change to one of 8 slots, in key order.
+CREATE OR REPLACE FUNCTION count_balance_transaction(p_merchant_id bigint, p_type text, p_currency text,
+  p_created_at timestamptz, p_available_on timestamptz, p_amount numeric, p_fee numeric, p_net numeric)
+  RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_day date := (p_created_at AT TIME ZONE 'UTC')::date;
+  v_quarter timestamptz := date_bin('15 minutes', p_created_at, timestamptz '2000-01-01 00:00:00+00');
+  v_available_day date := (p_available_on AT TIME ZONE 'UTC')::date;
+  v_available_quarter timestamptz := date_bin('15 minutes', p_available_on, timestamptz '2000-01-01 00:00:00+00');
+  v_same_day boolean := v_available_day = v_day;
+  v_same_quarter boolean := v_available_quarter = v_quarter;
+BEGIN
+  INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, count, amount, fee, net,
+                                                     available)
+  VALUES (p_merchant_id, v_day, p_type, p_currency, floor(random() * 8)::smallint, 1, p_amount, p_fee, p_net,
+          CASE WHEN v_same_day THEN p_net ELSE 0 END)
+  ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE
+    SET count = d.count + 1, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
+        net = d.net + excluded.net, available = d.available + excluded.available;
+  IF NOT v_same_day THEN
+    INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, available)
+    VALUES (p_merchant_id, v_available_day, p_type, p_currency, floor(random() * 8)::smallint, p_net)
+    ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE SET available = d.available + excluded.available;
+  END IF;
+  INSERT INTO balance_transaction_quarter_hour_totals AS q (merchant_id, quarter_hour, type, currency, slot, count,
+                                                           amount, fee, net, available)
+  VALUES (p_merchant_id, v_quarter, p_type, p_currency, floor(random() * 8)::smallint, 1, p_amount, p_fee, p_net,
+          CASE WHEN v_same_quarter THEN p_net ELSE 0 END)
+  ON CONFLICT (merchant_id, quarter_hour, type, currency, slot) DO UPDATE
+    SET count = q.count + 1, amount = q.amount + excluded.amount, fee = q.fee + excluded.fee,
+        net = q.net + excluded.net, available = q.available + excluded.available;
+  IF NOT v_same_quarter THEN
+    INSERT INTO balance_transaction_quarter_hour_totals AS q (merchant_id, quarter_hour, type, currency, slot,
+                                                             available)
+    VALUES (p_merchant_id, v_available_quarter, p_type, p_currency, floor(random() * 8)::smallint, p_net)
+    ON CONFLICT (merchant_id, quarter_hour, type, currency, slot) DO UPDATE
+      SET available = q.available + excluded.available;
+  END IF;
+END
+$$;
+
 -- Money on the available balance at once (a refund and its failure, a payout and its return, a dispute and its
 -- reinstatement): a balance transaction of `p_type` for p_amount less p_fee, its entries (enter_lines: the
 -- accounts and their amounts, summing to 0, the net on `available`), and its day's totals. The transaction names
@@ -51,12 +95,8 @@ BEGIN
           p_currency, p_amount, p_fee, p_amount - p_fee, 'available', v_now, p_payout_id, v_now)
   RETURNING id, created_at INTO v_move;
   PERFORM enter_lines(p_merchant_id, v_move.id, 'post', p_currency, p_accounts, p_amounts);
-  INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, count, amount, fee, net)
-  VALUES (p_merchant_id, (v_move.created_at AT TIME ZONE 'UTC')::date, p_type, p_currency,
-          floor(random() * 8)::smallint, 1, p_amount, p_fee, p_amount - p_fee)
-  ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE
-    SET count = d.count + 1, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
-        net = d.net + excluded.net;
+  PERFORM count_balance_transaction(p_merchant_id, p_type, p_currency, v_move.created_at, v_move.created_at,
+                                    p_amount, p_fee, p_amount - p_fee);
   RETURN v_move.id;
 END
 $$;

@@ -149,7 +149,7 @@ BEGIN
             v_payment.currency, v_payment.amount, v_payment.fee, v_payment.net,
             CASE WHEN p_available_after_ms = 0 THEN 'available' ELSE 'pending' END,
             v_now + p_available_after_ms * interval '1 millisecond', v_now)
-    RETURNING id, status, created_at INTO v_move;
+    RETURNING id, status, created_at, available_on INTO v_move;
     INSERT INTO ledger_entries (merchant_id, transaction_id, posting, account, currency, amount)
     VALUES (p_merchant_id, v_move.id, 'post', 'clearing', v_payment.currency, -v_payment.amount),
            (p_merchant_id, v_move.id, 'post', 'fees', v_payment.currency, v_payment.fee),
@@ -163,12 +163,8 @@ BEGIN
       VALUES (p_merchant_id, v_scope, v_payment.currency, floor(random() * 8)::smallint, v_amount)
       ON CONFLICT (merchant_id, account, currency, slot) DO UPDATE SET amount = b.amount + excluded.amount;
     END LOOP;
-    INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, count, amount, fee, net)
-    VALUES (p_merchant_id, (v_move.created_at AT TIME ZONE 'UTC')::date, 'payment', v_payment.currency,
-            floor(random() * 8)::smallint, 1, v_payment.amount, v_payment.fee, v_payment.net)
-    ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE
-      SET count = d.count + 1, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
-          net = d.net + excluded.net;
+    PERFORM count_balance_transaction(p_merchant_id, 'payment', v_payment.currency, v_move.created_at,
+                                      v_move.available_on, v_payment.amount, v_payment.fee, v_payment.net);
   END IF;
 
   IF record_event(p_merchant_id, p_event_id, 'payment.' || v_payment.status, v_payment.id,

@@ -17,8 +17,10 @@ $$;
 -- reason; held: while the account's hold runs, PAYOUT_ACCOUNT_CHANGE_HOLD after it was replaced, until when;
 -- exceeds, nothing: the balance it was held to), the key's claim undone with everything else. A payout
 -- of all that is available (p_amount null; p_max_amount at most, DESIGN.md "Largest payout") carries the
--- available transactions no payout has carried and is their sum; one of part carries none. Then its money from
--- available to in transit (a payout of all carries its own debit too), and `payout.created` with deliveries.
+-- available transactions no payout has carried and is their sum; one of part carries none (the next payout of
+-- all itemizes its money, with its debit). Then what it paid by type (payout_type_totals: a failed payout's
+-- return counts as that payout's lines; one of part is a single `itemized_later` line), its money from available
+-- to in transit (a payout of all carries its own debit too), and `payout.created` with deliveries.
 -- p_destination_last4 and p_destination_closed are the caller's reading of the account's IBAN (encrypted: the
 -- database cannot read it).
 CREATE OR REPLACE FUNCTION create_payout(p_merchant_id bigint, p_event_id text, p_currency text, p_amount numeric,
@@ -84,8 +86,31 @@ BEGIN
     RETURNING * INTO v_payout;
   END IF;
 
-  -- A payout of all of it is reconciled: its own debit is marked too, so no later payout carries it. One of
-  -- part of it leaves its debit to the next payout of all, whose transactions then add up to that one.
+  -- Its lines by type, adding up to its amount. A failed payout's return is what that payout paid (its own
+  -- lines, recorded when it was made); one made before these lines were kept counts as the return itself. A
+  -- payout of part is paid from the balance before it is itemized: one line, and the next payout of all lists
+  -- its transactions with its debit.
+  INSERT INTO payout_type_totals (merchant_id, payout_id, type, count, amount, fee, net)
+  SELECT p_merchant_id, v_payout.id, type, sum(count), sum(amount), sum(fee), sum(net)
+  FROM (
+    SELECT b.type, count(*) AS count, sum(b.amount) AS amount, sum(b.fee) AS fee, sum(b.net) AS net
+    FROM balance_transactions b
+    WHERE b.merchant_id = p_merchant_id AND b.payout_id = v_payout.id
+      AND (b.type <> 'payout_failure' OR NOT EXISTS (
+        SELECT 1 FROM payout_type_totals f WHERE f.merchant_id = p_merchant_id AND f.payout_id = b.source_id))
+    GROUP BY b.type
+    UNION ALL
+    SELECT f.type, f.count, f.amount, f.fee, f.net
+    FROM balance_transactions b
+    JOIN payout_type_totals f ON f.merchant_id = b.merchant_id AND f.payout_id = b.source_id
+    WHERE b.merchant_id = p_merchant_id AND b.payout_id = v_payout.id AND b.type = 'payout_failure'
+    UNION ALL
+    SELECT 'itemized_later', 0, v_payout.amount, 0, v_payout.amount WHERE NOT v_whole
+  ) AS line
+  GROUP BY type;
+
+  -- A payout of all is reconciled: its own debit is marked too, so no later payout carries it. One of part
+  -- leaves its debit to the next payout of all, whose transactions then add up to that one.
   PERFORM post_move(p_merchant_id, 'payout', v_payout.id, p_currency, -v_payout.amount, 0,
                     CASE WHEN v_whole THEN v_payout.id END, ARRAY['available', 'in_transit'],
                     ARRAY[-v_payout.amount, v_payout.amount]);

@@ -48,6 +48,8 @@ export const merchants = pgTable(
     rateLimitPerMinute: integer("rate_limit_per_minute"),
     /** The currency of a payment or payment link created without one (Settings, "Default currency"). */
     defaultCurrency: text("default_currency").notNull().default("USD"),
+    /** The IANA time zone its reports' days are in (Settings, "Report time zone"; DESIGN.md, "Time zone"). */
+    reportTimezone: text("report_timezone").notNull().default("UTC"),
     /** Its price per completed payment: this percent of the amount, plus fee_fixed (`merchant:pricing`). */
     feePercent: numeric("fee_percent").notNull().default("2.9"),
     /** In minor units of the payment's currency: 30 is 0.30 EUR, 30 JPY, 0.030 KWD. */

@@ -109,6 +109,33 @@ export const balanceTransactionDailyTotals = pgTable(
     amount: numeric("amount").notNull().default("0"),
     fee: numeric("fee").notNull().default("0"),
     net: numeric("net").notNull().default("0"),
+    /**
+     * The net of the transactions whose `available_on` falls on this day (a payment's in its day of becoming
+     * available, the rest in their own): the reports' pending and available balances at an instant.
+     */
+    available: numeric("available").notNull().default("0"),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.day, t.type, t.currency, t.slot] })],
+);
+
+/**
+ * The daily totals again, by quarter hour (UTC): a report in a time zone whose days do not start at a UTC
+ * midnight reads its first and last part-days here and the whole UTC days between from the daily totals, so a
+ * month in Europe/Berlin or Asia/Kolkata costs what it costs in UTC (every zone's offset is whole quarters).
+ */
+export const balanceTransactionQuarterHourTotals = pgTable(
+  "balance_transaction_quarter_hour_totals",
+  {
+    merchantId: merchantIdColumn(),
+    quarterHour: at("quarter_hour").notNull(),
+    type: text("type", { enum: BALANCE_TRANSACTION_TYPES }).notNull(),
+    currency: text("currency").notNull(),
+    slot: smallint("slot").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    amount: numeric("amount").notNull().default("0"),
+    fee: numeric("fee").notNull().default("0"),
+    net: numeric("net").notNull().default("0"),
+    available: numeric("available").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.quarterHour, t.type, t.currency, t.slot] })],
 );

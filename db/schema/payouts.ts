@@ -63,3 +63,23 @@ export const payouts = pgTable(
       .where(sql`${t.status} in ('pending', 'in_transit')`),
   ],
 );
+
+/**
+ * What each payout paid, by type of balance transaction (DESIGN.md, "Payout reconciliation"), written when it is
+ * made: its lines add up to its amount. The money of a failed payout it pays back counts under the original
+ * transactions' types, not as `payout_failure`; a payout of part is one `itemized_later` line (the next payout of
+ * all carries its transactions, and its debit as a `payout` line).
+ */
+export const payoutTypeTotals = pgTable(
+  "payout_type_totals",
+  {
+    merchantId: merchantIdColumn(),
+    payoutId: bigint("payout_id", { mode: "number" }).notNull(),
+    type: text("type").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    amount: numeric("amount").notNull().default("0"),
+    fee: numeric("fee").notNull().default("0"),
+    net: numeric("net").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.payoutId, t.type] })],
+);

@@ -5,6 +5,7 @@ import { selectRows, type Executor } from "@/db/client";
 import { merchants, users } from "@/db/schema";
 import { currencyField, DEFAULT_CURRENCY } from "@/lib/money/currencies";
 import { DomainError } from "@/lib/platform/errors";
+import { timeZoneField } from "@/lib/platform/time-zones";
 import { messages, parseInput } from "@/lib/platform/validation";
 
 export async function getMerchantProfile(db: Executor, merchantId: number) {
@@ -13,6 +14,7 @@ export async function getMerchantProfile(db: Executor, merchantId: number) {
       id: merchants.id,
       name: merchants.name,
       defaultCurrency: merchants.defaultCurrency,
+      reportTimezone: merchants.reportTimezone,
       /** The support override of API_RATE_LIMIT_PER_MINUTE (per token), if any. */
       rateLimitPerMinute: merchants.rateLimitPerMinute,
       createdAt: merchants.createdAt,
@@ -60,6 +62,35 @@ export async function merchantDefaultCurrency(db: Executor, merchantId: number):
     .where(eq(merchants.id, merchantId))
     .limit(1);
   return merchant?.defaultCurrency ?? DEFAULT_CURRENCY;
+}
+
+/** What the Reports pages open in: the default currency, and the report time zone (UTC until one is chosen). */
+export async function merchantReportDefaults(
+  db: Executor,
+  merchantId: number,
+): Promise<{ defaultCurrency: string; reportTimezone: string }> {
+  const [merchant] = await db
+    .select({ defaultCurrency: merchants.defaultCurrency, reportTimezone: merchants.reportTimezone })
+    .from(merchants)
+    .where(eq(merchants.id, merchantId))
+    .limit(1);
+  return merchant ?? { defaultCurrency: DEFAULT_CURRENCY, reportTimezone: "UTC" };
+}
+
+const reportTimezoneSchema = z.object({
+  report_timezone: timeZoneField().refine((zone) => zone !== undefined, {
+    error: messages.required("report_timezone"),
+  }),
+});
+
+/** Settings, "Report time zone": the days of every report, CSV and date filter (DESIGN.md, "Time zone"). */
+export async function setReportTimezone(db: Executor, merchantId: number, input: unknown): Promise<string> {
+  const { report_timezone } = parseInput(reportTimezoneSchema, input);
+  await db
+    .update(merchants)
+    .set({ reportTimezone: report_timezone, updatedAt: new Date() })
+    .where(eq(merchants.id, merchantId));
+  return report_timezone;
 }
 
 const defaultCurrencySchema = z.object({

@@ -5,6 +5,7 @@ import {
   listBalanceTransactions,
 } from "@/lib/ledger/balance-transactions";
 import { releaseMerchantBalance } from "@/lib/ledger/release";
+import { zonedCreatedBound } from "@/lib/platform/list-query";
 import { HttpError } from "./api-errors";
 import { defineRoute } from "./define-route";
 import { dataResponse, errorResponse, pagedResponse, ref, validationErrorResponse } from "./openapi-parts";
@@ -34,16 +35,30 @@ export const listBalanceTransactionsRoute = defineRoute({
   query: listBalanceTransactionsQuerySchema,
   responses: {
     200: pagedResponse("A page of balance transactions.", ref("BalanceTransaction")),
-    422: validationErrorResponse("Bad page, perPage, type, currency, payout_id, created_from or created_to."),
+    422: validationErrorResponse(
+      "Bad page, perPage, type, currency, payout_id, created_from, created_to or timezone.",
+    ),
   },
-  handler: async ({ read, merchantId, url, query }) => {
-    const { items, total } = await read((db) => listBalanceTransactions(db, merchantId, query));
+  handler: async ({ read, merchantId, token, url, query }) => {
+    const timeZone = query.timezone ?? token.reportTimezone;
+    const filter = {
+      ...query,
+      created_from: zonedCreatedBound(
+        query.created_from,
+        url.searchParams.get("created_from"),
+        timeZone,
+        "from",
+      ),
+      created_to: zonedCreatedBound(query.created_to, url.searchParams.get("created_to"), timeZone, "to"),
+    };
+    const { items, total } = await read((db) => listBalanceTransactions(db, merchantId, filter));
     const kept = {
       type: query.type,
       currency: query.currency,
       payout_id: query.payout_id,
       created_from: query.created_from ? url.searchParams.get("created_from")! : undefined,
       created_to: query.created_to ? url.searchParams.get("created_to")! : undefined,
+      timezone: query.timezone,
     };
     return jsonResponse(200, {
       data: items,

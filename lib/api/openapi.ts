@@ -13,6 +13,7 @@ import {
 import { balanceSchema } from "@/lib/ledger/balance";
 import { balanceSummarySchema } from "@/lib/ledger/balance-summary";
 import { balanceTransactionSchema } from "@/lib/ledger/balance-transactions";
+import { payoutReconciliationSchema } from "@/lib/ledger/payout-reconciliation";
 import {
   createPaymentSchema,
   paymentListItemSchema,
@@ -124,6 +125,7 @@ function componentSchemas() {
     Balance: schemaOf(balanceSchema),
     BalanceTransaction: schemaOf(balanceTransactionSchema),
     BalanceSummary: schemaOf(balanceSummarySchema),
+    PayoutReconciliation: schemaOf(payoutReconciliationSchema),
     PayoutAccount: schemaOf(payoutAccountSchema),
     PayoutAccountInput: schemaOf(payoutAccountInputSchema, "input"),
     Payout: schemaOf(payoutSchema),

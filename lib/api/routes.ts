@@ -36,7 +36,7 @@ import {
   showPayoutRoute,
 } from "./payout-routes";
 import { createRefundRoute, listAllRefundsRoute, listRefundsRoute, showRefundRoute } from "./refund-routes";
-import { balanceSummaryRoute } from "./report-routes";
+import { balanceSummaryRoute, payoutReconciliationRoute } from "./report-routes";
 import { listRequestLogsRoute } from "./request-log-routes";
 import { createSandboxRoute, deleteSandboxRoute, listSandboxesRoute } from "./sandbox-routes";
 import { cancelPaymentRoute, settlePaymentHelperRoute, settleRefundHelperRoute } from "./settlement-routes";
@@ -92,6 +92,7 @@ export const routes: readonly Route[] = [
   showBalanceTransactionRoute,
   releaseBalanceHelperRoute,
   balanceSummaryRoute,
+  payoutReconciliationRoute,
   showPayoutAccountRoute,
   setPayoutAccountRoute,
   listPayoutsRoute,

@@ -52,9 +52,10 @@ async function insertEnvironment(
   const clock = clockAt ? clockAt.toISOString() : null;
   const [row] = await selectRows<{ id: number | string; created_at: Date | string }>(
     db,
-    sql`insert into merchants (name, account_id, environment, sandbox_name, default_currency, fee_percent, fee_fixed,
-                               payout_schedule, rate_limit_per_minute, clock_at, created_at)
-        select name, id, ${sandboxName === null ? "live" : "sandbox"}, ${sandboxName}, default_currency, fee_percent,
+    sql`insert into merchants (name, account_id, environment, sandbox_name, default_currency, report_timezone,
+                               fee_percent, fee_fixed, payout_schedule, rate_limit_per_minute, clock_at, created_at)
+        select name, id, ${sandboxName === null ? "live" : "sandbox"}, ${sandboxName}, default_currency,
+               report_timezone, fee_percent,
                fee_fixed, payout_schedule, rate_limit_per_minute, ${clock}::timestamptz,
                coalesce(${clock}::timestamptz, now())
         from merchants where id = ${settingsFrom}

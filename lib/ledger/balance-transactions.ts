@@ -20,6 +20,7 @@ import {
   queryId,
 } from "@/lib/platform/list-query";
 import { newestFirstBatches } from "@/lib/platform/newest-first-batches";
+import { timeZoneField } from "@/lib/platform/time-zones";
 import { isoTimestamp } from "@/lib/platform/timestamps";
 
 const money = z.string().describe('Signed, in its currency\'s minor units: "9.41", "-2.00", "1500" JPY.');
@@ -60,6 +61,9 @@ export const listBalanceTransactionsQuerySchema = pageQuerySchema
     created_from: createdBound("created_from", "from").describe("ISO 8601 date or date-time, inclusive."),
     created_to: createdBound("created_to", "to").describe(
       "ISO 8601 date or date-time, inclusive (a date runs to its end).",
+    ),
+    timezone: timeZoneField().describe(
+      "The IANA zone a date alone in created_from or created_to is a day of; the merchant's report time zone when absent.",
     ),
   })
   .superRefine(createdRangeInOrder);

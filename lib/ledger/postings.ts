@@ -46,7 +46,7 @@ export function paymentPostingCtes(source: SQL): SQL {
              case when ${availableAfterMs}::bigint = 0 then 'available' else 'pending' end,
              settled_at + ${availableAfterMs}::bigint * interval '1 millisecond', settled_at
       from ${source} where status = 'completed' and amount <> 0
-      returning merchant_id, id, type, source_id, status, currency, amount, fee, net, created_at),
+      returning merchant_id, id, type, source_id, status, currency, amount, fee, net, created_at, available_on),
     payment_lines as (
       select merchant_id, id as transaction_id, currency, account, moved as amount
       from payment_posted,
@@ -74,18 +74,55 @@ export const addToBalances = (lines: SQL, posting: string, prefix = "ledger") =>
     on conflict (merchant_id, account, currency, slot) do update set amount = b.amount + excluded.amount
     returning 1)`;
 
+/** The start of an instant's quarter hour (UTC), as count_balance_transaction buckets it. */
+const quarterHour = (at: SQL) => sql`date_bin('15 minutes', ${at}, timestamptz '2000-01-01 00:00:00+00')`;
+const utcDay = (at: SQL) => sql`(${at} at time zone 'UTC')::date`;
+
 /**
- * A CTE that counts the balance transactions `posted` returns (merchant_id, type, currency, amount, fee, net,
- * created_at) in
- * their day's totals, each change to one slot, in key order. `prefix` names it apart from the statement's others.
+ * CTEs that add `changes` (merchant_id, at, type, currency, count, amount, fee, net, available) to the reports'
+ * totals: the daily and the quarter-hour rows of each change's `at`, each to one slot, in key order.
  */
-export const addToDailyTotals = (posted: SQL, prefix = "ledger") => sql`
-  ${sql.identifier(`${prefix}_counted`)} as (
-    insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, amount, fee, net)
-    select merchant_id, (created_at at time zone 'UTC')::date, type, currency,
-           floor(random() * ${BALANCE_SLOTS})::smallint, count(*), sum(amount), sum(fee), sum(net)
-    from ${posted} group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (merchant_id, day, type, currency, slot) do update
+function addToTotals(changes: SQL, prefix: string): SQL {
+  const totals = (table: string, column: string, bucket: (at: SQL) => SQL, name: string) => sql`
+  ${sql.identifier(`${prefix}_${name}`)} as (
+    insert into ${sql.identifier(table)} as d (merchant_id, ${sql.identifier(column)}, type, currency, slot, count,
+                                              amount, fee, net, available)
+    select merchant_id, ${bucket(sql`at`)}, type, currency, floor(random() * ${BALANCE_SLOTS})::smallint,
+           sum(count), sum(amount), sum(fee), sum(net), sum(available)
+    from (${changes}) as change group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (merchant_id, ${sql.identifier(column)}, type, currency, slot) do update
       set count = d.count + excluded.count, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
-          net = d.net + excluded.net
+          net = d.net + excluded.net, available = d.available + excluded.available
     returning 1)`;
+  return sql`${totals("balance_transaction_daily_totals", "day", utcDay, "counted")},
+  ${totals("balance_transaction_quarter_hour_totals", "quarter_hour", quarterHour, "quartered")}`;
+}
+
+/**
+ * CTEs that count the balance transactions `posted` returns (merchant_id, type, currency, amount, fee, net,
+ * created_at, available_on) in the reports' totals, as count_balance_transaction (db/functions/ledger.sql) does
+ * one: their day's and quarter hour's count and sums, and their net as `available` in those of their
+ * available_on. `prefix` names them apart from the statement's others.
+ */
+export const addToDailyTotals = (posted: SQL, prefix = "ledger") =>
+  addToTotals(
+    sql`select merchant_id, created_at as at, type, currency, 1 as count, amount, fee, net, 0::numeric as available
+        from ${posted}
+        union all
+        select merchant_id, available_on, type, currency, 0, 0, 0, 0, net from ${posted}`,
+    prefix,
+  );
+
+/**
+ * CTEs that move the `available` of transactions made available early (`moved`: merchant_id, type, currency,
+ * net, was_available_on, available_on) from the day and quarter hour they were due to those they came.
+ */
+export const moveAvailableTotals = (moved: SQL, prefix: string) =>
+  addToTotals(
+    sql`select merchant_id, was_available_on as at, type, currency, 0 as count, 0 as amount, 0 as fee, 0 as net,
+               -net as available
+        from ${moved}
+        union all
+        select merchant_id, available_on, type, currency, 0, 0, 0, 0, net from ${moved}`,
+    prefix,
+  );

@@ -3,7 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { selectRows, type Executor } from "@/db/client";
 import { forEachDueMerchant } from "@/lib/platform/merchant-claims";
 import { REAL_TIME, type WorkClock } from "@/lib/platform/work-clock";
-import { addToBalances } from "./postings";
+import { addToBalances, moveAvailableTotals } from "./postings";
 
 /**
  * Makes pending balance transactions available: their net moves from `pending` to `available` (a `release`
@@ -43,13 +43,16 @@ async function releaseSome(db: Executor, which: SQL, clock: WorkClock): Promise<
   const [row] = await selectRows<{ released: number }>(
     db,
     sql`with due as (
-          select merchant_id, id from balance_transactions where status = 'pending' and ${which}),
+          select merchant_id, id, available_on from balance_transactions where status = 'pending' and ${which}),
         released as (
           -- Released early (the test helper), it is available from now, not on the day it was due.
           update balance_transactions b set status = 'available', available_on = least(b.available_on, clock.now)
           from due, (select ${clock.now} as now) clock
           where b.merchant_id = due.merchant_id and b.id = due.id and b.status = 'pending'
-          returning b.merchant_id, b.id, b.currency, b.net),
+          returning b.merchant_id, b.id, b.type, b.currency, b.net, due.available_on as was_available_on,
+                    b.available_on),
+        moved as (select * from released where available_on <> was_available_on),
+        ${moveAvailableTotals(sql`moved`, "early")},
         lines as (
           select merchant_id, id as transaction_id, currency, account, amount
           from released, lateral (values ('pending', -net), ('available', net)) as moved (account, amount)),

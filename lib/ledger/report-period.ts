@@ -1,10 +1,11 @@
 import { isCurrency } from "@/lib/money/currencies";
 import type { FieldErrors } from "@/lib/platform/errors";
+import { zonedDay } from "@/lib/platform/time-zones";
 import { isCalendarDay } from "@/lib/platform/validation";
 import { DAY_MS, isoDay, MAX_REPORT_DAYS } from "./balance-summary";
 
 // The dashboard's Reports page reads its period from the URL: `month=2026-11`, or `from` and `to` as the first
-// and last UTC day, both included (the API's `to` is the day after: docs/money.md, "Reports").
+// and last day, both included (the API's `to` is the day after: docs/money.md, "Reports").
 
 export type ReportChoice = {
   currency: string;
@@ -38,10 +39,11 @@ function monthPeriod(month: string) {
 export function readReportChoice(
   params: SearchParams,
   defaultCurrency: string,
+  timeZone = "UTC",
   now = Date.now(),
 ): { choice: ReportChoice; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const currentMonth = isoDay(now).slice(0, 7);
+  const currentMonth = zonedDay(now, timeZone).slice(0, 7);
   const rawCurrency = text(params.currency)?.toUpperCase();
   const currency = rawCurrency && isCurrency(rawCurrency) ? rawCurrency : defaultCurrency;
   if (rawCurrency && currency !== rawCurrency)
@@ -81,9 +83,9 @@ export function reportChoiceToQuery(choice: ReportChoice): string {
   return `?${params.toString()}`;
 }
 
-/** The last `count` months up to `now`'s, newest first, `YYYY-MM`: the month select's choices. */
-export function recentMonths(count: number, now = Date.now()): string[] {
-  const today = new Date(now);
+/** The last `count` months up to `now`'s (in a zone), newest first, `YYYY-MM`: the month select's choices. */
+export function recentMonths(count: number, timeZone = "UTC", now = Date.now()): string[] {
+  const today = new Date(`${zonedDay(now, timeZone)}T00:00:00Z`);
   return Array.from({ length: count }, (_, back) =>
     isoDay(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 1)).slice(0, 7),
   );

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BALANCE_TRANSACTION_TYPES } from "@/db/enums";
 import { currencyFilter } from "@/lib/money/currencies";
 import type { FieldErrors } from "@/lib/platform/errors";
+import { zonedDayStart } from "@/lib/platform/time-zones";
 import { isCalendarDay } from "@/lib/platform/validation";
 import { DAY_MS } from "./balance-summary";
 import type { BalanceTransactionFilter } from "./balance-transactions";
@@ -64,16 +65,22 @@ export function hasTransactionFilters(filters: TransactionFilters): boolean {
   return Boolean(filters.type || filters.currency || filters.payout || filters.from || filters.to);
 }
 
-/** The filters as the list's (lib/ledger/balance-transactions.ts): UTC days as instants, `to` to its end. */
+/** The filters as the list's (lib/ledger/balance-transactions.ts): days of the zone as instants, `to` to its end. */
 export function toBalanceTransactionFilter(
   filters: TransactionFilters,
+  timeZone = "UTC",
 ): Omit<BalanceTransactionFilter, "page" | "perPage"> {
   return {
     type: filters.type,
     currency: filters.currency,
     payout_id: filters.payout,
-    created_from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
-    created_to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS) : undefined,
+    created_from: filters.from ? zonedDayStart(filters.from, timeZone) : undefined,
+    created_to: filters.to
+      ? zonedDayStart(
+          new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10),
+          timeZone,
+        )
+      : undefined,
   };
 }
 

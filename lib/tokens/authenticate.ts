@@ -18,6 +18,8 @@ export type AuthenticatedToken = {
   scope: KeyScope;
   /** The merchant's default currency, read in the same statement: a payment created without one is in it. */
   defaultCurrency: string;
+  /** The IANA zone its reports' days are in when a request names none (DESIGN.md, "Time zone"). */
+  reportTimezone: string;
   /** Where the key works (DESIGN.md, "Live and sandboxes"): test helpers are 404 in live. */
   environment: EnvironmentKind;
   /** The processor its environment's owners connected; null: the simulator (DESIGN.md, "Processors"). */
@@ -69,7 +71,8 @@ export async function isLiveWriteToken(db: Executor, token: string): Promise<boo
 
 /** The live token with this hash, its merchant's default currency and its rate limit per minute. */
 export function tokenLookup(tokenHash: string, defaultPerMinute: number): SQL {
-  return sql`select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency, m.environment, m.processor,
+  return sql`select t.id, t.merchant_id, t.scope, t.last_used_at, m.default_currency, m.report_timezone, m.environment,
+                    m.processor,
                     coalesce(m.rate_limit_per_minute, ${defaultPerMinute})::int as per_minute
              from api_tokens t
              join merchants m on m.id = t.merchant_id
@@ -89,7 +92,8 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
         where id = (select id from token where ${lastUsedStale("token")})
       ),
       bucket as (select counted.* from token, ${countRequest(sql`'token:' || token.id`, sql`token.per_minute`)} counted)
-      select token.id, token.merchant_id, token.scope, token.default_currency, token.environment, token.processor,
+      select token.id, token.merchant_id, token.scope, token.default_currency, token.report_timezone,
+             token.environment, token.processor,
              token.per_minute,
              bucket.allowed, bucket.ahead_seconds
       from token, bucket`;
@@ -103,6 +107,7 @@ export const authenticationStatement = new Statement<
     merchant_id: number | string;
     scope: KeyScope;
     default_currency: string;
+    report_timezone: string;
     environment: EnvironmentKind;
     processor: ConnectedProcessor | null;
     per_minute: number;
@@ -156,6 +161,7 @@ export async function authenticateApiToken(
       merchantId: Number(row.merchant_id),
       scope: row.scope,
       defaultCurrency: row.default_currency,
+      reportTimezone: row.report_timezone,
       environment: row.environment,
       processor: row.processor,
     },

@@ -89,13 +89,15 @@ describe("the All transactions CSV", () => {
       `/dashboard/balance/transactions/export?currency=EUR&from=${accountant.month}&to=${last}`,
     );
     const to = new Date(Date.parse(`${last}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-    const report = (
-      await api<{ activity: Array<{ count: number; net: string }> }>(
-        `/api/reports/balance-summary?currency=EUR&from=${accountant.month}&to=${to}`,
-      )
+    const summary = (
+      await api<{
+        activity: Array<{ count: number; net: string }>;
+        payouts: Array<{ count: number; net: string }>;
+      }>(`/api/reports/balance-summary?currency=EUR&from=${accountant.month}&to=${to}`)
     ).data;
-    expect(rows.length).toBe(report.activity.reduce((sum, line) => sum + line.count, 0));
-    const net = report.activity.reduce((sum, line) => sum + cents(line.net), 0n);
+    const lines = [...summary.activity, ...summary.payouts];
+    expect(rows.length).toBe(lines.reduce((sum, line) => sum + line.count, 0));
+    const net = lines.reduce((sum, line) => sum + cents(line.net), 0n);
     expect(rows.reduce((sum, row) => sum + cents(row.net!), 0n)).toBe(net);
     const payment = rows.find((row) => row.type === "payment")!;
     expect(payment.external_id).toMatch(/^order-/);
@@ -169,25 +171,39 @@ describe("the Reports page's summary CSV", () => {
     const to = new Date(Date.parse(`${lastDayOf(accountant.month)}T00:00:00Z`) + 86_400_000)
       .toISOString()
       .slice(0, 10);
+    type Line = { type: string; count: number; amount: string; fee: string; net: string };
     const report = (
-      await api<{
-        opening_balance: string;
-        closing_balance: string;
-        activity: Array<{ type: string; count: number; amount: string; fee: string; net: string }>;
-      }>(`/api/reports/balance-summary?currency=EUR&from=${accountant.month}&to=${to}`)
+      await api<Record<string, string> & { activity: Line[]; payouts: Line[] }>(
+        `/api/reports/balance-summary?currency=EUR&from=${accountant.month}&to=${to}`,
+      )
     ).data;
-    const period = { currency: "EUR", from: accountant.month, to };
+    const period = { currency: "EUR", timezone: "UTC", from: accountant.month, to };
+    const balance = (line: string) => ({
+      ...period,
+      line,
+      count: "",
+      amount: "",
+      fee: "",
+      net: report[line],
+    });
+    const lineRow = (line: Line) => ({
+      ...period,
+      line: line.type,
+      count: String(line.count),
+      amount: line.amount,
+      fee: line.fee,
+      net: line.net,
+    });
     expect(rows).toEqual([
-      { ...period, line: "opening_balance", count: "", amount: "", fee: "", net: report.opening_balance },
-      ...report.activity.map((line) => ({
-        ...period,
-        line: line.type,
-        count: String(line.count),
-        amount: line.amount,
-        fee: line.fee,
-        net: line.net,
-      })),
-      { ...period, line: "closing_balance", count: "", amount: "", fee: "", net: report.closing_balance },
+      { ...balance("opening_balance") },
+      balance("opening_pending"),
+      balance("opening_available"),
+      ...report.activity.map(lineRow),
+      balance("net_activity"),
+      ...report.payouts.map(lineRow),
+      { ...balance("closing_balance") },
+      balance("closing_pending"),
+      balance("closing_available"),
     ]);
   });
 });

@@ -10,13 +10,21 @@ const baseUrl = inject("baseUrl");
 const { tokens, accountant } = inject("data");
 const serverEnv = inject("serverEnv");
 
+type Line = { type: string; count: number; amount: string; fee: string; net: string };
 type Summary = {
   currency: string;
+  timezone: string;
   from: string;
   to: string;
   opening_balance: string;
-  activity: Array<{ type: string; count: number; amount: string; fee: string; net: string }>;
+  opening_pending: string;
+  opening_available: string;
+  activity: Line[];
+  net_activity: string;
+  payouts: Line[];
   closing_balance: string;
+  closing_pending: string;
+  closing_available: string;
 };
 
 const summary = async (query: string, token = tokens.accountant) => {
@@ -33,9 +41,17 @@ const nextMonth = (first: string) => {
 };
 
 function expectAddsUp(report: Summary) {
-  const net = report.activity.reduce((sum, line) => sum + cents(line.net), 0n);
-  expect(cents(report.closing_balance), JSON.stringify(report)).toBe(cents(report.opening_balance) + net);
-  for (const line of report.activity)
+  const net = (lines: Line[]) => lines.reduce((sum, line) => sum + cents(line.net), 0n);
+  expect(cents(report.net_activity), JSON.stringify(report)).toBe(net(report.activity));
+  expect(cents(report.closing_balance), JSON.stringify(report)).toBe(
+    cents(report.opening_balance) + net(report.activity) + net(report.payouts),
+  );
+  for (const [total, pending, available] of [
+    [report.opening_balance, report.opening_pending, report.opening_available],
+    [report.closing_balance, report.closing_pending, report.closing_available],
+  ] as const)
+    expect(cents(pending) + cents(available), JSON.stringify(report)).toBe(cents(total));
+  for (const line of [...report.activity, ...report.payouts])
     expect(cents(line.net), JSON.stringify(line)).toBe(cents(line.amount) - cents(line.fee));
 }
 
@@ -50,9 +66,10 @@ describe("GET /api/reports/balance-summary", () => {
       "refund",
       "dispute",
       "dispute_won",
-      "payout",
-      "payout_failure",
     ]);
+    expect(lastMonth.payouts.map((line) => line.type)).toEqual(["payout", "payout_failure"]);
+    // Every payout in that month paid out all there was: it closed at nothing, pending or available.
+    expect(lastMonth).toMatchObject({ timezone: "UTC", closing_pending: "0.00", closing_available: "0.00" });
     expect(lastMonth.activity.find((line) => line.type === "payment")).toMatchObject({
       count: 4,
       amount: "175.00",
@@ -146,16 +163,16 @@ describe("payments reports balance-summary", () => {
     expect([printed.code, printed.stderr]).toEqual([0, ""]);
     const payment = expected.activity.find((line) => line.type === "payment")!;
     expect(printed.stdout.split("\n")).toEqual([
-      `EUR balance summary, ${accountant.month} to ${to} (UTC, to exclusive)`,
-      "Opening balance  0.00",
+      `EUR balance summary, ${accountant.month} to ${to} (UTC days, to exclusive)`,
+      "Opening balance  0.00  (pending 0.00, available 0.00)",
       `  payment  4 transactions  amount 175.00  fee ${payment.fee}  net ${payment.net}`,
-      ...expected.activity
-        .slice(1)
-        .map(
-          (line) =>
-            `  ${line.type}  ${line.count} transaction${line.count === 1 ? "" : "s"}  amount ${line.amount}  fee ${line.fee}  net ${line.net}`,
-        ),
-      `Closing balance  ${expected.closing_balance}`,
+      ...[...expected.activity.slice(1), { type: "net", count: 0 } as Line, ...expected.payouts].map(
+        (line) =>
+          line.type === "net"
+            ? `Net activity  ${expected.net_activity}`
+            : `  ${line.type}  ${line.count} transaction${line.count === 1 ? "" : "s"}  amount ${line.amount}  fee ${line.fee}  net ${line.net}`,
+      ),
+      `Closing balance  ${expected.closing_balance}  (pending 0.00, available 0.00)`,
       "",
     ]);
     const json = await runCliAsync(["reports", "balance-summary", ...period, "--json"], env);

@@ -193,7 +193,12 @@ describe("a sandbox on a test clock", () => {
         expect(read.status, read.text).toBe(200);
         return (
           read.body as {
-            data: { opening_balance: string; closing_balance: string; activity: Array<{ net: string }> };
+            data: {
+              opening_balance: string;
+              closing_balance: string;
+              activity: Array<{ net: string }>;
+              payouts: Array<{ net: string }>;
+            };
           }
         ).data;
       };
@@ -202,7 +207,10 @@ describe("a sandbox on a test clock", () => {
       expect(first.opening_balance).toBe("0.00");
       expect(second.opening_balance).toBe(first.closing_balance);
       for (const period of [first, second]) {
-        const net = period.activity.reduce((sum, line) => sum + Math.round(Number(line.net) * 100), 0);
+        const net = [...period.activity, ...period.payouts].reduce(
+          (sum, line) => sum + Math.round(Number(line.net) * 100),
+          0,
+        );
         expect(Math.round(Number(period.closing_balance) * 100)).toBe(
           Math.round(Number(period.opening_balance) * 100) + net,
         );

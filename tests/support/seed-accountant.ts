@@ -57,13 +57,21 @@ export async function seedAccountant(db: Executor, merchantId: number): Promise<
   // hours: immutable arithmetic, which Citus lets an UPDATE apply to a column.
   const now = new Date();
   const days = now.getUTCDate() + 1;
+  const back = (column: string) =>
+    sql`${sql.identifier(column)} = timezone('UTC', timezone('UTC', ${sql.identifier(column)}) - ${days} * interval '1 day')`;
   await db.execute(
-    sql`update balance_transactions
-        set created_at = timezone('UTC', timezone('UTC', created_at) - ${days} * interval '1 day')
+    sql`update balance_transactions set ${back("created_at")}, ${back("available_on")}
         where merchant_id = ${merchantId}`,
   );
   await db.execute(
     sql`update balance_transaction_daily_totals set day = day - ${days}::int where merchant_id = ${merchantId}`,
+  );
+  await db.execute(
+    sql`update balance_transaction_quarter_hour_totals set ${back("quarter_hour")} where merchant_id = ${merchantId}`,
+  );
+  // The payouts too, so the month's reconciliation lists them.
+  await db.execute(
+    sql`update payouts set ${back("created_at")}, ${back("updated_at")} where merchant_id = ${merchantId}`,
   );
   const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   return { month: month.toISOString().slice(0, 10) };

@@ -18,7 +18,7 @@ import {
 import { tailLogs } from "./logs-tail.js";
 import { CliError, emit, EXIT, plural } from "./output.js";
 import { parsePaymentId, showPayment } from "./payment-show.js";
-import { showBalanceSummary } from "./reports.js";
+import { showBalanceSummary, showPayoutReconciliation, type ReportFlags } from "./reports.js";
 import { addSandboxCommands } from "./sandboxes.js";
 import { collect, trigger, TRIGGERS, type TriggerOptions } from "./trigger.js";
 
@@ -161,18 +161,29 @@ program
     await showBalance(client(loadCredentials()), options);
   });
 
-program
-  .command("reports")
-  .description("Reports for your accountant.")
-  .command("balance-summary")
-  .description("Opening balance, activity per type and closing balance of a period (UTC days).")
-  .option("--currency <code>", "ISO 4217 (default: your default currency)")
-  .option("--from <YYYY-MM-DD>", "the first day, inclusive (default: the first of this month)")
-  .option("--to <YYYY-MM-DD>", "the day after the last, exclusive (default: the first of next month)")
-  .option("--json", "the summary as one JSON object")
-  .action(async (options: { currency?: string; from?: string; to?: string; json?: boolean }) => {
-    await showBalanceSummary(client(loadCredentials()), options);
-  });
+const reports = program.command("reports").description("Reports for your accountant.");
+/** The period flags every report takes. */
+const withPeriod = (command: ReturnType<typeof reports.command>) =>
+  command
+    .option("--currency <code>", "ISO 4217 (default: your default currency)")
+    .option("--from <YYYY-MM-DD>", "the first day, inclusive (default: the first of this month)")
+    .option("--to <YYYY-MM-DD>", "the day after the last, exclusive (default: the first of next month)")
+    .option("--timezone <IANA name>", "the zone the days are in (default: your report time zone)")
+    .option("--json", "the report as one JSON object");
+withPeriod(
+  reports
+    .command("balance-summary")
+    .description("Opening balance, activity per type, payouts and closing balance of a period."),
+).action(async (options: ReportFlags) => {
+  await showBalanceSummary(client(loadCredentials()), options);
+});
+withPeriod(
+  reports
+    .command("payout-reconciliation")
+    .description("What each payout of a period paid, by type, and what was left unpaid at its end."),
+).action(async (options: ReportFlags) => {
+  await showPayoutReconciliation(client(loadCredentials()), options);
+});
 
 addSandboxCommands(program, () => client(loadCredentials()));
 

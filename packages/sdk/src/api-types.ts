@@ -4605,6 +4605,8 @@ export interface paths {
                     created_from?: string;
                     /** @description ISO 8601 date or date-time, inclusive (a date runs to its end). */
                     created_to?: string;
+                    /** @description The IANA zone a date alone in created_from or created_to is a day of; the merchant's report time zone when absent. */
+                    timezone?: string;
                 };
                 header?: never;
                 path?: never;
@@ -4653,7 +4655,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Bad page, perPage, type, currency, payout_id, created_from or created_to. */
+                /** @description Bad page, perPage, type, currency, payout_id, created_from, created_to or timezone. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4961,16 +4963,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Balance summary of a period: opening balance, activity per type, closing balance */
+        /** Balance summary of a period: opening balance, activity per type, payouts, closing balance */
         get: {
             parameters: {
                 query?: {
                     /** @description ISO 4217, any case; the merchant's default currency when absent. */
                     currency?: string;
-                    /** @description The first UTC day, inclusive; the first of the current month when absent. */
+                    /** @description The first day, inclusive; the first of the current month when absent. */
                     from?: string;
-                    /** @description The UTC day after the last, exclusive; the first of the next month when absent. */
+                    /** @description The day after the last, exclusive; the first of the next month when absent. */
                     to?: string;
+                    /** @description The IANA time zone the days are in; the merchant's report time zone (Settings) when absent. */
+                    timezone?: string;
                 };
                 header?: never;
                 path?: never;
@@ -4978,7 +4982,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The period's summary: closing_balance = opening_balance + Σ activity.net. */
+                /** @description The period's summary: closing_balance = opening_balance + net_activity + Σ payouts.net. */
                 200: {
                     headers: {
                         /** @description Requests accepted per minute for this token. */
@@ -5005,7 +5009,119 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Bad currency, from or to (a day `YYYY-MM-DD`; to after from, at most 366 days). */
+                /** @description Bad currency, from, to (a day `YYYY-MM-DD`; to after from, at most 366 days) or timezone (an IANA name). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; Retry-After says how many seconds to wait. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a request will be accepted. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Too Many Attempts. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Our fault; nothing else is disclosed. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Server Error */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached for a moment (a restart, an outage); Retry-After says when to retry. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Service Unavailable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/payout-reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payout reconciliation of a period: what each payout paid, by type, and what was left unpaid */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ISO 4217, any case; the merchant's default currency when absent. */
+                    currency?: string;
+                    /** @description The first day, inclusive; the first of the current month when absent. */
+                    from?: string;
+                    /** @description The day after the last, exclusive; the first of the next month when absent. */
+                    to?: string;
+                    /** @description The IANA time zone the days are in; the merchant's report time zone (Settings) when absent. */
+                    timezone?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Each payout's lines add up to its amount; the unpaid lines add up to the closing balance. */
+                200: {
+                    headers: {
+                        /** @description Requests accepted per minute for this token. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left before 429. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PayoutReconciliation"];
+                        };
+                    };
+                };
+                /** @description Token missing, malformed, unknown, expired or revoked (with WWW-Authenticate: Bearer). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example Unauthenticated. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad currency, from, to (a day `YYYY-MM-DD`; to after from, at most 366 days) or timezone (an IANA name). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9025,13 +9141,19 @@ export interface components {
         BalanceSummary: {
             /** @description ISO 4217, upper case: "EUR". */
             currency: string;
-            /** @description The period's first UTC day, inclusive: `YYYY-MM-DD`. */
+            /** @description The IANA time zone the days are in: "UTC", "Europe/Berlin". */
+            timezone: string;
+            /** @description The period's first day, inclusive: `YYYY-MM-DD`. */
             from: string;
-            /** @description The UTC day after its last, exclusive: `YYYY-MM-DD`. */
+            /** @description The day after its last, exclusive: `YYYY-MM-DD`. */
             to: string;
             /** @description Pending + available at the start of `from`. */
             opening_balance: string;
-            /** @description One line per type of balance transaction with any in the period, in the types' order. */
+            /** @description Of the opening balance, what was not yet available (available_on still ahead). */
+            opening_pending: string;
+            /** @description Of the opening balance, what was available. */
+            opening_available: string;
+            /** @description One line per type of balance transaction with any in the period, in the types' order; the payouts apart. */
             activity: {
                 /** @enum {string} */
                 type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
@@ -9043,8 +9165,76 @@ export interface components {
                 /** @description amount − fee. */
                 net: string;
             }[];
-            /** @description Pending + available at the start of `to`: opening + Σ activity.net. */
+            /** @description Σ activity.net: what the period's activity added before payouts. */
+            net_activity: string;
+            /** @description The period's payouts (`payout`) and returned payouts (`payout_failure`), a line per type. */
+            payouts: {
+                /** @enum {string} */
+                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
+                count: number;
+                /** @description Signed, in its currency's minor units: "1250.00", "-42.10". */
+                amount: string;
+                /** @description Signed, in its currency's minor units: "1250.00", "-42.10". */
+                fee: string;
+                /** @description amount − fee. */
+                net: string;
+            }[];
+            /** @description Pending + available at the start of `to`: opening + net_activity + Σ payouts.net, exactly. */
             closing_balance: string;
+            /** @description Of the closing balance, what was not yet available. */
+            closing_pending: string;
+            /** @description Of the closing balance, what was available. */
+            closing_available: string;
+        };
+        PayoutReconciliation: {
+            currency: string;
+            timezone: string;
+            /** @description The period's first day, inclusive. */
+            from: string;
+            /** @description The day after its last, exclusive. */
+            to: string;
+            /** @description Every payout made in the period, oldest first. */
+            payouts: {
+                id: number;
+                /** @enum {string} */
+                status: "pending" | "in_transit" | "paid" | "failed" | "canceled";
+                /** @description Signed, in its currency's minor units: "1250.00". */
+                amount: string;
+                arrival_date: string;
+                created_at: string;
+                /** @description What it paid, by type: Σ net = amount. */
+                lines: {
+                    /**
+                     * @description A balance transaction type, or `itemized_later`: a payout of part of the balance, paid before it is itemized. The next payout of all lists its transactions, with its debit as a `payout` line.
+                     * @enum {string}
+                     */
+                    type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment" | "itemized_later";
+                    count: number;
+                    /** @description Signed, in its currency's minor units: "1250.00". */
+                    amount: string;
+                    /** @description Signed, in its currency's minor units: "1250.00". */
+                    fee: string;
+                    /** @description Signed, in its currency's minor units: "1250.00". */
+                    net: string;
+                }[];
+            }[];
+            /** @description What was not yet paid out at the end of the period, by type (pending money included). */
+            unpaid: {
+                /**
+                 * @description A balance transaction type, or `itemized_later`: a payout of part of the balance, paid before it is itemized. The next payout of all lists its transactions, with its debit as a `payout` line.
+                 * @enum {string}
+                 */
+                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment" | "itemized_later";
+                count: number;
+                /** @description Signed, in its currency's minor units: "1250.00". */
+                amount: string;
+                /** @description Signed, in its currency's minor units: "1250.00". */
+                fee: string;
+                /** @description Signed, in its currency's minor units: "1250.00". */
+                net: string;
+            }[];
+            /** @description Σ unpaid.net: the closing balance. */
+            unpaid_total: string;
         };
         PayoutAccount: {
             account_holder: string;

@@ -20,6 +20,9 @@ export type Customer = Schemas["Customer"];
 export type Balance = Schemas["Balance"];
 export type BalanceTransaction = Schemas["BalanceTransaction"];
 export type BalanceSummary = Schemas["BalanceSummary"];
+export type PayoutReconciliation = Schemas["PayoutReconciliation"];
+/** A report's period: days (`from` inclusive, `to` exclusive), a currency, and the IANA zone the days are in. */
+export type ReportOptions = { currency?: string; from?: string; to?: string; timezone?: string };
 export type Payout = Schemas["Payout"];
 export type CreatePayoutInput = Schemas["CreatePayout"];
 export type PayoutAccount = Schemas["PayoutAccount"];
@@ -85,6 +88,13 @@ const newIdempotencyKey = () => `sdk_${crypto.randomUUID()}`;
  * response's `data`); list methods are async iterators over every page; a refusal rejects with
  * PaymentsApiError (status, message, Laravel's `errors`).
  */
+const reportQuery = (options: ReportOptions) => ({
+  currency: options.currency,
+  from: options.from,
+  to: options.to,
+  timezone: options.timezone,
+});
+
 export class Payments {
   private readonly api: Transport;
   readonly webhooks = new WebhookVerifier();
@@ -229,13 +239,14 @@ export class Payments {
      * Opening balance, activity per type and closing balance of one currency over whole UTC days (`from`
      * inclusive, `to` exclusive, `YYYY-MM-DD`); the default currency and the current month when left out.
      */
-    balanceSummary: async (
-      options: { currency?: string; from?: string; to?: string } = {},
-    ): Promise<BalanceSummary> =>
+    balanceSummary: async (options: ReportOptions = {}): Promise<BalanceSummary> =>
       dataOf<BalanceSummary>(
-        await this.api.GET("/api/reports/balance-summary", {
-          params: { query: { currency: options.currency, from: options.from, to: options.to } },
-        }),
+        await this.api.GET("/api/reports/balance-summary", { params: { query: reportQuery(options) } }),
+      ),
+    /** Each payout of the period with what it paid, by type, then what was left unpaid at its end. */
+    payoutReconciliation: async (options: ReportOptions = {}): Promise<PayoutReconciliation> =>
+      dataOf<PayoutReconciliation>(
+        await this.api.GET("/api/reports/payout-reconciliation", { params: { query: reportQuery(options) } }),
       ),
   };
 

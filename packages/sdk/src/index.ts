@@ -2,6 +2,8 @@ export { Payments } from "./client.js";
 export type {
   Balance,
   BalanceSummary,
+  PayoutReconciliation,
+  ReportOptions,
   BalanceTransaction,
   BalanceTransactionFilters,
   CreateOptions,

@@ -13,14 +13,20 @@ const monthName = (month: string) =>
   });
 
 /**
- * Two GET forms, each unambiguous: a month, or two UTC days (both included). Each keeps the chosen currency;
+ * Two GET forms, each unambiguous: a month, or two days of the report's time zone (both included). Each keeps the chosen currency;
  * both work without JavaScript, and next/form navigates without a reload where it runs.
  */
 export function PeriodForms({
+  path,
   choice,
   months,
   errors,
+  timeZone,
 }: {
+  /** The zone the days are in, named in the date fields' labels. */
+  timeZone: string;
+  /** The report page the forms show: the summary's or the reconciliation's. */
+  path: string;
   choice: ReportChoice;
   /** The month select's choices, newest first. */
   months: string[];
@@ -31,7 +37,7 @@ export function PeriodForms({
   return (
     <div className="grid gap-4 md:grid-cols-[1fr_1.6fr]">
       <Form
-        action="/dashboard/reports"
+        action={path}
         aria-label="Report of a month"
         className="flex items-end gap-2 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
       >
@@ -50,13 +56,13 @@ export function PeriodForms({
         </button>
       </Form>
       <Form
-        action="/dashboard/reports"
+        action={path}
         aria-label="Report of two dates"
         className="grid grid-cols-2 items-end gap-2 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-[1fr_1fr_auto] dark:bg-zinc-900 dark:ring-zinc-800"
       >
         <input type="hidden" name="currency" value={choice.currency} />
-        <DayField label="From (UTC)" name="from" value={choice.firstDay} errors={errors.from} />
-        <DayField label="To (UTC, included)" name="to" value={choice.lastDay} errors={errors.to} />
+        <DayField label={`From (${timeZone})`} name="from" value={choice.firstDay} errors={errors.from} />
+        <DayField label={`To (${timeZone}, included)`} name="to" value={choice.lastDay} errors={errors.to} />
         <button type="submit" className={`${buttonClassName("secondary")} col-span-2 sm:col-span-1`}>
           Show dates
         </button>

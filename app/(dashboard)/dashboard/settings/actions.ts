@@ -5,7 +5,7 @@ import { authorized } from "@/app/_lib/authorized";
 import { formStateFromError, formText } from "@/app/_lib/form-state";
 import type { FormState } from "@/components/form-state";
 import { getDb } from "@/db/client";
-import { setDefaultCurrency } from "@/lib/accounts/merchants";
+import { setDefaultCurrency, setReportTimezone } from "@/lib/accounts/merchants";
 
 export async function saveDefaultCurrency(_previous: FormState, formData: FormData): Promise<FormState> {
   return authorized("settings:write", async ({ merchantId }) => {
@@ -15,6 +15,20 @@ export async function saveDefaultCurrency(_previous: FormState, formData: FormDa
       });
       revalidatePath("/dashboard", "layout");
       return { ok: true, message: `New payments and links are now in ${currency} unless they name another.` };
+    } catch (error) {
+      return formStateFromError(error);
+    }
+  });
+}
+
+export async function saveReportTimezone(_previous: FormState, formData: FormData): Promise<FormState> {
+  return authorized("settings:write", async ({ merchantId }) => {
+    try {
+      const zone = await setReportTimezone(getDb(), merchantId, {
+        report_timezone: formText(formData, "report_timezone"),
+      });
+      revalidatePath("/dashboard", "layout");
+      return { ok: true, message: `Reports and their date filters now count days in ${zone}.` };
     } catch (error) {
       return formStateFromError(error);
     }

@@ -5,6 +5,7 @@ import { Link } from "@/components/link";
 import { buttonClassName } from "@/components/ui/button";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { readFor } from "@/db/replicas";
+import { merchantReportDefaults } from "@/lib/accounts/merchants";
 import { getBalance } from "@/lib/ledger/balance";
 import { listBalanceTransactions } from "@/lib/ledger/balance-transactions";
 import {
@@ -20,8 +21,8 @@ import { TransactionFiltersForm } from "./transaction-filters-form";
 export const metadata: Metadata = { title: "All transactions" };
 
 /**
- * Every balance transaction, newest first, paged like Payments and filtered by type, currency, payout and UTC
- * days; "Download CSV" streams exactly what the filters match (DESIGN.md, "Reports").
+ * Every balance transaction, newest first, paged like Payments and filtered by type, currency, payout and days
+ * of the merchant's report time zone; "Download CSV" streams exactly what the filters match (DESIGN.md, "Reports").
  */
 export default async function AllTransactionsPage({
   searchParams,
@@ -30,10 +31,13 @@ export default async function AllTransactionsPage({
 }) {
   const { merchantId } = await requireMerchantSession();
   const { filters, errors } = readTransactionFilters(await searchParams);
+  const { reportTimezone: timeZone } = await readFor(merchantId, (db) =>
+    merchantReportDefaults(db, merchantId),
+  );
   const [{ items, total }, balance] = await readFor(merchantId, (db) =>
     Promise.all([
       listBalanceTransactions(db, merchantId, {
-        ...toBalanceTransactionFilter(filters),
+        ...toBalanceTransactionFilter(filters, timeZone),
         page: filters.page,
         perPage: TRANSACTION_PAGE_SIZE,
       }),
@@ -69,6 +73,7 @@ export default async function AllTransactionsPage({
         key={transactionFiltersToQuery(filters)}
         filters={filters}
         errors={errors}
+        timeZone={timeZone}
         currencies={balance.available.map((entry) => entry.currency)}
       />
       <BalanceTransactionsTable

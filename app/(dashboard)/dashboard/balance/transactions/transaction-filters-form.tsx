@@ -17,7 +17,10 @@ export function TransactionFiltersForm({
   filters,
   errors,
   currencies,
+  timeZone,
 }: {
+  /** The merchant's report time zone: the days' zone, named in the date fields. */
+  timeZone: string;
   filters: TransactionFilters;
   errors: FieldErrors;
   /** The currencies the merchant has a balance in: the currency filter's choices. */
@@ -60,8 +63,8 @@ export function TransactionFiltersForm({
         defaultValue={filters.payout ?? ""}
         errors={errors.payout}
       />
-      <DayField label="From (UTC)" name="from" value={filters.from} errors={errors.from} />
-      <DayField label="To (UTC)" name="to" value={filters.to} errors={errors.to} />
+      <DayField label={`From (${timeZone})`} name="from" value={filters.from} errors={errors.from} />
+      <DayField label={`To (${timeZone})`} name="to" value={filters.to} errors={errors.to} />
       <div className="col-span-2 flex gap-2 lg:col-span-1">
         <button type="submit" className={buttonClassName("primary")}>
           Apply

@@ -1,41 +1,56 @@
 import { memberForRoute } from "@/app/_lib/session";
 import type { Executor } from "@/db/client";
 import { readDbFor } from "@/db/replicas";
-import { merchantDefaultCurrency } from "@/lib/accounts/merchants";
+import { merchantReportDefaults } from "@/lib/accounts/merchants";
 import { balanceSummary } from "@/lib/ledger/balance-summary";
-import { readReportChoice, type ReportChoice } from "@/lib/ledger/report-period";
+import { readReportChoice } from "@/lib/ledger/report-period";
 import { csvResponse } from "@/lib/platform/csv";
 
 type Line = { line: string; count: number | null; amount: string | null; fee: string | null; net: string };
+const balance = (line: string, net: string): Line => ({ line, count: null, amount: null, fee: null, net });
 
-/** The summary as lines: the opening balance, one per type, the closing balance (net holds each balance). */
+/**
+ * The summary as lines, in the page's order: the opening balance and its pending and available parts, one per
+ * type of activity, the net activity, the payouts' lines, the closing balance and its parts.
+ */
 async function* summaryLines(
   db: Executor,
   merchantId: number,
-  choice: ReportChoice,
+  currency: string,
+  period: { from: string; to: string },
+  timeZone: string,
 ): AsyncGenerator<Line[], void> {
-  const summary = await balanceSummary(db, merchantId, choice.currency, choice.period);
+  const summary = await balanceSummary(db, merchantId, currency, period, timeZone);
   yield [
-    { line: "opening_balance", count: null, amount: null, fee: null, net: summary.opening_balance },
+    balance("opening_balance", summary.opening_balance),
+    balance("opening_pending", summary.opening_pending),
+    balance("opening_available", summary.opening_available),
     ...summary.activity.map((activity) => ({ ...activity, line: activity.type })),
-    { line: "closing_balance", count: null, amount: null, fee: null, net: summary.closing_balance },
+    balance("net_activity", summary.net_activity),
+    ...summary.payouts.map((payout) => ({ ...payout, line: payout.type })),
+    balance("closing_balance", summary.closing_balance),
+    balance("closing_pending", summary.closing_pending),
+    balance("closing_available", summary.closing_available),
   ];
 }
 
-/** The Reports page's summary as CSV: the same period and currency as the page, as GET /api/reports has it. */
+/** The Reports page's summary as CSV: the same period, currency and time zone as the page and the API. */
 export async function GET(request: Request): Promise<Response> {
   const member = await memberForRoute();
   if (!member) return new Response("Log in to export a report.", { status: 401 });
   const { merchantId } = member;
   const db = await readDbFor(merchantId);
   const params = Object.fromEntries(new URL(request.url).searchParams);
-  const { choice } = readReportChoice(params, await merchantDefaultCurrency(db, merchantId));
+  const defaults = await merchantReportDefaults(db, merchantId);
+  const timeZone = defaults.reportTimezone;
+  const { choice } = readReportChoice(params, defaults.defaultCurrency, timeZone);
   const { currency, period } = choice;
   return csvResponse({
-    header: ["currency", "from", "to", "line", "count", "amount", "fee", "net"],
-    batches: summaryLines(db, merchantId, choice),
+    header: ["currency", "timezone", "from", "to", "line", "count", "amount", "fee", "net"],
+    batches: summaryLines(db, merchantId, currency, period, timeZone),
     toFields: (line) => [
       currency,
+      timeZone,
       period.from,
       period.to,
       line.line,
@@ -44,6 +59,6 @@ export async function GET(request: Request): Promise<Response> {
       line.fee,
       line.net,
     ],
-    filename: `balance-summary-${currency}-${period.from}-${period.to}.csv`,
+    filename: `balance-summary-${period.from}_${period.to}-${currency.toLowerCase()}.csv`,
   });
 }

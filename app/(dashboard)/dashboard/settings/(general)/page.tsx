@@ -9,7 +9,8 @@ import { getDb } from "@/db/client";
 import { getMerchantProfile } from "@/lib/accounts/merchants";
 import { can } from "@/lib/accounts/permissions";
 import { CURRENCY_CODES } from "@/lib/money/currencies";
-import { saveDefaultCurrency } from "../actions";
+import { timeZoneChoices } from "@/lib/platform/time-zones";
+import { saveDefaultCurrency, saveReportTimezone } from "../actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -96,6 +97,32 @@ export default async function SettingsPage() {
           </ActionForm>
         ) : (
           <p className="text-sm">Current: {merchant.defaultCurrency}. Only an owner can change it.</p>
+        )}
+      </section>
+      <section
+        aria-labelledby="timezone-heading"
+        className="space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800"
+      >
+        <h2 id="timezone-heading" className="text-base font-semibold">
+          Report time zone
+        </h2>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Where the days of your reports, their CSVs and the date filters start and end. In Europe/Berlin,
+          November starts at 23:00 UTC on 31 October. The API takes <code>timezone</code> to ask for another.
+        </p>
+        {can(role, "settings:write") ? (
+          <ActionForm action={saveReportTimezone} fields={{}} submitLabel="Save" variant="primary">
+            <div className="w-72 max-w-full">
+              <SelectField
+                label="Report time zone (IANA)"
+                name="report_timezone"
+                defaultValue={merchant.reportTimezone}
+                options={timeZoneChoices().map((zone) => ({ value: zone, label: zone }))}
+              />
+            </div>
+          </ActionForm>
+        ) : (
+          <p className="text-sm">Current: {merchant.reportTimezone}. Only an owner can change it.</p>
         )}
       </section>
     </div>
