@@ -74,6 +74,10 @@ export const BALANCE_TRANSACTION_TYPES = [
   "dispute_won",
   "payout",
   "payout_failure",
+  // A payout of part carries the oldest transactions until they reach its amount: what the last brought past
+  // it is carried forward (on that payout) and brought forward (for the next), a pair netting to nothing.
+  "carried_forward",
+  "brought_forward",
   "adjustment",
 ] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
@@ -88,7 +92,16 @@ export type BalanceTransactionStatus = (typeof BALANCE_TRANSACTION_STATUSES)[num
  * (what the processor owes, or is owed, for this merchant's payments), `fees` (what the platform earned), and
  * `bank` (what left for the merchant's bank account).
  */
-export const LEDGER_ACCOUNTS = ["pending", "available", "in_transit", "clearing", "fees", "bank"] as const;
+export const LEDGER_ACCOUNTS = [
+  "pending",
+  "available",
+  "in_transit",
+  "clearing",
+  "fees",
+  "bank",
+  // Between a carried_forward and its brought_forward: always 0 once both are posted (in one transaction).
+  "forward",
+] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
 /** `pending` → `in_transit` → `paid` | `failed`; `canceled` while pending (DESIGN.md, "Payouts"). */

@@ -17,10 +17,12 @@ $$;
 -- reason; held: while the account's hold runs, PAYOUT_ACCOUNT_CHANGE_HOLD after it was replaced, until when;
 -- exceeds, nothing: the balance it was held to), the key's claim undone with everything else. A payout
 -- of all that is available (p_amount null; p_max_amount at most, DESIGN.md "Largest payout") carries the
--- available transactions no payout has carried and is their sum; one of part carries none (the next payout of
--- all itemizes its money, with its debit). Then what it paid by type (payout_type_totals: a failed payout's
--- return counts as that payout's lines; one of part is a single `itemized_later` line), its money from available
--- to in transit (a payout of all carries its own debit too), and `payout.created` with deliveries.
+-- available transactions no payout has carried and is their sum; one of part carries the oldest of them until
+-- they reach its amount, and what the last brought past it goes on to the next payout: a `carried_forward` it
+-- carries and a `brought_forward` it leaves, which net to nothing (DESIGN.md, "Payout reconciliation"). Either
+-- way what it carried adds up to its amount. Then what it paid by type (payout_type_totals: a failed payout's
+-- return counts as that payout's lines), its money from available to in transit (it carries its own debit
+-- too), and `payout.created` with deliveries.
 -- p_destination_last4 and p_destination_closed are the caller's reading of the account's IBAN (encrypted: the
 -- database cannot read it).
 CREATE OR REPLACE FUNCTION create_payout(p_merchant_id bigint, p_event_id text, p_currency text, p_amount numeric,
@@ -37,6 +39,7 @@ DECLARE
   v_whole boolean;
   v_payout payouts;
   v_carried numeric;
+  v_forward numeric;
 BEGIN
   IF v_claim.replay_id IS NOT NULL THEN
     SELECT * INTO v_payout FROM payouts WHERE merchant_id = p_merchant_id AND id = v_claim.replay_id;
@@ -67,7 +70,7 @@ BEGIN
   INSERT INTO payouts (merchant_id, currency, amount, arrival_date, destination_last4, destination_closed,
                        reconciled, move_at, created_at, updated_at)
   VALUES (p_merchant_id, p_currency, coalesce(p_amount, least(v_available, p_max_amount)),
-          (v_now AT TIME ZONE 'UTC')::date + 1, p_destination_last4, p_destination_closed, v_whole, v_move_at,
+          (v_now AT TIME ZONE 'UTC')::date + 1, p_destination_last4, p_destination_closed, true, v_move_at,
           v_now, v_now)
   RETURNING * INTO v_payout;
 
@@ -84,12 +87,29 @@ BEGIN
     END IF;
     UPDATE payouts SET amount = v_carried WHERE merchant_id = p_merchant_id AND id = v_payout.id
     RETURNING * INTO v_payout;
+  ELSE
+    -- The oldest, up to and with the one that brings them to the amount.
+    WITH unpaid AS (
+      SELECT id, row_number() OVER w AS n, sum(net) OVER w AS reached
+      FROM balance_transactions
+      WHERE merchant_id = p_merchant_id AND currency = p_currency AND status = 'available' AND payout_id IS NULL
+      WINDOW w AS (ORDER BY created_at, id)),
+    last AS (SELECT coalesce(min(n) FILTER (WHERE reached >= v_payout.amount), max(n)) AS n FROM unpaid)
+    UPDATE balance_transactions b SET payout_id = v_payout.id
+    FROM unpaid, last
+    WHERE b.merchant_id = p_merchant_id AND b.id = unpaid.id AND unpaid.n <= last.n;
+    SELECT coalesce(sum(net), 0) - v_payout.amount INTO v_forward FROM balance_transactions
+    WHERE merchant_id = p_merchant_id AND payout_id = v_payout.id;
+    IF v_forward <> 0 THEN
+      PERFORM post_move(p_merchant_id, 'carried_forward', v_payout.id, p_currency, -v_forward, 0, v_payout.id,
+                        ARRAY['available', 'forward'], ARRAY[-v_forward, v_forward]);
+      PERFORM post_move(p_merchant_id, 'brought_forward', v_payout.id, p_currency, v_forward, 0, NULL,
+                        ARRAY['available', 'forward'], ARRAY[v_forward, -v_forward]);
+    END IF;
   END IF;
 
   -- Its lines by type, adding up to its amount. A failed payout's return is what that payout paid (its own
-  -- lines, recorded when it was made); one made before these lines were kept counts as the return itself. A
-  -- payout of part is paid from the balance before it is itemized: one line, and the next payout of all lists
-  -- its transactions with its debit.
+  -- lines, recorded when it was made); one made before these lines were kept counts as the return itself.
   INSERT INTO payout_type_totals (merchant_id, payout_id, type, count, amount, fee, net)
   SELECT p_merchant_id, v_payout.id, type, sum(count), sum(amount), sum(fee), sum(net)
   FROM (
@@ -104,16 +124,12 @@ BEGIN
     FROM balance_transactions b
     JOIN payout_type_totals f ON f.merchant_id = b.merchant_id AND f.payout_id = b.source_id
     WHERE b.merchant_id = p_merchant_id AND b.payout_id = v_payout.id AND b.type = 'payout_failure'
-    UNION ALL
-    SELECT 'itemized_later', 0, v_payout.amount, 0, v_payout.amount WHERE NOT v_whole
   ) AS line
   GROUP BY type;
 
-  -- A payout of all is reconciled: its own debit is marked too, so no later payout carries it. One of part
-  -- leaves its debit to the next payout of all, whose transactions then add up to that one.
-  PERFORM post_move(p_merchant_id, 'payout', v_payout.id, p_currency, -v_payout.amount, 0,
-                    CASE WHEN v_whole THEN v_payout.id END, ARRAY['available', 'in_transit'],
-                    ARRAY[-v_payout.amount, v_payout.amount]);
+  -- Its own debit is marked too, so no later payout carries it.
+  PERFORM post_move(p_merchant_id, 'payout', v_payout.id, p_currency, -v_payout.amount, 0, v_payout.id,
+                    ARRAY['available', 'in_transit'], ARRAY[-v_payout.amount, v_payout.amount]);
   IF record_event(p_merchant_id, p_event_id, 'payout.created', NULL, payout_json(v_payout)) AND p_notify THEN
     PERFORM pg_notify('webhook_deliveries', '');
   END IF;

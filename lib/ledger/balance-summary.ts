@@ -20,8 +20,16 @@ export const DAY_MS = 86_400_000;
 
 const money = z.string().describe('Signed, in its currency\'s minor units: "1250.00", "-42.10".');
 
-/** The payout types, which the summary shows apart from the activity (DESIGN.md, "Payouts apart"). */
-export const PAYOUT_TYPES: readonly BalanceTransactionType[] = ["payout", "payout_failure"];
+/**
+ * The payout types, which the summary shows apart from the activity (DESIGN.md, "Payouts apart"): payouts, their
+ * returns, and a payout of part's forward (carried and brought, netting to nothing).
+ */
+export const PAYOUT_TYPES: readonly BalanceTransactionType[] = [
+  "payout",
+  "payout_failure",
+  "carried_forward",
+  "brought_forward",
+];
 
 const summaryLine = z.object({
   type: z.enum(BALANCE_TRANSACTION_TYPES),
@@ -50,7 +58,10 @@ export const balanceSummarySchema = z.object({
   net_activity: money.describe("Σ activity.net: what the period's activity added before payouts."),
   payouts: z
     .array(summaryLine)
-    .describe("The period's payouts (`payout`) and returned payouts (`payout_failure`), a line per type."),
+    .describe(
+      "The period's payouts (`payout`), returned payouts (`payout_failure`), and what payouts of part carried " +
+        "forward and brought forward (`carried_forward`, `brought_forward`), a line per type.",
+    ),
   closing_balance: money.describe(
     "Pending + available at the start of `to`: opening + net_activity + Σ payouts.net, exactly.",
   ),
@@ -157,7 +168,10 @@ export async function balanceSummary(
           from period group by type),
         period_sums as (
           select coalesce(sum(net), 0) as net, coalesce(sum(available), 0) as available,
-                 coalesce(sum(net) filter (where type not in ('payout', 'payout_failure')), 0) as activity
+                 coalesce(sum(net) filter (where type not in (${sql.join(
+                   PAYOUT_TYPES.map((type) => sql`${type}`),
+                   sql`, `,
+                 )})), 0) as activity
           from period),
         later_sums as (select coalesce(sum(net), 0) as net, coalesce(sum(available), 0) as available from later),
         ledger as (

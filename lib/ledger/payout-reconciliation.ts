@@ -5,7 +5,7 @@ import { selectRows, type Executor } from "@/db/client";
 import { BALANCE_TRANSACTION_TYPES, PAYOUT_STATUSES } from "@/db/enums";
 import { inMinorUnits } from "@/lib/money/amount";
 import { isoTimestamp } from "@/lib/platform/timestamps";
-import { PAYOUT_TYPES, periodInstants } from "./balance-summary";
+import { periodInstants } from "./balance-summary";
 import { totalsRows } from "./period-totals";
 
 // Payout reconciliation (DESIGN.md, "Payout reconciliation"), as Stripe's report: each payout made in the period
@@ -13,7 +13,10 @@ import { totalsRows } from "./period-totals";
 // payout's money paid back counts as that payout's lines), then what was not yet paid out at the period's end,
 // which adds up to the closing balance. Read from totals, never the transactions.
 
-/** The lines' types: the balance transactions', and a payout of part's (paid before it is itemized). */
+/**
+ * The lines' types: the balance transactions', and `itemized_later` for a payout of part made before migration
+ * 0062, which carried nothing (the next payout of all lists its transactions, with its debit).
+ */
 export const RECONCILIATION_LINE_TYPES = [...BALANCE_TRANSACTION_TYPES, "itemized_later"] as const;
 export type ReconciliationLineType = (typeof RECONCILIATION_LINE_TYPES)[number];
 
@@ -22,8 +25,9 @@ const reconciliationLine = z.object({
   type: z
     .enum(RECONCILIATION_LINE_TYPES)
     .describe(
-      "A balance transaction type, or `itemized_later`: a payout of part of the balance, paid before it is " +
-        "itemized. The next payout of all lists its transactions, with its debit as a `payout` line.",
+      "A balance transaction type (`carried_forward`: what a payout of part's last transaction brought past " +
+        "its amount, which a later payout pays as `brought_forward`), or `itemized_later`: a payout of part " +
+        "made before these reports, which carried nothing (the next payout of all lists its transactions).",
     ),
   count: z.number().int(),
   amount: money,
@@ -111,10 +115,8 @@ export async function payoutReconciliation(
         created as (
           select type, sum(count) as count, sum(amount) as amount, sum(fee) as fee, sum(net) as net
           from (${totalsRows(merchantId, currency, null, to)}) rows
-          where type not in (${sql.join(
-            PAYOUT_TYPES.map((type) => sql`${type}`),
-            sql`, `,
-          )})
+          -- The payouts' own debits and returns: a payout's lines count what they paid instead.
+          where type not in ('payout', 'payout_failure')
           group by type),
         paid as (
           select t.type, sum(t.count) as count, sum(t.amount) as amount, sum(t.fee) as fee, sum(t.net) as net
@@ -127,7 +129,10 @@ export async function payoutReconciliation(
                  coalesce(c.amount, 0) - coalesce(d.amount, 0) as amount,
                  coalesce(c.fee, 0) - coalesce(d.fee, 0) as fee, coalesce(c.net, 0) - coalesce(d.net, 0) as net
           from created c full join paid d on d.type = c.type)
-        select (select json_agg(made order by created_at, id) from made) as payouts,
+        select (select json_agg(json_build_object('id', id, 'status', status, 'amount', amount,
+                                                  'arrival_date', arrival_date, 'created_at', created_at,
+                                                  'lines', lines) order by created_at, id)
+                from made) as payouts,
                (select json_agg(json_build_object('type', type, 'count', count, 'amount', amount::text,
                                                   'fee', fee::text, 'net', net::text)) from unpaid) as unpaid,
                (select coalesce(sum(net), 0)::text from unpaid) as total`,

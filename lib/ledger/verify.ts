@@ -15,7 +15,10 @@ export type LedgerReport = {
   net_mismatches: number;
   /** Days whose kept totals (balance_transaction_daily_totals) differ from their transactions. */
   daily_total_mismatches: number;
-  /** Payouts of all that was available whose carried transactions do not add up to their amount. */
+  /**
+   * Payouts whose carried transactions do not add up to their amount (all but payouts of part made before
+   * migration 0062), or whose reconciliation lines (payout_type_totals) do not.
+   */
   payout_mismatches: number;
   ok: boolean;
 };
@@ -25,7 +28,7 @@ const count = (rows: Array<{ n: number | string }>) => Number(rows[0]?.n ?? 0);
 /**
  * `npm run admin -- ledger:verify`: the books balance. Every posting sums to 0, every account's kept balance
  * (ledger_balances) equals its entries, every balance transaction moved its net on the merchant's
- * accounts, each day's kept totals equal its transactions, and every payout of all that was available carried transactions that add up to it. Reads the whole ledger: an operator's check, never on a request's path.
+ * accounts, each day's kept totals equal its transactions, and every payout's carried transactions and reconciliation lines add up to it. Reads the whole ledger: an operator's check, never on a request's path.
  */
 export async function verifyLedger(db: Executor): Promise<LedgerReport> {
   const [transactions, entries, accounts, unbalanced, mismatched, netOff, dailyOff, payoutsOff] =
@@ -80,7 +83,10 @@ export async function verifyLedger(db: Executor): Promise<LedgerReport> {
             select sum(net) as carried from balance_transactions t
             where t.merchant_id = p.merchant_id and t.payout_id = p.id
               and not (t.type = 'payout' and t.source_id = p.id)) c on true
-          where p.reconciled and coalesce(c.carried, 0) <> p.amount`,
+          left join lateral (
+            select sum(net) as lined from payout_type_totals l
+            where l.merchant_id = p.merchant_id and l.payout_id = p.id) l on true
+          where (p.reconciled and coalesce(c.carried, 0) <> p.amount) or coalesce(l.lined, 0) <> p.amount`,
       ),
     ]);
   const report = {

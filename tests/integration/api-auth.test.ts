@@ -207,6 +207,7 @@ describe("unknown paths and wrong methods answer JSON", () => {
       "/api/balance-transactions/{id}",
       "/api/test-helpers/balance/release",
       "/api/reports/balance-summary",
+      "/api/reports/payout-reconciliation",
       "/api/payout-account",
       "/api/payouts",
       "/api/payouts/{id}",

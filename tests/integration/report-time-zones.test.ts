@@ -1,9 +1,9 @@
 // The accountant's second round over real HTTP (DESIGN.md, "Time zone", "Payouts apart", "Payout
 // reconciliation"), on either database: a month in Europe/Berlin starts at 23:00 UTC the day before, the
 // summary splits its balances and keeps payouts apart, and the reconciliation follows a failed payout's money
-// to the payout that pays it back.
+// to the payout that pays it back, and a payout of part to what it carried.
 import { sql } from "drizzle-orm";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, onTestFinished } from "vitest";
 import { setPayoutAccount } from "@/lib/payouts/account";
 import { TEST_IBANS } from "@/lib/payouts/iban";
 import { callApi } from "../support/api-client";
@@ -55,6 +55,7 @@ async function sandbox(clock?: string) {
   });
   expect(made.status, made.text).toBe(201);
   const { id, token } = (made.body as { data: { id: number; token: string } }).data;
+  onTestFinished(() => deleteSandbox(id));
   await db.execute(sql`update merchants set payout_schedule = 'manual' where id = ${id}`);
   return { id, token };
 }
@@ -85,6 +86,8 @@ async function advanceTo(token: string, to: string) {
   expect(moved.status, moved.text).toBe(200);
 }
 
+const PAYOUT_LINE_TYPES = ["payout", "payout_failure", "carried_forward", "brought_forward"];
+
 function expectSummaryAddsUp(report: Summary) {
   const text = JSON.stringify(report);
   expect(cents(report.net_activity), text).toBe(sum(report.activity));
@@ -98,11 +101,11 @@ function expectSummaryAddsUp(report: Summary) {
     cents(report.closing_balance),
   );
   expect(
-    report.payouts.every((line) => ["payout", "payout_failure"].includes(line.type)),
+    report.payouts.every((line) => PAYOUT_LINE_TYPES.includes(line.type)),
     text,
   ).toBe(true);
   expect(
-    report.activity.some((line) => ["payout", "payout_failure"].includes(line.type)),
+    report.activity.some((line) => PAYOUT_LINE_TYPES.includes(line.type)),
     text,
   ).toBe(false);
 }
@@ -148,7 +151,13 @@ describe("reports in a time zone", () => {
       expect(later.activity).toEqual([
         expect.objectContaining({ type: "payment", count: 2, amount: "65.00" }),
       ]);
-      expect(later.payouts).toEqual([expect.objectContaining({ type: "payout", count: 1, net: "-50.00" })]);
+      // The payout of part of 50.00 carried the 100.00 payment, and carried forward what it brought past 50.00.
+      expect(later.payouts.map((line) => [line.type, line.count])).toEqual([
+        ["payout", 1],
+        ["carried_forward", 1],
+        ["brought_forward", 1],
+      ]);
+      expect(sum(later.payouts)).toBe(-5000n);
       expect(later.opening_balance).toBe(earlier.closing_balance);
       expect(later.opening_pending).toBe(earlier.closing_pending);
       // At the earlier month's end the first payment was still pending (available two days after).
@@ -187,7 +196,6 @@ describe("reports in a time zone", () => {
       );
       expect(listed.status, listed.text).toBe(200);
       expect((listed.body as { data: Line[] }).data.map((line) => line.amount)).toEqual(["40.00"]);
-      await deleteSandbox(id);
     },
   );
 
@@ -210,7 +218,7 @@ describe("reports in a time zone", () => {
 
 describe("GET /api/reports/payout-reconciliation", () => {
   it.runIf(process.env.DATABASE_URL)(
-    "follows a failed payout's money to the payout that pays it back, and leaves the rest unpaid",
+    "follows a failed payout's money, itemizes a payout of part, and leaves the rest unpaid",
     async () => {
       const { id, token } = await sandbox();
       await setPayoutAccount(db, id, { account_holder: "Reconciled BV", iban: TEST_IBANS.pays });
@@ -274,14 +282,30 @@ describe("GET /api/reports/payout-reconciliation", () => {
         ["payment", 2],
         ["refund", 1],
       ]);
-      // The payout of part is paid before it is itemized: the next payout of all will list its transactions.
-      expect(linesOf(part.id)).toEqual([
-        { type: "itemized_later", count: 0, amount: "90.00", fee: "0.00", net: "90.00" },
+      // The payout of part carried the oldest two payments, and carried forward what the second brought past
+      // its amount: a later payout pays that as brought forward.
+      expect(linesOf(part.id).map((line) => [line.type, line.count])).toEqual([
+        ["payment", 2],
+        ["carried_forward", 1],
       ]);
       expect(report.unpaid.map((line) => [line.type, line.count])).toEqual([
-        ["payment", 3],
-        ["itemized_later", 0],
+        ["payment", 1],
+        ["brought_forward", 1],
       ]);
+      const carried = linesOf(part.id).find((line) => line.type === "carried_forward")!;
+      expect(report.unpaid.find((line) => line.type === "brought_forward")!.net).toBe(carried.net.slice(1));
+      // The itemized list of the payout of part adds up to it too, its own debit aside.
+      const items = await get<Array<{ type: string; source_id: number; net: string }>>(
+        token,
+        `/api/balance-transactions?payout_id=${part.id}`,
+      );
+      expect(
+        sum(
+          items.filter(
+            (item) => !(item.type === "payout" && item.source_id === part.id),
+          ) as unknown as Line[],
+        ),
+      ).toBe(cents(part.amount));
 
       const summary = await get<Summary>(
         token,
@@ -324,7 +348,6 @@ describe("GET /api/reports/payout-reconciliation", () => {
       );
       const ours = new Set(report.payouts.map((entry) => entry.id));
       expect(other.payouts.some((entry) => ours.has(entry.id))).toBe(false);
-      await deleteSandbox(id);
     },
   );
 });

@@ -78,7 +78,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   {
     site: "releaseBalance (lib/ledger/release.ts), moveDuePayouts (lib/payouts/payouts.ts)",
     tables: ["balance_transactions", "payouts"],
-    sql: /^( ?with due as \( select merchant_id, id from balance_transactions where status = 'pending' and available_on <= now\(\)|select merchant_id, id, status from payouts where status in \('pending', 'in_transit'\) and move_at <= now\(\))/,
+    sql: /^( ?with due as \( select merchant_id, id, available_on from balance_transactions where status = 'pending' and available_on <= now\(\)|select merchant_id, id, status from payouts where status in \('pending', 'in_transit'\) and move_at <= now\(\))/,
     why: "The balance releaser and the simulated bank take whatever has come due; each move then names its merchant.",
     onCitus: PER_MERCHANT,
   },
@@ -90,6 +90,7 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
       "ledger_balances",
       "balance_transaction_daily_totals",
       "payouts",
+      "payout_type_totals",
     ],
     sql: /^select count\(\*\) as n from (balance_transactions|\( ?select merchant_id, day, type, currency, sum\(count\)|ledger_entries|\(select distinct merchant_id, account, currency from ledger_balances\)|\( ?select 1 from ledger_entries group by|\( ?select merchant_id, account, currency, sum\(amount\) as kept|balance_transactions t left join lateral|payouts p left join lateral)/,
     why: "The operator's check of the whole ledger: every posting, account, day's totals and payout of every merchant.",

@@ -98,7 +98,7 @@ const expected: Record<string, Record<string, UserRole[]>> = {
     addInbox: WRITERS,
   },
   inboxes: { setInboxAnswer: WRITERS, debugSignature: ALL },
-  settings: { saveDefaultCurrency: OWNERS },
+  settings: { saveDefaultCurrency: OWNERS, saveReportTimezone: OWNERS },
   security: {
     beginEnrolment: ALL,
     confirmEnrolment: ALL,

@@ -4596,7 +4596,7 @@ export interface paths {
                     page?: number;
                     perPage?: number;
                     /** @description Only this type. */
-                    type?: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
+                    type?: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "carried_forward" | "brought_forward" | "adjustment";
                     /** @description Only transactions in this currency (ISO 4217, any case). */
                     currency?: string;
                     /** @description Only what this payout carried: they add up to its amount. `12` or `po_12`. */
@@ -9112,7 +9112,7 @@ export interface components {
         BalanceTransaction: {
             id: number;
             /** @enum {string} */
-            type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
+            type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "carried_forward" | "brought_forward" | "adjustment";
             /** @description The payment, refund, payout or dispute that moved the money. */
             source_id: number;
             /** @description The payment it concerns: itself, a refund's or a dispute's; null for payouts and adjustments. */
@@ -9156,7 +9156,7 @@ export interface components {
             /** @description One line per type of balance transaction with any in the period, in the types' order; the payouts apart. */
             activity: {
                 /** @enum {string} */
-                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
+                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "carried_forward" | "brought_forward" | "adjustment";
                 count: number;
                 /** @description Signed, in its currency's minor units: "1250.00", "-42.10". */
                 amount: string;
@@ -9167,10 +9167,10 @@ export interface components {
             }[];
             /** @description Σ activity.net: what the period's activity added before payouts. */
             net_activity: string;
-            /** @description The period's payouts (`payout`) and returned payouts (`payout_failure`), a line per type. */
+            /** @description The period's payouts (`payout`), returned payouts (`payout_failure`), and what payouts of part carried forward and brought forward (`carried_forward`, `brought_forward`), a line per type. */
             payouts: {
                 /** @enum {string} */
-                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment";
+                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "carried_forward" | "brought_forward" | "adjustment";
                 count: number;
                 /** @description Signed, in its currency's minor units: "1250.00", "-42.10". */
                 amount: string;
@@ -9205,10 +9205,10 @@ export interface components {
                 /** @description What it paid, by type: Σ net = amount. */
                 lines: {
                     /**
-                     * @description A balance transaction type, or `itemized_later`: a payout of part of the balance, paid before it is itemized. The next payout of all lists its transactions, with its debit as a `payout` line.
+                     * @description A balance transaction type (`carried_forward`: what a payout of part's last transaction brought past its amount, which a later payout pays as `brought_forward`), or `itemized_later`: a payout of part made before these reports, which carried nothing (the next payout of all lists its transactions).
                      * @enum {string}
                      */
-                    type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment" | "itemized_later";
+                    type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "carried_forward" | "brought_forward" | "adjustment" | "itemized_later";
                     count: number;
                     /** @description Signed, in its currency's minor units: "1250.00". */
                     amount: string;
@@ -9221,10 +9221,10 @@ export interface components {
             /** @description What was not yet paid out at the end of the period, by type (pending money included). */
             unpaid: {
                 /**
-                 * @description A balance transaction type, or `itemized_later`: a payout of part of the balance, paid before it is itemized. The next payout of all lists its transactions, with its debit as a `payout` line.
+                 * @description A balance transaction type (`carried_forward`: what a payout of part's last transaction brought past its amount, which a later payout pays as `brought_forward`), or `itemized_later`: a payout of part made before these reports, which carried nothing (the next payout of all lists its transactions).
                  * @enum {string}
                  */
-                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "adjustment" | "itemized_later";
+                type: "payment" | "refund" | "refund_failure" | "dispute" | "dispute_won" | "payout" | "payout_failure" | "carried_forward" | "brought_forward" | "adjustment" | "itemized_later";
                 count: number;
                 /** @description Signed, in its currency's minor units: "1250.00". */
                 amount: string;

@@ -14,6 +14,8 @@ export const TYPE_LABELS: Record<BalanceTransaction["type"], string> = {
   dispute_won: "Dispute won",
   payout: "Payout",
   payout_failure: "Payout returned",
+  carried_forward: "Carried forward",
+  brought_forward: "Brought forward",
   adjustment: "Adjustment",
 };
 
@@ -22,7 +24,8 @@ export const TYPE_LABELS: Record<BalanceTransaction["type"], string> = {
  * refunds are); an adjustment has none.
  */
 function sourceHref(move: BalanceTransaction): string | undefined {
-  if (move.type === "payout" || move.type === "payout_failure") return `/dashboard/payouts/${move.source_id}`;
+  if (["payout", "payout_failure", "carried_forward", "brought_forward"].includes(move.type))
+    return `/dashboard/payouts/${move.source_id}`;
   if (move.type === "dispute" || move.type === "dispute_won") return `/dashboard/disputes/${move.source_id}`;
   return move.payment_id === null ? undefined : `/dashboard/payments/${move.payment_id}`;
 }

@@ -117,8 +117,8 @@ export default async function PayoutPage({ params, searchParams }: Props) {
           </p>
         ) : (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            A payout of part of the balance carries no transactions: only one of all that was available says
-            which payments and refunds it paid out.
+            This payout of part of the balance was made before payouts of part carried their transactions: the
+            next payout of all lists what it paid out.
           </p>
         )}
         {carried.total > 0 ? (

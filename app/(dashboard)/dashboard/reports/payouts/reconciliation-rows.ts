@@ -10,6 +10,8 @@ export const LINE_LABELS: Record<ReconciliationLine["type"], string> = {
   payout: "Payouts",
   payout_failure: "Payouts returned",
   adjustment: "Adjustments",
+  carried_forward: "Carried forward to the next payout",
+  brought_forward: "Brought forward from a payout of part",
   itemized_later: "Paid before itemized (a payout of part)",
 };
 
