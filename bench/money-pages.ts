@@ -73,6 +73,24 @@ export async function measureMoneyPages(baseUrl: string, seed: BenchSeed, cookie
         "GET /api/reports/balance-summary (last month, USD)",
         `/api/reports/balance-summary?currency=USD&from=${lastMonth.from}&to=${lastMonth.to}`,
       ],
+      // The second round (issue 69): the same month in Berlin, whose days start at 23:00 or 22:00 UTC (its
+      // part-days read from the quarter-hour totals), and the month's payout reconciliation.
+      [
+        "GET /api/reports/balance-summary (last month, USD, Europe/Berlin)",
+        `/api/reports/balance-summary?currency=USD&from=${lastMonth.from}&to=${lastMonth.to}&timezone=Europe/Berlin`,
+      ],
+      [
+        "GET /api/reports/payout-reconciliation (last month, USD)",
+        `/api/reports/payout-reconciliation?currency=USD&from=${lastMonth.from}&to=${lastMonth.to}`,
+      ],
+      [
+        "GET /api/reports/payout-reconciliation (last month, USD, Europe/Berlin)",
+        `/api/reports/payout-reconciliation?currency=USD&from=${lastMonth.from}&to=${lastMonth.to}&timezone=Europe/Berlin`,
+      ],
+      [
+        "Dashboard /reports/payouts (last month, USD)",
+        `/dashboard/reports/payouts?currency=USD&month=${lastMonth.month}`,
+      ],
       [
         "GET /api/reports/balance-summary (366 days to today, EUR)",
         `/api/reports/balance-summary?currency=EUR&from=${yearAgo}&to=${tomorrow}`,

@@ -62,6 +62,30 @@ async function backfillLedger(sql: postgres.Sql): Promise<number> {
   return Math.round((performance.now() - started) / 100) / 10;
 }
 
+/**
+ * A USD payout each of the last 40 days with its reconciliation lines, that day's totals by type, for the
+ * payout reconciliation's timing (issue 69). Made here, not through create_payout: a payout of all would mark
+ * the seed's millions of transactions, which the report never reads. Its figures therefore do not reconcile.
+ */
+async function seedDailyPayouts(sql: postgres.Sql, merchantId: number): Promise<void> {
+  await sql`
+    with days as (
+      select day, type, sum(count) as count, sum(amount) as amount, sum(fee) as fee, sum(net) as net
+      from balance_transaction_daily_totals
+      where merchant_id = ${merchantId} and currency = 'USD' and day >= current_date - 40 and day < current_date
+      group by day, type),
+    made as (
+      insert into payouts (merchant_id, currency, amount, status, arrival_date, destination_last4, reconciled,
+                           created_at, updated_at)
+      select ${merchantId}, 'USD', sum(net), 'paid', day + 2, '3000', true,
+             (day + 1)::timestamp at time zone 'UTC', (day + 2)::timestamp at time zone 'UTC'
+      from days group by day
+      returning id, created_at)
+    insert into payout_type_totals (merchant_id, payout_id, type, count, amount, fee, net)
+    select ${merchantId}, made.id, days.type, days.count, days.amount, days.fee, days.net
+    from made join days on days.day + 1 = (made.created_at at time zone 'UTC')::date`;
+}
+
 export async function seedBenchmark(
   databaseUrl: string,
   paymentCount: number,
@@ -123,6 +147,7 @@ export async function seedBenchmark(
       from refunds where merchant_id = ${merchantId} group by 1, 2, 3`;
     await seedDisputes(sql, merchantId);
     const ledgerBackfillSeconds = process.env.BENCH_LEDGER === "1" ? await backfillLedger(sql) : undefined;
+    if (ledgerBackfillSeconds !== undefined) await seedDailyPayouts(sql, merchantId);
     await sql`
       insert into refund_daily_counts (merchant_id, customer_id, day, status, count)
       select merchant_id, scope, (created_at at time zone 'UTC')::date, status, count(*)

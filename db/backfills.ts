@@ -124,13 +124,25 @@ function ledger(table: "payments" | "refunds"): Batch {
       counted as (
         -- Counted here, not by ledger.3: these transactions come after the id it walks up to. Their amount
         -- and fee too: this runs after migration 0046, so they come after the id ledger.4 walks up to.
-        insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, amount, fee, net)
+        -- Available at once: its net is also what became available that day (migration 0062's column).
+        insert into balance_transaction_daily_totals as d (merchant_id, day, type, currency, slot, count, amount, fee, net,
+                                                           available)
         select merchant_id, (created_at at time zone 'UTC')::date, type, currency, 0, count(*), sum(amount),
-               sum(fee), sum(net)
+               sum(fee), sum(net), sum(net)
         from posted group by 1, 2, 3, 4 order by 1, 2, 3, 4
         on conflict (merchant_id, day, type, currency, slot) do update
           set count = d.count + excluded.count, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
-              net = d.net + excluded.net),
+              net = d.net + excluded.net, available = d.available + excluded.available),
+      quartered as (
+        -- And in its quarter hour's (migration 0062), which the migration could not count: it posts them later.
+        insert into balance_transaction_quarter_hour_totals as q (merchant_id, quarter_hour, type, currency, slot,
+                                                                  count, amount, fee, net, available)
+        select merchant_id, date_bin('15 minutes', created_at, timestamptz '2000-01-01 00:00:00+00'), type, currency,
+               0, count(*), sum(amount), sum(fee), sum(net), sum(net)
+        from posted group by 1, 2, 3, 4 order by 1, 2, 3, 4
+        on conflict (merchant_id, quarter_hour, type, currency, slot) do update
+          set count = q.count + excluded.count, amount = q.amount + excluded.amount, fee = q.fee + excluded.fee,
+              net = q.net + excluded.net, available = q.available + excluded.available),
       lines as (
         select merchant_id, id, currency, account, moved from posted,
                lateral (values ('available', amount), ('clearing', -amount)) as entry (account, moved)),

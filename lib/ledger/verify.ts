@@ -13,7 +13,10 @@ export type LedgerReport = {
   balance_mismatches: number;
   /** Balance transactions whose entries on the merchant's accounts differ from their net. */
   net_mismatches: number;
-  /** Days whose kept totals (balance_transaction_daily_totals) differ from their transactions. */
+  /**
+   * Days and quarter hours whose kept totals (balance_transaction_daily_totals, _quarter_hour_totals) differ
+   * from their transactions.
+   */
   daily_total_mismatches: number;
   /**
    * Payouts whose carried transactions do not add up to their amount (all but payouts of part made before
@@ -25,13 +28,32 @@ export type LedgerReport = {
 
 const count = (rows: Array<{ n: number | string }>) => Number(rows[0]?.n ?? 0);
 
+/** Days or quarter hours whose kept totals differ from their transactions' (counted, summed). */
+const totalsOff = (db: Executor, bucket: "day" | "quarter_hour") =>
+  selectRows<{ n: number }>(
+    db,
+    sql`select count(*) as n from (
+            select merchant_id, ${sql.raw(bucket)}, type, currency, sum(count) as count, sum(amount) as amount,
+                   sum(fee) as fee, sum(net) as net
+            from ${sql.raw(bucket === "day" ? "balance_transaction_daily_totals" : "balance_transaction_quarter_hour_totals")}
+            group by 1, 2, 3, 4) kept
+          full join (
+            select merchant_id,
+                   ${sql.raw(bucket === "day" ? "(created_at at time zone 'UTC')::date" : "date_bin('15 minutes', created_at, timestamptz '2000-01-01 00:00:00+00')")} as ${sql.raw(bucket)},
+                   type, currency, count(*) as count, sum(amount) as amount, sum(fee) as fee, sum(net) as net
+            from balance_transactions group by 1, 2, 3, 4) posted
+          using (merchant_id, ${sql.raw(bucket)}, type, currency)
+          where coalesce(kept.count, 0) <> coalesce(posted.count, 0) or coalesce(kept.net, 0) <> coalesce(posted.net, 0)
+             or coalesce(kept.amount, 0) <> coalesce(posted.amount, 0) or coalesce(kept.fee, 0) <> coalesce(posted.fee, 0)`,
+  );
+
 /**
  * `npm run admin -- ledger:verify`: the books balance. Every posting sums to 0, every account's kept balance
  * (ledger_balances) equals its entries, every balance transaction moved its net on the merchant's
  * accounts, each day's kept totals equal its transactions, and every payout's carried transactions and reconciliation lines add up to it. Reads the whole ledger: an operator's check, never on a request's path.
  */
 export async function verifyLedger(db: Executor): Promise<LedgerReport> {
-  const [transactions, entries, accounts, unbalanced, mismatched, netOff, dailyOff, payoutsOff] =
+  const [transactions, entries, accounts, unbalanced, mismatched, netOff, dailyOff, quarterOff, payoutsOff] =
     await Promise.all([
       selectRows<{ n: number }>(db, sql`select count(*) as n from balance_transactions`),
       selectRows<{ n: number }>(db, sql`select count(*) as n from ledger_entries`),
@@ -62,20 +84,8 @@ export async function verifyLedger(db: Executor): Promise<LedgerReport> {
               and e.account in ('pending', 'available')) m on true
           where coalesce(m.moved, 0) <> t.net`,
       ),
-      selectRows<{ n: number }>(
-        db,
-        sql`select count(*) as n from (
-            select merchant_id, day, type, currency, sum(count) as count, sum(amount) as amount, sum(fee) as fee,
-                   sum(net) as net
-            from balance_transaction_daily_totals group by 1, 2, 3, 4) kept
-          full join (
-            select merchant_id, (created_at at time zone 'UTC')::date as day, type, currency, count(*) as count,
-                   sum(amount) as amount, sum(fee) as fee, sum(net) as net
-            from balance_transactions group by 1, 2, 3, 4) posted
-          using (merchant_id, day, type, currency)
-          where coalesce(kept.count, 0) <> coalesce(posted.count, 0) or coalesce(kept.net, 0) <> coalesce(posted.net, 0)
-             or coalesce(kept.amount, 0) <> coalesce(posted.amount, 0) or coalesce(kept.fee, 0) <> coalesce(posted.fee, 0)`,
-      ),
+      totalsOff(db, "day"),
+      totalsOff(db, "quarter_hour"),
       selectRows<{ n: number }>(
         db,
         sql`select count(*) as n from payouts p
@@ -96,7 +106,7 @@ export async function verifyLedger(db: Executor): Promise<LedgerReport> {
     unbalanced_postings: count(unbalanced),
     balance_mismatches: count(mismatched),
     net_mismatches: count(netOff),
-    daily_total_mismatches: count(dailyOff),
+    daily_total_mismatches: count(dailyOff) + count(quarterOff),
     payout_mismatches: count(payoutsOff),
   };
   return {

@@ -1,10 +1,7 @@
-import { memberForRoute } from "@/app/_lib/session";
 import type { Executor } from "@/db/client";
-import { readDbFor } from "@/db/replicas";
-import { merchantReportDefaults } from "@/lib/accounts/merchants";
 import { balanceSummary } from "@/lib/ledger/balance-summary";
-import { readReportChoice } from "@/lib/ledger/report-period";
 import { csvResponse } from "@/lib/platform/csv";
+import { reportExportContext } from "../report-context";
 
 type Line = { line: string; count: number | null; amount: string | null; fee: string | null; net: string };
 const balance = (line: string, net: string): Line => ({ line, count: null, amount: null, fee: null, net });
@@ -36,15 +33,9 @@ async function* summaryLines(
 
 /** The Reports page's summary as CSV: the same period, currency and time zone as the page and the API. */
 export async function GET(request: Request): Promise<Response> {
-  const member = await memberForRoute();
-  if (!member) return new Response("Log in to export a report.", { status: 401 });
-  const { merchantId } = member;
-  const db = await readDbFor(merchantId);
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const defaults = await merchantReportDefaults(db, merchantId);
-  const timeZone = defaults.reportTimezone;
-  const { choice } = readReportChoice(params, defaults.defaultCurrency, timeZone);
-  const { currency, period } = choice;
+  const report = await reportExportContext(request);
+  if (!report) return new Response("Log in to export a report.", { status: 401 });
+  const { db, merchantId, timeZone, currency, period } = report;
   return csvResponse({
     header: ["currency", "timezone", "from", "to", "line", "count", "amount", "fee", "net"],
     batches: summaryLines(db, merchantId, currency, period, timeZone),

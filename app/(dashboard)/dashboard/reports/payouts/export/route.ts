@@ -1,22 +1,13 @@
-import { memberForRoute } from "@/app/_lib/session";
-import { readDbFor } from "@/db/replicas";
-import { merchantReportDefaults } from "@/lib/accounts/merchants";
 import { payoutReconciliation } from "@/lib/ledger/payout-reconciliation";
-import { readReportChoice } from "@/lib/ledger/report-period";
 import { csvResponse } from "@/lib/platform/csv";
+import { reportExportContext } from "../../report-context";
 import { reconciliationCsvRows } from "../reconciliation-rows";
 
 /** The Payout reconciliation tab as CSV: the same period, currency and time zone as the tab and the API. */
 export async function GET(request: Request): Promise<Response> {
-  const member = await memberForRoute();
-  if (!member) return new Response("Log in to export a report.", { status: 401 });
-  const { merchantId } = member;
-  const db = await readDbFor(merchantId);
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const defaults = await merchantReportDefaults(db, merchantId);
-  const timeZone = defaults.reportTimezone;
-  const { choice } = readReportChoice(params, defaults.defaultCurrency, timeZone);
-  const { currency, period } = choice;
+  const report = await reportExportContext(request);
+  if (!report) return new Response("Log in to export a report.", { status: 401 });
+  const { db, merchantId, timeZone, currency, period } = report;
   async function* rows() {
     yield reconciliationCsvRows(await payoutReconciliation(db, merchantId, currency, period, timeZone));
   }
