@@ -40,7 +40,9 @@ describe("migration 0046 and its backfill", () => {
 
     const kept = await db.query(`select to_char(day, 'YYYY-MM-DD') as day, type, sum(count)::int as count,
         sum(amount)::text as amount, sum(fee)::text as fee, sum(net)::text as net
-      from balance_transaction_daily_totals group by 1, 2 order by 1, 2`);
+      from balance_transaction_daily_totals group by 1, 2
+      -- A day may hold only what became available on it (migration 0062): no transaction was created on it.
+      having sum(count) > 0 order by 1, 2`);
     const posted =
       await db.query(`select to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, type,
         count(*)::int as count, sum(amount)::text as amount, sum(fee)::text as fee, sum(net)::text as net
