@@ -111,7 +111,12 @@ export default async function SettingsPage() {
           November starts at 23:00 UTC on 31 October. The API takes <code>timezone</code> to ask for another.
         </p>
         {can(role, "settings:write") ? (
-          <ActionForm action={saveReportTimezone} fields={{}} submitLabel="Use this time zone" variant="primary">
+          <ActionForm
+            action={saveReportTimezone}
+            fields={{}}
+            submitLabel="Use this time zone"
+            variant="primary"
+          >
             <div className="w-72 max-w-full">
               <SelectField
                 label="Report time zone (IANA)"
