@@ -6,9 +6,10 @@
 // postings' own paths are measured elsewhere); their figures add up, the payouts' lines are that day's totals.
 // Needs a production build (`npm run build`).
 import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { time } from "./filters";
 import { appServerEnv, freshDatabase, markdownTable, SERVER_NODE_FLAGS, startScript } from "./harness";
-import { seedBenchmark } from "./seed";
+import { seedBenchmark, seedDailyPayouts } from "./seed";
 
 const databaseUrl =
   process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_reports";
@@ -68,23 +69,10 @@ await db.execute(sql`
   select ${merchantId}, 'available', 'USD', 0, sum(net) from balance_transactions
   where merchant_id = ${merchantId} and currency = 'USD'
   on conflict (merchant_id, account, currency, slot) do update set amount = b.amount + excluded.amount`);
-// A payout each of the last 40 days, its lines that day's totals.
-await db.execute(sql`
-  with days as (
-    select day, type, sum(count) as count, sum(amount) as amount, sum(fee) as fee, sum(net) as net
-    from balance_transaction_daily_totals
-    where merchant_id = ${merchantId} and currency = 'USD' and day >= current_date - 40 and day < current_date
-    group by day, type),
-  made as (
-    insert into payouts (merchant_id, currency, amount, status, arrival_date, destination_last4, reconciled,
-                         created_at, updated_at)
-    select ${merchantId}, 'USD', sum(net), 'paid', day + 2, '3000', true,
-           (day + 1)::timestamp at time zone 'UTC', (day + 2)::timestamp at time zone 'UTC'
-    from days group by day
-    returning id, created_at)
-  insert into payout_type_totals (merchant_id, payout_id, type, count, amount, fee, net)
-  select ${merchantId}, made.id, days.type, days.count, days.amount, days.fee, days.net
-  from made join days on days.day + 1 = (made.created_at at time zone 'UTC')::date`);
+// A payout each of the last 40 days, its lines that day's totals (as bench:api's ledger seed has them).
+const payoutSql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+await seedDailyPayouts(payoutSql, merchantId);
+await payoutSql.end();
 for (const table of [
   "balance_transactions",
   "balance_transaction_daily_totals",

@@ -64,10 +64,10 @@ async function backfillLedger(sql: postgres.Sql): Promise<number> {
 
 /**
  * A USD payout each of the last 40 days with its reconciliation lines, that day's totals by type, for the
- * payout reconciliation's timing (issue 69). Made here, not through create_payout: a payout of all would mark
+ * payout reconciliation's timing (issue 69; bench/money-pages.ts and bench/reports.ts). Made here, not through create_payout: a payout of all would mark
  * the seed's millions of transactions, which the report never reads. Its figures therefore do not reconcile.
  */
-async function seedDailyPayouts(sql: postgres.Sql, merchantId: number): Promise<void> {
+export async function seedDailyPayouts(sql: postgres.Sql, merchantId: number): Promise<void> {
   await sql`
     with days as (
       select day, type, sum(count) as count, sum(amount) as amount, sum(fee) as fee, sum(net) as net

@@ -2,9 +2,8 @@ import { z } from "zod";
 import { BALANCE_TRANSACTION_TYPES } from "@/db/enums";
 import { currencyFilter } from "@/lib/money/currencies";
 import type { FieldErrors } from "@/lib/platform/errors";
-import { zonedDayStart } from "@/lib/platform/time-zones";
+import { nextDay, zonedDayEnd, zonedDayStart } from "@/lib/platform/time-zones";
 import { isCalendarDay } from "@/lib/platform/validation";
-import { DAY_MS } from "./balance-summary";
 import type { BalanceTransactionFilter } from "./balance-transactions";
 
 // The dashboard's All transactions filters (DESIGN.md, "Reports"), read from the URL so a view can be shared and
@@ -75,12 +74,7 @@ export function toBalanceTransactionFilter(
     currency: filters.currency,
     payout_id: filters.payout,
     created_from: filters.from ? zonedDayStart(filters.from, timeZone) : undefined,
-    created_to: filters.to
-      ? zonedDayStart(
-          new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10),
-          timeZone,
-        )
-      : undefined,
+    created_to: filters.to ? zonedDayEnd(filters.to, timeZone) : undefined,
   };
 }
 
@@ -100,9 +94,7 @@ export function transactionFiltersToQuery(filters: Partial<TransactionFilters>):
  * `balance-transactions-2026-11-01_2026-12-01-eur.csv`, `balance-transactions-all-payout-12.csv`.
  */
 export function transactionsCsvName(filters: TransactionFilters): string {
-  const after = filters.to
-    ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10)
-    : null;
+  const after = filters.to ? nextDay(filters.to) : null;
   const period =
     filters.from && after
       ? `${filters.from}_${after}`

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { zonedDayStart } from "./time-zones";
+import { zonedDayEnd, zonedDayStart } from "./time-zones";
 import {
   attributeName,
   characterCount,
@@ -141,10 +141,6 @@ export function createdRangeInOrder(
 }
 
 /**
- * A UTC day, `YYYY-MM-DD` and nothing else (Laravel's `date_format:Y-m-d`): a report's `from` and `to`, which
- * are whole days because the reports read daily totals. Absent is undefined (the caller's default).
- */
-/**
  * A `created_from` or `created_to` bound read in a time zone (DESIGN.md, "Time zone"): a date alone is that day
  * of the zone (from its start; `to` to its end), a date-time keeps its own offset.
  */
@@ -156,12 +152,13 @@ export function zonedCreatedBound(
 ): Date | undefined {
   const day = raw?.trim();
   if (bound === undefined || !day || !ISO_DATE.test(day) || timeZone === "UTC") return bound;
-  return zonedDayStart(
-    end === "from" ? day : new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
-    timeZone,
-  );
+  return end === "from" ? zonedDayStart(day, timeZone) : zonedDayEnd(day, timeZone);
 }
 
+/**
+ * A UTC day, `YYYY-MM-DD` and nothing else (Laravel's `date_format:Y-m-d`): a report's `from` and `to`, which
+ * are whole days because the reports read daily totals. Absent is undefined (the caller's default).
+ */
 export function queryDay(field: string) {
   return textFilter(field)
     .transform((value, ctx): string | undefined => {

@@ -68,6 +68,16 @@ export function zonedDayStart(day: string, timeZone: string): Date {
   return new Date(wall - offsetAt(guess, timeZone));
 }
 
+/** The calendar day after `day` (`YYYY-MM-DD`). */
+export function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The instant a day (`YYYY-MM-DD`) ends in a zone: where the next day starts. */
+export function zonedDayEnd(day: string, timeZone: string): Date {
+  return zonedDayStart(nextDay(day), timeZone);
+}
+
 /** The day (`YYYY-MM-DD`) an instant falls on in a zone. */
 export function zonedDay(time: number, timeZone: string): string {
   return new Date(time + offsetAt(time, timeZone)).toISOString().slice(0, 10);

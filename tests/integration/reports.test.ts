@@ -4,56 +4,23 @@
 import { inject, describe, expect, it } from "vitest";
 import { callApi } from "../support/api-client";
 import { runCliAsync } from "../support/cli-process";
+import { cents, expectSummaryAddsUp, type Line, type Summary } from "../support/report-summary";
 import { adminCliEnvironment, runAdmin } from "../support/test-server";
 
 const baseUrl = inject("baseUrl");
 const { tokens, accountant } = inject("data");
 const serverEnv = inject("serverEnv");
 
-type Line = { type: string; count: number; amount: string; fee: string; net: string };
-type Summary = {
-  currency: string;
-  timezone: string;
-  from: string;
-  to: string;
-  opening_balance: string;
-  opening_pending: string;
-  opening_available: string;
-  activity: Line[];
-  net_activity: string;
-  payouts: Line[];
-  closing_balance: string;
-  closing_pending: string;
-  closing_available: string;
-};
-
 const summary = async (query: string, token = tokens.accountant) => {
   const response = await callApi(baseUrl, `/api/reports/balance-summary?${query}`, { token });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return (response.body as { data: Summary }).data;
 };
-/** EUR amounts as cents, exactly: "-42.10" → -4210n. */
-const cents = (amount: string) => BigInt(amount.replace(".", ""));
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 const nextMonth = (first: string) => {
   const date = new Date(`${first}T00:00:00Z`);
   return day(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
 };
-
-function expectAddsUp(report: Summary) {
-  const net = (lines: Line[]) => lines.reduce((sum, line) => sum + cents(line.net), 0n);
-  expect(cents(report.net_activity), JSON.stringify(report)).toBe(net(report.activity));
-  expect(cents(report.closing_balance), JSON.stringify(report)).toBe(
-    cents(report.opening_balance) + net(report.activity) + net(report.payouts),
-  );
-  for (const [total, pending, available] of [
-    [report.opening_balance, report.opening_pending, report.opening_available],
-    [report.closing_balance, report.closing_pending, report.closing_available],
-  ] as const)
-    expect(cents(pending) + cents(available), JSON.stringify(report)).toBe(cents(total));
-  for (const line of [...report.activity, ...report.payouts])
-    expect(cents(line.net), JSON.stringify(line)).toBe(cents(line.amount) - cents(line.fee));
-}
 
 describe("GET /api/reports/balance-summary", () => {
   it("sums last month by type, and this month opens where it closed and closes at the balance", async () => {
@@ -80,7 +47,7 @@ describe("GET /api/reports/balance-summary", () => {
       count: 4,
       amount: "175.00",
     });
-    expectAddsUp(lastMonth);
+    expectSummaryAddsUp(lastMonth);
 
     // Today: one more payment, completed.
     const created = await callApi(baseUrl, "/api/payments", {
@@ -101,7 +68,7 @@ describe("GET /api/reports/balance-summary", () => {
       count: 1,
       amount: "12.34",
     });
-    expectAddsUp(since);
+    expectSummaryAddsUp(since);
     const balance = (await callApi(baseUrl, "/api/balance", { token: tokens.accountant })).body as {
       data: Record<"available" | "pending", Array<{ currency: string; amount: string }>>;
     };
