@@ -31,7 +31,8 @@ async function makeSandbox(name: string): Promise<Holder> {
 
 beforeAll(async () => {
   holder = await makeSandbox(`${marker}-holder`);
-  stranger = await makeSandbox(`${marker}-stranger`);
+  // Named without the marker: its own key's request logs carry its token's name.
+  stranger = await makeSandbox(`stranger-${Date.now()}`);
   const as = (path: string, json?: unknown) => callApi(baseUrl, path, { token: holder.token, json });
   const settled = async (body: Record<string, unknown>) => {
     const made = await as("/api/payments", { amount: "20.00", currency: "EUR", ...body });
