@@ -90,12 +90,18 @@ export async function listSandboxes(db: Executor, accountId: number): Promise<Sa
 }
 
 /** An environment as the dashboard's switcher names it. */
-export type Environment = { id: number; kind: "live" | "sandbox"; name: string };
+/** `reportTimezone`: the days the dashboard's date filters and reports count in (DESIGN.md, "Time zone"). */
+export type Environment = { id: number; kind: "live" | "sandbox"; name: string; reportTimezone: string };
 
 /** Every environment of the account: live first, then the sandboxes as listSandboxes orders them. */
 export async function listEnvironments(db: Executor, accountId: number): Promise<Environment[]> {
   const rows = await db
-    .select({ id: merchants.id, kind: merchants.environment, name: merchants.sandboxName })
+    .select({
+      id: merchants.id,
+      kind: merchants.environment,
+      name: merchants.sandboxName,
+      reportTimezone: merchants.reportTimezone,
+    })
     .from(merchants)
     .where(ofAccount(accountId))
     .orderBy(sql`${merchants.environment} = 'live' desc`, asc(merchants.id));
@@ -103,6 +109,7 @@ export async function listEnvironments(db: Executor, accountId: number): Promise
     id: row.id,
     kind: row.kind,
     name: row.kind === "live" ? "Live" : (row.name ?? "Test"),
+    reportTimezone: row.reportTimezone,
   }));
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PAYMENT_STATUSES } from "@/db/enums";
 import { currencyFilter } from "@/lib/money/currencies";
 import type { FieldErrors } from "@/lib/platform/errors";
+import { zonedDayEnd, zonedDayStart } from "@/lib/platform/time-zones";
 import { isCalendarDay, isStorableText } from "@/lib/platform/validation";
 import type { PaymentFilter } from "./list";
 
@@ -34,13 +35,14 @@ const paymentFiltersSchema = z.object({
     .optional()
     .catch(undefined)
     .transform((value) => value || undefined),
-  /** Created on or after this UTC day. */
+  /** Created on or after this day (of `timeZone`). */
   from: date,
-  /** Created on or before this UTC day. */
+  /** Created on or before this day (of `timeZone`). */
   to: date,
 });
 
-export type PaymentFilters = z.infer<typeof paymentFiltersSchema>;
+/** The URL's filters, and the merchant's report time zone: the one `from` and `to` are days of. */
+export type PaymentFilters = z.infer<typeof paymentFiltersSchema> & { timeZone: string };
 
 /** The refund filter's choices, with the words the list's badges use. */
 export const REFUND_FILTERS = [
@@ -54,8 +56,11 @@ type SearchParams = Record<string, string | string[] | undefined>;
  * Reads the filters from a page's or the export's query. A bad value is left out of the query; a date that is
  * not a real day, or a range that ends before it starts, also comes back as a field error for the form.
  */
-export function readPaymentFilters(params: SearchParams): { filters: PaymentFilters; errors: FieldErrors } {
-  const filters = paymentFiltersSchema.parse(params);
+export function readPaymentFilters(
+  params: SearchParams,
+  timeZone = "UTC",
+): { filters: PaymentFilters; errors: FieldErrors } {
+  const filters = { ...paymentFiltersSchema.parse(params), timeZone };
   const errors: FieldErrors = {};
   for (const field of ["from", "to"] as const) {
     const raw = params[field];
@@ -76,14 +81,14 @@ export function hasFilters(filters: PaymentFilters): boolean {
   );
 }
 
-/** The dashboard's filters as the list's (lib/payments/list.ts): its UTC days as instants. */
+/** The dashboard's filters as the list's (lib/payments/list.ts): its days, of the zone, as instants. */
 export function toPaymentFilter(filters: PaymentFilters): PaymentFilter {
   return {
     status: filters.status,
     refundStatus: filters.refund,
     currency: filters.currency,
-    from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
-    to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + 86_400_000) : undefined,
+    from: filters.from ? zonedDayStart(filters.from, filters.timeZone) : undefined,
+    to: filters.to ? zonedDayEnd(filters.to, filters.timeZone) : undefined,
   };
 }
 

@@ -4,31 +4,19 @@
 // to the payout that pays it back, and a payout of part to what it carried.
 import { sql } from "drizzle-orm";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
+import { readPaymentFilters } from "@/lib/payments/filters";
+import { searchPayments } from "@/lib/payments/search";
 import { setPayoutAccount } from "@/lib/payouts/account";
 import { TEST_IBANS } from "@/lib/payouts/iban";
 import { callApi } from "../support/api-client";
 import { runCliAsync } from "../support/cli-process";
 import { db } from "../support/direct-db";
+import { cents, expectSummaryAddsUp, sumNet, type Line, type Summary } from "../support/report-summary";
 
 const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
 const DAY_MS = 86_400_000;
 
-type Line = { type: string; count: number; amount: string; fee: string; net: string };
-type Summary = {
-  timezone: string;
-  from: string;
-  to: string;
-  opening_balance: string;
-  opening_pending: string;
-  opening_available: string;
-  activity: Line[];
-  net_activity: string;
-  payouts: Line[];
-  closing_balance: string;
-  closing_pending: string;
-  closing_available: string;
-};
 type Reconciliation = {
   timezone: string;
   payouts: Array<{ id: number; status: string; amount: string; lines: Line[] }>;
@@ -36,9 +24,6 @@ type Reconciliation = {
   unpaid_total: string;
 };
 
-/** EUR amounts as cents, exactly: "-42.10" → -4210n. */
-const cents = (amount: string) => BigInt(amount.replace(".", ""));
-const sum = (lines: Line[]) => lines.reduce((total, line) => total + cents(line.net), 0n);
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 async function get<T>(token: string, path: string): Promise<T> {
@@ -84,30 +69,6 @@ async function completedPayment(token: string, amount: string): Promise<number> 
 async function advanceTo(token: string, to: string) {
   const moved = await callApi(baseUrl, "/api/test-helpers/clock/advance", { token, json: { to } });
   expect(moved.status, moved.text).toBe(200);
-}
-
-const PAYOUT_LINE_TYPES = ["payout", "payout_failure", "carried_forward", "brought_forward"];
-
-function expectSummaryAddsUp(report: Summary) {
-  const text = JSON.stringify(report);
-  expect(cents(report.net_activity), text).toBe(sum(report.activity));
-  expect(cents(report.closing_balance), text).toBe(
-    cents(report.opening_balance) + cents(report.net_activity) + sum(report.payouts),
-  );
-  expect(cents(report.opening_pending) + cents(report.opening_available), text).toBe(
-    cents(report.opening_balance),
-  );
-  expect(cents(report.closing_pending) + cents(report.closing_available), text).toBe(
-    cents(report.closing_balance),
-  );
-  expect(
-    report.payouts.every((line) => PAYOUT_LINE_TYPES.includes(line.type)),
-    text,
-  ).toBe(true);
-  expect(
-    report.activity.some((line) => PAYOUT_LINE_TYPES.includes(line.type)),
-    text,
-  ).toBe(false);
 }
 
 describe("reports in a time zone", () => {
@@ -157,7 +118,7 @@ describe("reports in a time zone", () => {
         ["carried_forward", 1],
         ["brought_forward", 1],
       ]);
-      expect(sum(later.payouts)).toBe(-5000n);
+      expect(sumNet(later.payouts)).toBe(-5000n);
       expect(later.opening_balance).toBe(earlier.closing_balance);
       expect(later.opening_pending).toBe(earlier.closing_pending);
       // At the earlier month's end the first payment was still pending (available two days after).
@@ -196,6 +157,14 @@ describe("reports in a time zone", () => {
       );
       expect(listed.status, listed.text).toBe(200);
       expect((listed.body as { data: Line[] }).data.map((line) => line.amount)).toEqual(["40.00"]);
+      // The dashboard's Payments list and its CSV: a day of the zone, the same 23:30 UTC payment.
+      const paymentsOn = async (timeZone: string) => {
+        const dates = { from: day(monthStart), to: day(monthStart) };
+        const page = await searchPayments(db, id, readPaymentFilters(dates, timeZone).filters);
+        return page.items.map((payment) => payment.amount);
+      };
+      expect(await paymentsOn("Europe/Berlin")).toEqual(["40.00"]);
+      expect(await paymentsOn("UTC")).toEqual([]);
     },
   );
 
@@ -274,7 +243,7 @@ describe("GET /api/reports/payout-reconciliation", () => {
         report.payouts.map((entry) => entry.id),
         text,
       ).toEqual([failed.id, repaid.id, part.id]);
-      for (const entry of report.payouts) expect(sum(entry.lines), text).toBe(cents(entry.amount));
+      for (const entry of report.payouts) expect(sumNet(entry.lines), text).toBe(cents(entry.amount));
       const linesOf = (payoutId: number) => report.payouts.find((entry) => entry.id === payoutId)!.lines;
       // The payout that paid the failed one's money back lists the original payments and refund.
       expect(linesOf(repaid.id)).toEqual(linesOf(failed.id));
@@ -300,7 +269,7 @@ describe("GET /api/reports/payout-reconciliation", () => {
         `/api/balance-transactions?payout_id=${part.id}`,
       );
       expect(
-        sum(
+        sumNet(
           items.filter(
             (item) => !(item.type === "payout" && item.source_id === part.id),
           ) as unknown as Line[],
@@ -312,7 +281,7 @@ describe("GET /api/reports/payout-reconciliation", () => {
         `/api/reports/balance-summary?currency=EUR&from=${today}&to=${tomorrow}&timezone=UTC`,
       );
       expect(report.unpaid_total).toBe(summary.closing_balance);
-      expect(sum(report.unpaid)).toBe(cents(report.unpaid_total));
+      expect(sumNet(report.unpaid)).toBe(cents(report.unpaid_total));
       // What is unpaid and what every payout that went out paid is the period's activity (it opened at 0).
       expect(summary.opening_balance).toBe("0.00");
       const paidOut = report.payouts

@@ -5,7 +5,6 @@ import { Link } from "@/components/link";
 import { buttonClassName } from "@/components/ui/button";
 import { numberedPageLinks, Pagination } from "@/components/ui/pagination";
 import { readFor } from "@/db/replicas";
-import { merchantReportDefaults } from "@/lib/accounts/merchants";
 import { getBalance } from "@/lib/ledger/balance";
 import { listBalanceTransactions } from "@/lib/ledger/balance-transactions";
 import {
@@ -29,11 +28,9 @@ export default async function AllTransactionsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { merchantId } = await requireMerchantSession();
+  const { merchantId, environment } = await requireMerchantSession();
+  const timeZone = environment.reportTimezone;
   const { filters, errors } = readTransactionFilters(await searchParams);
-  const { reportTimezone: timeZone } = await readFor(merchantId, (db) =>
-    merchantReportDefaults(db, merchantId),
-  );
   const [{ items, total }, balance] = await readFor(merchantId, (db) =>
     Promise.all([
       listBalanceTransactions(db, merchantId, {

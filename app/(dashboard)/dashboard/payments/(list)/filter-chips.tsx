@@ -7,9 +7,14 @@ const CHIP_LABELS = {
   status: "Status",
   refund: "Refunds",
   currency: "Currency",
-  from: "From (UTC)",
-  to: "To (UTC)",
+  from: "From",
+  to: "To",
 } as const;
+
+/** A chip's label: a date's says which zone its day is of. */
+function chipLabel(filters: PaymentFilters, key: keyof typeof CHIP_LABELS): string {
+  return key === "from" || key === "to" ? `${CHIP_LABELS[key]} (${filters.timeZone})` : CHIP_LABELS[key];
+}
 
 /** How a chip shows a filter's value: the refund filter's by its label. */
 function chipValue(filters: PaymentFilters, key: keyof typeof CHIP_LABELS): string {
@@ -29,11 +34,11 @@ export function FilterChips({ filters }: { filters: PaymentFilters }) {
         <li key={key}>
           <Link
             href={without(key)}
-            aria-label={`Remove filter ${CHIP_LABELS[key]}: ${chipValue(filters, key)}`}
+            aria-label={`Remove filter ${chipLabel(filters, key)}: ${chipValue(filters, key)}`}
             className="inline-flex items-center gap-1.5 rounded-full bg-indigo-50 py-1 pl-3 pr-2 text-indigo-800 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-100 dark:bg-indigo-950 dark:text-indigo-200 dark:ring-indigo-800 dark:hover:bg-indigo-900"
           >
             <span>
-              {CHIP_LABELS[key]}: <span className="font-medium">{chipValue(filters, key)}</span>
+              {chipLabel(filters, key)}: <span className="font-medium">{chipValue(filters, key)}</span>
             </span>
             <span aria-hidden="true" className="text-base leading-none">
               ×

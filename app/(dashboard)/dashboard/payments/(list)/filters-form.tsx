@@ -20,7 +20,7 @@ const control =
 /**
  * A date filter, with its field error (an impossible day, a reversed range) beside it. Text, not
  * `type="date"`: that shows the browser's locale (11/25/2026) while the chips and URL say 2026-11-25, and
- * the days are UTC, which the label says.
+ * the days are of the merchant's report time zone, which the label says.
  */
 function DateFilter({
   name,
@@ -36,7 +36,7 @@ function DateFilter({
   const errorId = `${name}-error`;
   return (
     <label className="space-y-1 text-sm">
-      <span className="font-medium">{label} (UTC)</span>
+      <span className="font-medium">{label}</span>
       <input
         type="text"
         name={name}
@@ -154,8 +154,13 @@ export function FiltersForm({
           ))}
         </select>
       </label>
-      <DateFilter name="from" label="From" value={filters.from} errors={errors.from} />
-      <DateFilter name="to" label="To" value={filters.to} errors={errors.to} />
+      <DateFilter
+        name="from"
+        label={`From (${filters.timeZone})`}
+        value={filters.from}
+        errors={errors.from}
+      />
+      <DateFilter name="to" label={`To (${filters.timeZone})`} value={filters.to} errors={errors.to} />
       <label className="space-y-1 text-sm">
         <span className="font-medium">Per page</span>
         <select

@@ -24,7 +24,7 @@ export default async function PaymentsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { merchantId, role, environment } = await requireMerchantSession();
-  const { filters, errors } = readPaymentFilters(await searchParams);
+  const { filters, errors } = readPaymentFilters(await searchParams, environment.reportTimezone);
   const [[{ items, total, totalIsCapped }, currencies], choices] = await Promise.all([
     readFor(merchantId, (db) =>
       Promise.all([searchPayments(db, merchantId, filters), usedCurrencies(db, merchantId)]),

@@ -27,8 +27,11 @@ export async function GET(request: Request): Promise<Response> {
   // Checked against the database, as every page is: a removed member's session exports nothing.
   const member = await memberForRoute();
   if (!member) return new Response("Log in to export payments.", { status: 401 });
-  const { merchantId } = member;
-  const { filters } = readPaymentFilters(Object.fromEntries(new URL(request.url).searchParams));
+  const { merchantId, environment } = member;
+  const { filters } = readPaymentFilters(
+    Object.fromEntries(new URL(request.url).searchParams),
+    environment.reportTimezone,
+  );
   return csvResponse({
     header: HEADER,
     // Streamed, so it cannot be run again elsewhere halfway: the replica (or primary) is chosen once.

@@ -1,7 +1,6 @@
 import { memberForRoute } from "@/app/_lib/session";
 import { getDb } from "@/db/client";
 import { readDbFor } from "@/db/replicas";
-import { merchantReportDefaults } from "@/lib/accounts/merchants";
 import { environmentStillExists } from "@/lib/environments/environments";
 import {
   BALANCE_TRANSACTION_CSV_HEADER,
@@ -20,14 +19,17 @@ export async function GET(request: Request): Promise<Response> {
   // Checked against the database, as every page is: a removed member's session exports nothing.
   const member = await memberForRoute();
   if (!member) return new Response("Log in to export balance transactions.", { status: 401 });
-  const { merchantId } = member;
+  const { merchantId, environment } = member;
   const { filters } = readTransactionFilters(Object.fromEntries(new URL(request.url).searchParams));
   const db = await readDbFor(merchantId);
-  const { reportTimezone } = await merchantReportDefaults(db, merchantId);
   return csvResponse({
     header: BALANCE_TRANSACTION_CSV_HEADER,
     // Streamed, so it cannot be run again elsewhere halfway: the replica (or primary) is chosen once.
-    batches: exportBalanceTransactions(db, merchantId, toBalanceTransactionFilter(filters, reportTimezone)),
+    batches: exportBalanceTransactions(
+      db,
+      merchantId,
+      toBalanceTransactionFilter(filters, environment.reportTimezone),
+    ),
     toFields: balanceTransactionCsvFields,
     filename: transactionsCsvName(filters),
     // A sandbox deleted while this streams cuts the download off (on the primary, where deletion happens).
