@@ -1,3 +1,4 @@
+import { lookInEveryView } from "./axe";
 import {
   createPaymentViaApi,
   createTestPaymentInDashboard,
@@ -208,4 +209,39 @@ test("overview: get started until the first steps are done; a chart with presets
   // A made-up range falls back to 30 days.
   await page.goto("/dashboard?range=12");
   await expect(chart).toContainText("last 30 days");
+});
+
+test("the date filters count days of the report time zone chosen in Settings, and say which", async ({
+  page,
+}) => {
+  await signUp(page, { name: "Zone Co", email: uniqueEmail("zone"), password: "a long password" });
+  await createTestPaymentInDashboard(page, "7.25");
+  const made = Date.now();
+  // 25 hours apart, so the payment falls on a different day in each, whatever the hour now.
+  const ahead = "Pacific/Kiritimati";
+  const behind = "Pacific/Pago_Pago";
+  const dayIn = (timeZone: string) => new Date(made).toLocaleDateString("en-CA", { timeZone });
+  const useZone = async (zone: string) => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+    await page.getByLabel("Report time zone (IANA)").selectOption(zone);
+    await page.getByRole("button", { name: "Use this time zone" }).click();
+    await expect(page.getByRole("status", { name: "Notifications" })).toContainText(zone);
+  };
+  const filterOn = async (day: string) => {
+    await page.goto(`/dashboard/payments?from=${day}&to=${day}`);
+    return page.getByRole("table").getByRole("row").filter({ hasText: "$7.25" });
+  };
+
+  await useZone(ahead);
+  await expect(await filterOn(dayIn(ahead))).toHaveCount(1);
+  await expect(page.getByRole("textbox", { name: `From (${ahead})` })).toHaveValue(dayIn(ahead));
+  await expect(
+    page.getByRole("link", { name: `Remove filter To (${ahead}): ${dayIn(ahead)}` }),
+  ).toBeVisible();
+  await lookInEveryView(page, "payments-zoned-filters");
+  await useZone(behind);
+  await expect(await filterOn(dayIn(ahead))).toHaveCount(0);
+  await expect(page.getByText("No payments match these filters.")).toBeVisible();
+  await expect(await filterOn(dayIn(behind))).toHaveCount(1);
+  await expect(page.getByRole("textbox", { name: `To (${behind})` })).toHaveValue(dayIn(behind));
 });
