@@ -35,9 +35,14 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-/** The zone's own spelling of a name it knows ("europe/berlin" → "Europe/Berlin"). */
+/**
+ * The zone's own spelling of a name it knows ("europe/berlin" → "Europe/Berlin"). A current name the runtime's
+ * ICU data files under an older one (Asia/Kolkata under Asia/Calcutta, Europe/Kyiv under Europe/Kiev) stays as
+ * it was asked for: the same zone, in the name the merchant knows.
+ */
 export function canonicalTimeZone(name: string): string {
-  return wallClock(name).resolvedOptions().timeZone;
+  const resolved = wallClock(name).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (Berlin in winter: 3,600,000). */
@@ -84,8 +89,11 @@ export function zonedDay(time: number, timeZone: string): string {
 }
 
 /** The zones a merchant can choose from: UTC, then the runtime's IANA names. */
-export function timeZoneChoices(): string[] {
-  return ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
+export function timeZoneChoices(current = "UTC"): string[] {
+  const known = Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC");
+  // A current name the runtime files under an older one (canonicalTimeZone) is offered too, or the select
+  // would show another zone than the one in force.
+  return ["UTC", ...(current === "UTC" || known.includes(current) ? known : [current, ...known].sort())];
 }
 
 /** A `timezone` query parameter: an IANA name, in the zone's own spelling; an unknown one is a 422 naming it. */
