@@ -135,8 +135,6 @@ export const PROPAGATED_FUNCTIONS = [
   "payout_json(payouts)",
   "dispute_json(disputes,text[])",
   "dispute_fee(text)",
-  // A rate limit's count (db/functions/rate-limit.sql): run where it is called, on the coordinator's table.
-  "count_request(text,integer,float8)",
 ];
 
 async function delegateWriteFunctions(client: Sql): Promise<void> {

@@ -27,7 +27,6 @@ export const FUNCTION_FILES = [
   "payouts.sql",
   "disputes.sql",
   "checkout.sql",
-  "rate-limit.sql",
   "history-partitions.sql",
   "security.sql",
 ];

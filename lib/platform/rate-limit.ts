@@ -14,12 +14,44 @@ export type RateLimitDecision = {
 };
 
 /**
- * GCRA over one row per key (`count_request`, db/functions/rate-limit.sql), so any number of server processes
- * share the count: a burst of the limit, then one request per interval (period / limit). Yields `allowed` and
- * `ahead_seconds` (how far the key's theoretical arrival time is ahead of now).
+ * GCRA over one row per key, so any number of server processes share the count: each accepted request moves the
+ * key's "theoretical arrival time" (tat) one interval (period / limit) ahead, and a request is accepted while
+ * tat + interval stays within one period of now. That allows a burst of the limit, then one request per
+ * interval, never the 2x burst a fixed window allows at its boundary. One statement: the key's row is made, or
+ * moved on under its row lock. The clock is read once, into the row offered (`excluded.tat` = now + interval),
+ * so the update is immutable over the row and `excluded`, as Citus asks of a DO UPDATE on its table
+ * (db/citus.ts). Returns `allowed` and `tat`; aheadSeconds(tat) reads the clock after it (Citus allows no
+ * volatile function in a RETURNING). In the statement
+ * itself, not a function: a PL/pgSQL call on every request made the token check's statement a sixth slower
+ * (docs/benchmarks-log.md, issue 71).
+ *
+ * `key` and `perPeriod` are values, or columns of `from` (the token check counts the token it finds; Citus
+ * takes no parameters in an INSERT … SELECT, so a count alone is an INSERT … VALUES).
  */
-export function countRequest(key: SQL, perPeriod: SQL, periodSeconds = RATE_LIMIT_PERIOD_SECONDS): SQL {
-  return sql`count_request(${key}, ${perPeriod}, ${periodSeconds}::float8)`;
+export function countRequest(
+  { key, perPeriod, from }: { key: SQL; perPeriod: SQL; from?: SQL },
+  periodSeconds = RATE_LIMIT_PERIOD_SECONDS,
+): SQL {
+  const period = sql.raw(`${Number(periodSeconds)}::float8`);
+  const offered = sql`${key}, (clock_timestamp() at time zone 'UTC') + make_interval(secs => ${period} / ${perPeriod}),
+                      true, ${period} / ${perPeriod}`;
+  const interval = sql`make_interval(secs => excluded.emission_interval_seconds)`;
+  // Where the tat goes if this request is accepted: an interval past the later of the row's tat and now.
+  const next = sql`greatest(b.tat + ${interval}, excluded.tat)`;
+  const accepted = sql`${next} <= excluded.tat + make_interval(secs => ${period} - excluded.emission_interval_seconds)`;
+  return sql`
+    insert into rate_limit_buckets as b (key, tat, allowed, emission_interval_seconds)
+    ${from ? sql`select ${offered} from ${from}` : sql`values (${offered})`}
+    on conflict (key) do update
+      set allowed = ${accepted},
+          tat = case when ${accepted} then ${next} else b.tat end,
+          emission_interval_seconds = excluded.emission_interval_seconds
+    returning b.allowed, b.tat`;
+}
+
+/** How far a key's tat (countRequest's) is ahead of now, in seconds. */
+export function aheadSeconds(tat: SQL): SQL {
+  return sql`extract(epoch from ${tat} - (clock_timestamp() at time zone 'UTC'))::float8`;
 }
 
 /** The same count as a statement of its own: one request against `key`, `perPeriod` per `periodSeconds`. */
@@ -31,7 +63,8 @@ export async function countRequestAlone(
 ): Promise<{ allowed: boolean; ahead_seconds: number }> {
   const [row] = await selectRows<{ allowed: boolean; ahead_seconds: number }>(
     db,
-    sql`select allowed, ahead_seconds from ${countRequest(sql`${key}::text`, sql`${perPeriod}::int`, periodSeconds)}`,
+    sql`with counted as (${countRequest({ key: sql`${key}::text`, perPeriod: sql`${perPeriod}::int` }, periodSeconds)})
+        select allowed, ${aheadSeconds(sql`tat`)} as ahead_seconds from counted`,
   );
   return row!;
 }

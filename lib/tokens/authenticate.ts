@@ -5,6 +5,7 @@ import { selectRows, selectStatement, type Executor } from "@/db/client";
 import type { ConnectedProcessor, EnvironmentKind, KeyScope } from "@/db/enums";
 import { Statement } from "@/db/statement";
 import {
+  aheadSeconds,
   countRequest,
   countRequestAlone,
   rateLimitDecision,
@@ -91,11 +92,11 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
         update api_tokens set last_used_at = now()
         where id = (select id from token where ${lastUsedStale("token")})
       ),
-      bucket as (select counted.* from token, ${countRequest(sql`'token:' || token.id`, sql`token.per_minute`)} counted)
+      bucket as (${countRequest({ key: sql`'token:' || token.id`, perPeriod: sql`token.per_minute`, from: sql`token` })})
       select token.id, token.merchant_id, token.scope, token.default_currency, token.report_timezone,
              token.environment, token.processor,
              token.per_minute,
-             bucket.allowed, bucket.ahead_seconds
+             bucket.allowed, ${aheadSeconds(sql`bucket.tat`)} as ahead_seconds
       from token, bucket`;
 }
 

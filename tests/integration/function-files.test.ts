@@ -54,7 +54,7 @@ describe("db/functions", () => {
     await upgraded.migrate(migrations);
 
     const built = await functions(fresh);
-    expect(built.length).toBe(26);
+    expect(built.length).toBe(25);
     expect(await functions(upgraded)).toEqual(built);
     expect(await checksums(upgraded)).toEqual(await checksums(fresh));
     expect((await checksums(fresh)).map((row) => row.file).sort()).toEqual([...FUNCTION_FILES].sort());

@@ -122,7 +122,10 @@ export default async function SettingsPage() {
                 label="Report time zone (IANA)"
                 name="report_timezone"
                 defaultValue={merchant.reportTimezone}
-                options={timeZoneChoices(merchant.reportTimezone).map((zone) => ({ value: zone, label: zone }))}
+                options={timeZoneChoices(merchant.reportTimezone).map((zone) => ({
+                  value: zone,
+                  label: zone,
+                }))}
               />
             </div>
           </ActionForm>
