@@ -2,6 +2,7 @@
 // reconciliation"), on either database: a month in Europe/Berlin starts at 23:00 UTC the day before, the
 // summary splits its balances and keeps payouts apart, and the reconciliation follows a failed payout's money
 // to the payout that pays it back, and a payout of part to what it carried.
+import type { components } from "@payments-platform/sdk";
 import { sql } from "drizzle-orm";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
 import { readPaymentFilters } from "@/lib/payments/filters";
@@ -17,12 +18,7 @@ const baseUrl = inject("baseUrl");
 const { tokens } = inject("data");
 const DAY_MS = 86_400_000;
 
-type Reconciliation = {
-  timezone: string;
-  payouts: Array<{ id: number; status: string; amount: string; lines: Line[] }>;
-  unpaid: Line[];
-  unpaid_total: string;
-};
+type Reconciliation = components["schemas"]["PayoutReconciliation"];
 
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
@@ -268,13 +264,9 @@ describe("GET /api/reports/payout-reconciliation", () => {
         token,
         `/api/balance-transactions?payout_id=${part.id}`,
       );
-      expect(
-        sumNet(
-          items.filter(
-            (item) => !(item.type === "payout" && item.source_id === part.id),
-          ) as unknown as Line[],
-        ),
-      ).toBe(cents(part.amount));
+      expect(sumNet(items.filter((item) => !(item.type === "payout" && item.source_id === part.id)))).toBe(
+        cents(part.amount),
+      );
 
       const summary = await get<Summary>(
         token,

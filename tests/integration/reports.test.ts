@@ -16,6 +16,9 @@ const summary = async (query: string, token = tokens.accountant) => {
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return (response.body as { data: Summary }).data;
 };
+/** A line of the CLI's balance summary, as it prints one. */
+const printedLine = (line: Line) =>
+  `  ${line.type}  ${line.count} transaction${line.count === 1 ? "" : "s"}  amount ${line.amount}  fee ${line.fee}  net ${line.net}`;
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 const nextMonth = (first: string) => {
   const date = new Date(`${first}T00:00:00Z`);
@@ -139,12 +142,9 @@ describe("payments reports balance-summary", () => {
       `EUR balance summary, ${accountant.month} to ${to} (UTC days, to exclusive)`,
       "Opening balance  0.00  (pending 0.00, available 0.00)",
       `  payment  4 transactions  amount 175.00  fee ${payment.fee}  net ${payment.net}`,
-      ...[...expected.activity.slice(1), { type: "net", count: 0 } as Line, ...expected.payouts].map(
-        (line) =>
-          line.type === "net"
-            ? `Net activity  ${expected.net_activity}`
-            : `  ${line.type}  ${line.count} transaction${line.count === 1 ? "" : "s"}  amount ${line.amount}  fee ${line.fee}  net ${line.net}`,
-      ),
+      ...expected.activity.slice(1).map(printedLine),
+      `Net activity  ${expected.net_activity}`,
+      ...expected.payouts.map(printedLine),
       `Closing balance  ${expected.closing_balance}  (pending 0.00, available 0.00)`,
       "",
     ]);

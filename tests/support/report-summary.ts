@@ -1,30 +1,17 @@
 // The balance summary as the report tests read it (GET /api/reports/balance-summary's `data`), and the
 // identities every summary holds (DESIGN.md, "Reports", "Payouts apart").
+import type { components } from "@payments-platform/sdk";
 import { expect } from "vitest";
+import { PAYOUT_TYPES } from "@/lib/ledger/balance-summary";
 
-export type Line = { type: string; count: number; amount: string; fee: string; net: string };
-export type Summary = {
-  currency: string;
-  timezone: string;
-  from: string;
-  to: string;
-  opening_balance: string;
-  opening_pending: string;
-  opening_available: string;
-  activity: Line[];
-  net_activity: string;
-  payouts: Line[];
-  closing_balance: string;
-  closing_pending: string;
-  closing_available: string;
-};
+export type Summary = components["schemas"]["BalanceSummary"];
+export type Line = Summary["activity"][number];
 
 /** Two-decimal amounts as cents, exactly: "-42.10" → -4210n. */
 export const cents = (amount: string) => BigInt(amount.replace(".", ""));
 /** Σ net of lines, in cents. */
-export const sumNet = (lines: Line[]) => lines.reduce((total, line) => total + cents(line.net), 0n);
-
-const PAYOUT_LINE_TYPES = ["payout", "payout_failure", "carried_forward", "brought_forward"];
+export const sumNet = (lines: ReadonlyArray<{ net: string }>) =>
+  lines.reduce((total, line) => total + cents(line.net), 0n);
 
 /**
  * closing = opening + net_activity + Σ payouts.net, net_activity = Σ activity.net, each balance is its pending +
@@ -44,11 +31,11 @@ export function expectSummaryAddsUp(report: Summary) {
   for (const line of [...report.activity, ...report.payouts])
     expect(cents(line.net), JSON.stringify(line)).toBe(cents(line.amount) - cents(line.fee));
   expect(
-    report.payouts.every((line) => PAYOUT_LINE_TYPES.includes(line.type)),
+    report.payouts.every((line) => PAYOUT_TYPES.includes(line.type)),
     text,
   ).toBe(true);
   expect(
-    report.activity.some((line) => PAYOUT_LINE_TYPES.includes(line.type)),
+    report.activity.some((line) => PAYOUT_TYPES.includes(line.type)),
     text,
   ).toBe(false);
 }
