@@ -4,84 +4,34 @@
 // server's CPU per request: the coordinator's share is what a process on a worker takes off the path.
 //   scripts/citus-cluster.sh up   (the local cluster: a coordinator on 6100, workers on 6101 and 6102)
 //   npm run bench:any-node        (BENCH_PAYMENTS, BENCH_SECONDS, BENCH_ROUNDS as bench:api)
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { clusterCpuMicros, postmasterCpuMicros } from "./cpu";
-import {
-  appServerEnv,
-  freshDatabase,
-  markdownTable,
-  root,
-  runLoad,
-  type RunningServer,
-  startScript,
-  SERVER_NODE_FLAGS,
-} from "./harness";
+import { coordinatorPort, nodesCpuMicros, seedPostgresAndCitus, startApp, workerPorts } from "./citus-setup";
+import { markdownTable, root, runLoad, type RunningServer } from "./harness";
 
-const citusDir = process.env.CITUS_DIR ?? "/var/lib/postgresql/citus-cluster";
-const coordinatorPort = Number(process.env.CITUS_PORT ?? 6100);
-const workerPorts = [coordinatorPort + 1, coordinatorPort + 2];
-const citusDatabase = "payments_bench_any_node";
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/payments_bench_any_node";
 const paymentCount = Number(process.env.BENCH_PAYMENTS ?? 20_000);
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = 64;
-const nodeUrl = (port: number) => `postgres://postgres@127.0.0.1:${port}/${citusDatabase}`;
 
 // The tokens spread over 64 merchants (bench/seed.ts), so creations are many merchants' on both workers.
 process.env.BENCH_TOKEN_MERCHANTS = "64";
-process.env.DATABASE_URL = postgresUrl;
-const { seedBenchmark } = await import("./seed");
-const { closeDatabase } = await import("@/db/client");
+const { postgresUrl, nodeUrl, postgresSeed, citusSeed } = await seedPostgresAndCitus(
+  "payments_bench_any_node",
+  paymentCount,
+);
 
-/** Seeds one database: the module's connection follows DATABASE_URL, read again after each close. */
-async function seedAt(url: string) {
-  process.env.DATABASE_URL = url;
-  const seed = await seedBenchmark(url, paymentCount);
-  await closeDatabase();
-  return seed;
-}
+/** CPU so far of each database server: plain PostgreSQL's, the coordinator's and the workers' together. */
+const cpuNow = () => {
+  const { postgres, nodes } = nodesCpuMicros();
+  return {
+    postgres,
+    coordinator: nodes[coordinatorPort]!,
+    workers: workerPorts.reduce((sum, port) => sum + nodes[port]!, 0),
+  };
+};
 
-await freshDatabase(postgresUrl);
-const postgresSeed = await seedAt(postgresUrl);
-// A fresh database on every node of the cluster, distributed when the coordinator migrates.
-for (const port of [coordinatorPort, ...workerPorts])
-  spawnSync("psql", [
-    "-h",
-    "127.0.0.1",
-    "-p",
-    String(port),
-    "-U",
-    "postgres",
-    "-qc",
-    `drop database if exists ${citusDatabase} with (force)`,
-  ]);
-const up = spawnSync("bash", ["scripts/citus-cluster.sh", "up", citusDatabase], {
-  cwd: root,
-  encoding: "utf8",
-});
-if (up.status !== 0) throw new Error(`scripts/citus-cluster.sh up failed:\n${up.stderr}`);
-process.env.BENCH_CITUS = "1";
-const citusSeed = await seedAt(nodeUrl(coordinatorPort));
-
-/** CPU so far of each database server: plain PostgreSQL's, and each Citus node's. */
-const cpuNow = () => ({
-  postgres: clusterCpuMicros("main"),
-  coordinator: postmasterCpuMicros(`${citusDir}/${coordinatorPort}`),
-  workers: workerPorts.reduce((sum, port) => sum + postmasterCpuMicros(`${citusDir}/${port}`), 0),
-});
-
-const app = (url: string, port: number) =>
-  startScript(
-    "scripts/server.ts",
-    appServerEnv(url, port, { DATABASE_POOL_MAX: "16" }),
-    port,
-    "/api/openapi.json",
-    SERVER_NODE_FLAGS,
-  );
+const app = startApp;
 // BENCH_SERVERS=postgres,coordinator (an older build, say) leaves out the process on a worker.
 const chosenServers = (process.env.BENCH_SERVERS ?? "postgres,coordinator,worker").split(",");
 const servers: Array<{ label: string; seed: typeof citusSeed; server: RunningServer }> = [];

@@ -94,7 +94,21 @@ export async function distributeForCitus(client: Sql): Promise<string[]> {
   if (!citus) return [];
   const distributed = await distributeTables(client);
   await delegateWriteFunctions(client);
+  await planEveryCall(client);
   return distributed;
+}
+
+/**
+ * Every session on every node plans each statement for its call (`plan_cache_mode = force_custom_plan`, set on
+ * the database, which Citus passes to the workers). Citus 13.2.1 and 13.2.2 lose the local plan they cache for
+ * a statement that a session repeats on a shard of its own node (a statement of a delegated function, a
+ * prepared statement on a worker), plan it again each call, and keep every copy (citusdata/citus #8783, fixed
+ * by #8824 in no release yet): a worker's session grew by about 190 KB a payment's creation and 55 KB a list
+ * page, without bound. A custom plan is never cached that way. Measured in docs/scaling.md, "Per node".
+ */
+async function planEveryCall(client: Sql): Promise<void> {
+  const [{ name }] = await client<[{ name: string }]>`select current_database() as name`;
+  await client`alter database ${client(name)} set plan_cache_mode = force_custom_plan`;
 }
 
 /**

@@ -5,6 +5,8 @@
 #   scripts/citus-cluster.sh up [database]   start (made once, idempotent); prints the coordinator's URL
 #   scripts/citus-cluster.sh down            stop the three nodes and remove their data
 # CITUS_DIR (default /var/lib/postgresql/citus-cluster) holds the nodes; CITUS_PORT the coordinator's port.
+# CITUS_FSYNC=on makes the nodes durable as production runs them (the benchmarks' fair comparison with the
+# local PostgreSQL); it is read when the nodes are made, so `down` first to change it.
 set -euo pipefail
 command="${1:-up}"
 database="${2:-payments}"
@@ -34,7 +36,7 @@ fi
     if [ ! -f "${data}/PG_VERSION" ]; then
       as_postgres "${bindir}/initdb -D ${data} -A trust -U postgres --no-sync" >/dev/null
       # Small nodes for one machine: the test suites' pools, a worker's connections from the coordinator,
-      # and no fsync (a test cluster: it is made again rather than recovered).
+      # and no fsync unless asked (a test cluster: it is made again rather than recovered).
       cat >> "${data}/postgresql.conf" <<CONF
 shared_preload_libraries = 'citus'
 port = ${port}
@@ -43,12 +45,12 @@ unix_socket_directories = '${dir}'
 max_connections = 300
 max_worker_processes = 32
 shared_buffers = 128MB
-fsync = off
+fsync = ${CITUS_FSYNC:-off}
 # A commit is acknowledged once its WAL is written (to the OS: fsync is off), so a node's process killed with
 # SIGKILL loses nothing acknowledged (tests/integration/citus-worker-loss.test.ts); off, the last 200 ms of
 # commits went with it.
 synchronous_commit = on
-full_page_writes = off
+full_page_writes = ${CITUS_FSYNC:-off}
 citus.shard_count = 32
 # A transaction left prepared on a worker that died under a two-phase commit is settled by the coordinator's
 # recovery: every 5 s instead of every 60 (docs/scaling.md, "Faults").
