@@ -3,7 +3,7 @@
 // worker machines. The app runs on plain PostgreSQL, on the coordinator and on a worker ("Any node"), in turn,
 // round after round, with the same build, seed and load; each node's CPU is read from /proc.
 //   CITUS_FSYNC=on scripts/citus-cluster.sh up   (durable nodes, as the PostgreSQL compared with them)
-//   npm run bench:per-node                       (BENCH_PAYMENTS 20,000, BENCH_SECONDS 10, BENCH_ROUNDS 2)
+//   npm run bench:per-node    (BENCH_PAYMENTS 20,000, BENCH_SECONDS 10, BENCH_ROUNDS 2, BENCH_REQUESTS all)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -128,7 +128,7 @@ const cycle = (ids: number[], format: (id: number) => string) => {
   let next = 0;
   return () => format(ids[next++ % ids.length]!);
 };
-const scenarios: Scenario[] = [
+const allScenarios: Scenario[] = [
   {
     name: "create (64 merchants)",
     method: "POST",
@@ -173,6 +173,10 @@ const scenarios: Scenario[] = [
     prepare: (side) => Promise.resolve({ tokens: [side.seed.tokens[0]!], path: () => "/api/payments" }),
   },
 ];
+
+// BENCH_REQUESTS=create,list runs some of them (the names' first words: create, settle, refund, list).
+const chosen = process.env.BENCH_REQUESTS?.split(",");
+const scenarios = allScenarios.filter((scenario) => !chosen || chosen.includes(scenario.name.split(" ")[0]!));
 
 type Measured = {
   rps: number;

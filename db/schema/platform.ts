@@ -19,6 +19,12 @@ export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   allowed: boolean("allowed").notNull(),
   /** Seconds between requests at the steady rate (period / limit), as of the latest request. */
   emissionIntervalSeconds: doublePrecision("emission_interval_seconds").notNull().default(2),
+  /**
+   * The clock when the latest request was counted (UTC, as `tat`; to the microsecond, so the time left reads
+   * as exactly as before), so the count's own RETURNING gives how far `tat` is ahead of it without reading the
+   * clock again (Citus allows no volatile function there).
+   */
+  countedAt: timestamp("counted_at"),
 });
 
 /** PostgreSQL's WAL position type: compared and ordered by the database, read as text ("16/B374D848"). */

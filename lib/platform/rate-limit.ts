@@ -18,11 +18,13 @@ export type RateLimitDecision = {
  * key's "theoretical arrival time" (tat) one interval (period / limit) ahead, and a request is accepted while
  * tat + interval stays within one period of now. That allows a burst of the limit, then one request per
  * interval, never the 2x burst a fixed window allows at its boundary. One statement: the key's row is made, or
- * moved on under its row lock. The clock is read once, into the row offered (`excluded.tat` = now + interval),
- * so the update is immutable over the row and `excluded`, as Citus asks of a DO UPDATE on its table
- * (db/citus.ts). Returns `allowed` and `tat`; aheadSeconds(tat) reads the clock after it (Citus allows no
- * volatile function in a RETURNING). In the statement
- * itself, not a function: a PL/pgSQL call on every request made the token check's statement a sixth slower
+ * moved on under its row lock. The clock is the statement's (`statement_timestamp()`), read into the row
+ * offered (`excluded.tat` = now + interval, `excluded.counted_at` = now), so the update is immutable over the
+ * row and `excluded`, as Citus asks of a DO UPDATE on its table (db/citus.ts), and the RETURNING gives how far
+ * tat is ahead of that same now (`ahead_seconds`) from the row alone (Citus allows no volatile function there).
+ * A plain INSERT … RETURNING: Citus sends it to the coordinator's table as one statement, where a CTE around
+ * it was run in steps through an intermediate result (docs/scaling.md, "Per node"). In the statement itself,
+ * not a function: a PL/pgSQL call on every request made the token check's statement a sixth slower
  * (docs/benchmarks-log.md, issue 71).
  *
  * `key` and `perPeriod` are values, or columns of `from` (the token check counts the token it finds; Citus
@@ -33,25 +35,22 @@ export function countRequest(
   periodSeconds = RATE_LIMIT_PERIOD_SECONDS,
 ): SQL {
   const period = sql.raw(`${Number(periodSeconds)}::float8`);
-  const offered = sql`${key}, (clock_timestamp() at time zone 'UTC') + make_interval(secs => ${period} / ${perPeriod}),
-                      true, ${period} / ${perPeriod}`;
+  const now = sql`(statement_timestamp() at time zone 'UTC')`;
+  const offered = sql`${key}, ${now} + make_interval(secs => ${period} / ${perPeriod}), true,
+                      ${period} / ${perPeriod}, ${now}`;
   const interval = sql`make_interval(secs => excluded.emission_interval_seconds)`;
   // Where the tat goes if this request is accepted: an interval past the later of the row's tat and now.
   const next = sql`greatest(b.tat + ${interval}, excluded.tat)`;
   const accepted = sql`${next} <= excluded.tat + make_interval(secs => ${period} - excluded.emission_interval_seconds)`;
   return sql`
-    insert into rate_limit_buckets as b (key, tat, allowed, emission_interval_seconds)
+    insert into rate_limit_buckets as b (key, tat, allowed, emission_interval_seconds, counted_at)
     ${from ? sql`select ${offered} from ${from}` : sql`values (${offered})`}
     on conflict (key) do update
       set allowed = ${accepted},
           tat = case when ${accepted} then ${next} else b.tat end,
-          emission_interval_seconds = excluded.emission_interval_seconds
-    returning b.allowed, b.tat`;
-}
-
-/** How far a key's tat (countRequest's) is ahead of now, in seconds. */
-export function aheadSeconds(tat: SQL): SQL {
-  return sql`extract(epoch from ${tat} - (clock_timestamp() at time zone 'UTC'))::float8`;
+          emission_interval_seconds = excluded.emission_interval_seconds,
+          counted_at = excluded.counted_at
+    returning b.allowed, extract(epoch from b.tat - b.counted_at)::float8 as ahead_seconds`;
 }
 
 /** The same count as a statement of its own: one request against `key`, `perPeriod` per `periodSeconds`. */
@@ -63,8 +62,7 @@ export async function countRequestAlone(
 ): Promise<{ allowed: boolean; ahead_seconds: number }> {
   const [row] = await selectRows<{ allowed: boolean; ahead_seconds: number }>(
     db,
-    sql`with counted as (${countRequest({ key: sql`${key}::text`, perPeriod: sql`${perPeriod}::int` }, periodSeconds)})
-        select allowed, ${aheadSeconds(sql`tat`)} as ahead_seconds from counted`,
+    countRequest({ key: sql`${key}::text`, perPeriod: sql`${perPeriod}::int` }, periodSeconds),
   );
   return row!;
 }

@@ -5,7 +5,6 @@ import { selectRows, selectStatement, type Executor } from "@/db/client";
 import type { ConnectedProcessor, EnvironmentKind, KeyScope } from "@/db/enums";
 import { Statement } from "@/db/statement";
 import {
-  aheadSeconds,
   countRequest,
   countRequestAlone,
   rateLimitDecision,
@@ -96,7 +95,7 @@ export function authenticationQuery(tokenHash: string, defaultPerMinute: number)
       select token.id, token.merchant_id, token.scope, token.default_currency, token.report_timezone,
              token.environment, token.processor,
              token.per_minute,
-             bucket.allowed, ${aheadSeconds(sql`bucket.tat`)} as ahead_seconds
+             bucket.allowed, bucket.ahead_seconds
       from token, bucket`;
 }
 
