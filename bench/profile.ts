@@ -70,7 +70,10 @@ try {
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
 // One profile per process: on PostgreSQL `npm start` is a primary, its API processes and the dashboard's
 // (lib/platform/web-cluster.ts), each writing its own. Their self time is summed: the server's, as a whole.
-const files = readdirSync(directory).filter((name) => name.endsWith(".cpuprofile"));
+// The primary can exit before its API processes have written theirs: wait for them a little.
+const profiles = () => readdirSync(directory).filter((name) => name.endsWith(".cpuprofile"));
+for (let waited = 0; profiles().length === 0 && waited < 15_000; waited += 250) await setTimeout(250);
+const files = profiles();
 if (files.length === 0) throw new Error("The server wrote no profile.");
 const selfTime = new Map<string, number>();
 for (const file of files) {
