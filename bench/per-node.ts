@@ -124,10 +124,18 @@ type Scenario = {
   /** The tokens and request paths of one run against a side. */
   prepare: (side: Side) => Promise<{ tokens: string[]; path?: () => string; body?: () => string }>;
 };
-const cycle = (ids: number[], format: (id: number) => string) => {
-  let next = 0;
-  return () => format(ids[next++ % ids.length]!);
-};
+/** A POST to each of the seed's merchant's payments in turn (`ids`, read or made per run), with its token. */
+const eachPayment =
+  (ids: (side: Side) => Promise<number[]>, action: (id: number) => string, body: object) =>
+  async (side: Side) => {
+    const list = await ids(side);
+    let next = 0;
+    return {
+      tokens: [side.seed.tokens[0]!],
+      path: () => action(list[next++ % list.length]!),
+      body: () => JSON.stringify(body),
+    };
+  };
 const allScenarios: Scenario[] = [
   {
     name: "create (64 merchants)",
@@ -144,27 +152,21 @@ const allScenarios: Scenario[] = [
     name: "settle (one merchant)",
     method: "POST",
     connections: 16,
-    prepare: async (side) => ({
-      tokens: [side.seed.tokens[0]!],
-      path: cycle(
-        await pendingPayments(side.url, side.seed.merchantId, 8_000),
-        (id) => `/api/test-helpers/payments/${id}/settle`,
-      ),
-      body: () => JSON.stringify({ outcome: "completed" }),
-    }),
+    prepare: eachPayment(
+      (side) => pendingPayments(side.url, side.seed.merchantId, 8_000),
+      (id) => `/api/test-helpers/payments/${id}/settle`,
+      { outcome: "completed" },
+    ),
   },
   {
     name: "refund 0.01 (one merchant)",
     method: "POST",
     connections: 16,
-    prepare: async (side) => ({
-      tokens: [side.seed.tokens[0]!],
-      path: cycle(
-        await refundablePayments(side.url, side.seed.merchantId),
-        (id) => `/api/payments/${id}/refunds`,
-      ),
-      body: () => JSON.stringify({ amount: "0.01" }),
-    }),
+    prepare: eachPayment(
+      (side) => refundablePayments(side.url, side.seed.merchantId),
+      (id) => `/api/payments/${id}/refunds`,
+      { amount: "0.01" },
+    ),
   },
   {
     name: "list page 1 (one merchant)",
