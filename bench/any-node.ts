@@ -31,23 +31,22 @@ const cpuNow = () => {
   };
 };
 
-const app = startApp;
 // BENCH_SERVERS=postgres,coordinator (an older build, say) leaves out the process on a worker.
 const chosenServers = (process.env.BENCH_SERVERS ?? "postgres,coordinator,worker").split(",");
 const servers: Array<{ label: string; seed: typeof citusSeed; server: RunningServer }> = [];
 if (chosenServers.includes("postgres"))
-  servers.push({ label: "PostgreSQL", seed: postgresSeed, server: await app(postgresUrl, 4100) });
+  servers.push({ label: "PostgreSQL", seed: postgresSeed, server: await startApp(postgresUrl, 4100) });
 if (chosenServers.includes("coordinator"))
   servers.push({
     label: "Citus, via the coordinator",
     seed: citusSeed,
-    server: await app(nodeUrl(coordinatorPort), 4101),
+    server: await startApp(nodeUrl(coordinatorPort), 4101),
   });
 if (chosenServers.includes("worker"))
   servers.push({
     label: "Citus, via a worker (Any node)",
     seed: citusSeed,
-    server: await app(nodeUrl(workerPorts[0]!), 4102),
+    server: await startApp(nodeUrl(workerPorts[0]!), 4102),
   });
 const scenarios = [
   {

@@ -8,7 +8,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { newCheckoutToken } from "@/lib/payments/checkout-token";
 import { createPaymentCall, storedMetadata } from "@/lib/payments/create-payment";
-import { listPaymentsStatement } from "@/lib/payments/queries";
+import { listPaymentsStatements } from "@/lib/payments/queries";
 import { publicId } from "@/lib/platform/ids";
 import { authenticationStatement } from "@/lib/tokens/authenticate";
 
@@ -51,9 +51,11 @@ const server = http.createServer((request, response) => {
       if (request.method === "GET") {
         const page = Number(url.searchParams.get("page") ?? 1);
         const perPage = Number(url.searchParams.get("perPage") ?? 10);
+        const offset = (page - 1) * perPage;
+        const statement = offset === 0 ? listPaymentsStatements.firstPage : listPaymentsStatements.laterPage;
         const rows = await sql.unsafe(
-          listPaymentsStatement.text,
-          listPaymentsStatement.bind({ merchantId, offset: (page - 1) * perPage, perPage }) as never[],
+          statement.text,
+          statement.bind({ merchantId, offset, perPage }) as never[],
           { prepare },
         );
         const data = rows

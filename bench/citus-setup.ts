@@ -2,6 +2,7 @@
 // the local cluster of scripts/citus-cluster.sh (a coordinator on CITUS_PORT, 6100, and workers on the next two
 // ports), each node's CPU read from /proc, and the app started on any of them.
 import { spawnSync } from "node:child_process";
+import postgres from "postgres";
 import { clusterCpuMicros, postmasterCpuMicros } from "./cpu";
 import { appServerEnv, freshDatabase, root, SERVER_NODE_FLAGS, startScript } from "./harness";
 import type { BenchSeed } from "./seed";
@@ -76,4 +77,13 @@ export function startApp(url: string, port: number) {
     "/api/openapi.json",
     SERVER_NODE_FLAGS,
   );
+}
+
+/** The port of the worker that holds the merchant's shards, asked of the coordinator at `coordinatorUrl`. */
+export async function merchantWorkerPort(coordinatorUrl: string, merchantId: number): Promise<number> {
+  const sql = postgres(coordinatorUrl, { max: 1, onnotice: () => {} });
+  const [placed] = await sql<[{ nodeport: number }]>`select nodeport from citus_shards
+    where shardid = get_shard_id_for_distribution_column('payments', ${merchantId}::bigint)`;
+  await sql.end();
+  return Number(placed.nodeport);
 }

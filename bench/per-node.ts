@@ -10,6 +10,7 @@ import path from "node:path";
 import postgres from "postgres";
 import {
   coordinatorPort,
+  merchantWorkerPort,
   nodesCpuMicros,
   seedPostgresAndCitus,
   shownSetting,
@@ -46,15 +47,8 @@ if (process.env.BENCH_PLAN_CACHE_MODE) {
 }
 const planCacheMode = shownSetting(bench.nodeUrl(workerPorts[0]!), "plan_cache_mode");
 
-/** The one merchant of the seed whose payments the settles, refunds and pages are of, and its worker. */
-const merchantWorker = async (url: string, merchantId: number) => {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const [placed] = await sql<[{ nodeport: number }]>`select nodeport from citus_shards
-    where shardid = get_shard_id_for_distribution_column('payments', ${merchantId}::bigint)`;
-  await sql.end();
-  return Number(placed.nodeport);
-};
-const ownWorker = await merchantWorker(bench.nodeUrl(coordinatorPort), bench.citusSeed.merchantId);
+// The one merchant of the seed whose payments the settles, refunds and pages are of, and its worker.
+const ownWorker = await merchantWorkerPort(bench.nodeUrl(coordinatorPort), bench.citusSeed.merchantId);
 
 type Side = {
   label: string;

@@ -6,6 +6,7 @@
 // on Citus (BENCH_CITUS=1) `scripts/citus-cluster.sh up <name>` makes it fresh first, and
 // BENCH_ON_MERCHANTS_WORKER=1 gives the server the merchant's worker ("Any node").
 import { randomBytes } from "node:crypto";
+import { merchantWorkerPort } from "./citus-setup";
 import { appServerEnv, freshDatabase, percentile, startScript } from "./harness";
 
 const databaseUrl =
@@ -34,14 +35,8 @@ await db.execute(sql`update merchants set rate_limit_per_minute = 100000 where i
 // shards instead of the coordinator.
 let serverUrl = databaseUrl;
 if (process.env.BENCH_ON_MERCHANTS_WORKER === "1") {
-  const { selectRows } = await import("@/db/client");
-  const [placed] = await selectRows<{ nodeport: number }>(
-    db,
-    sql`select nodeport from citus_shards
-        where shardid = get_shard_id_for_distribution_column('payments', ${merchantId}::bigint)`,
-  );
   const url = new URL(databaseUrl);
-  url.port = String(placed!.nodeport);
+  url.port = String(await merchantWorkerPort(databaseUrl, merchantId));
   serverUrl = url.toString();
 }
 await closeDatabase();

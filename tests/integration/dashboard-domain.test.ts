@@ -6,6 +6,7 @@ import { getMerchantProfile, getOnboardingProgress, setDefaultCurrency } from "@
 import { errorResponse } from "@/lib/api/responses";
 import { createPayment } from "@/lib/payments/create-payment";
 import { readPaymentFilters } from "@/lib/payments/filters";
+import { listPayments } from "@/lib/payments/queries";
 import { searchPayments } from "@/lib/payments/search";
 import { settleDuePayments, settlePayment } from "@/lib/payments/settlement";
 import { getPaymentStats } from "@/lib/payments/stats";
@@ -93,6 +94,33 @@ describe("the dashboard's search box", () => {
     const otherId = String(other!.id);
     expect(await search(merchantId, { q: otherId })).toEqual([]);
     expect(await search(otherMerchantId, { q: "cus_A" })).toEqual(["Order_100"]);
+  });
+});
+
+describe("the unfiltered list's pages (the API's and the dashboard's)", () => {
+  // Page 1 counts by the newest payment's sequence number, later pages by the merchant's sequence row.
+  const pages = async (merchantId: number) => {
+    const apiPages = [1, 2, 3].map((page) => listPayments(db, merchantId, page, 5));
+    const dashboardPages = [1, 2].map((page) =>
+      searchPayments(db, merchantId, readPaymentFilters({ page: String(page), pageSize: "10" }).filters),
+    );
+    return Promise.all([...apiPages, ...dashboardPages]).then((all) =>
+      all.map((page) => ({ total: page.total, ids: page.items.map((item) => item.external_id).join(" ") })),
+    );
+  };
+
+  it("gives every page the same total, from no payment to a few", async () => {
+    const merchantId = await newMerchant("pages");
+    expect(await pages(merchantId)).toEqual(Array(5).fill({ total: 0, ids: "" }));
+    for (let n = 1; n <= 12; n++) await pay(merchantId, { amount: 1, external_id: `p${n}` });
+    await pay(await newMerchant("pages-other"), { amount: 1, external_id: "other" });
+    expect(await pages(merchantId)).toEqual([
+      { total: 12, ids: "p12 p11 p10 p9 p8" },
+      { total: 12, ids: "p7 p6 p5 p4 p3" },
+      { total: 12, ids: "p2 p1" },
+      { total: 12, ids: "p12 p11 p10 p9 p8 p7 p6 p5 p4 p3" },
+      { total: 12, ids: "p2 p1" },
+    ]);
   });
 });
 
