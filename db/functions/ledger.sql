@@ -3,20 +3,38 @@
 
 -- Entries of `p_posting` on a balance transaction, one per account, each added to its account's balance in one
 -- of 8 slots, in account order (as every posting takes them: concurrent postings cannot deadlock). The amounts
--- sum to 0.
+-- sum to 0. Its two or three lines are one statement for the entries and one for the balances: a statement a
+-- line would be one each that Citus plans and runs apart.
 CREATE OR REPLACE FUNCTION enter_lines(p_merchant_id bigint, p_transaction_id bigint, p_posting text,
   p_currency text, p_accounts text[], p_amounts numeric[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_line record;
+  v_accounts text[];
+  v_amounts numeric[];
 BEGIN
-  FOR v_line IN SELECT account, amount FROM unnest(p_accounts, p_amounts) AS line (account, amount) ORDER BY 1 LOOP
+  SELECT array_agg(account ORDER BY account), array_agg(amount ORDER BY account) INTO v_accounts, v_amounts
+  FROM unnest(p_accounts, p_amounts) AS line (account, amount);
+  IF cardinality(v_accounts) = 2 THEN
     INSERT INTO ledger_entries (merchant_id, transaction_id, posting, account, currency, amount)
-    VALUES (p_merchant_id, p_transaction_id, p_posting, v_line.account, p_currency, v_line.amount);
+    VALUES (p_merchant_id, p_transaction_id, p_posting, v_accounts[1], p_currency, v_amounts[1]),
+           (p_merchant_id, p_transaction_id, p_posting, v_accounts[2], p_currency, v_amounts[2]);
     INSERT INTO ledger_balances AS b (merchant_id, account, currency, slot, amount)
-    VALUES (p_merchant_id, v_line.account, p_currency, floor(random() * 8)::smallint, v_line.amount)
+    VALUES (p_merchant_id, v_accounts[1], p_currency, floor(random() * 8)::smallint, v_amounts[1]),
+           (p_merchant_id, v_accounts[2], p_currency, floor(random() * 8)::smallint, v_amounts[2])
     ON CONFLICT (merchant_id, account, currency, slot) DO UPDATE SET amount = b.amount + excluded.amount;
-  END LOOP;
+  ELSIF cardinality(v_accounts) = 3 THEN
+    INSERT INTO ledger_entries (merchant_id, transaction_id, posting, account, currency, amount)
+    VALUES (p_merchant_id, p_transaction_id, p_posting, v_accounts[1], p_currency, v_amounts[1]),
+           (p_merchant_id, p_transaction_id, p_posting, v_accounts[2], p_currency, v_amounts[2]),
+           (p_merchant_id, p_transaction_id, p_posting, v_accounts[3], p_currency, v_amounts[3]);
+    INSERT INTO ledger_balances AS b (merchant_id, account, currency, slot, amount)
+    VALUES (p_merchant_id, v_accounts[1], p_currency, floor(random() * 8)::smallint, v_amounts[1]),
+           (p_merchant_id, v_accounts[2], p_currency, floor(random() * 8)::smallint, v_amounts[2]),
+           (p_merchant_id, v_accounts[3], p_currency, floor(random() * 8)::smallint, v_amounts[3])
+    ON CONFLICT (merchant_id, account, currency, slot) DO UPDATE SET amount = b.amount + excluded.amount;
+  ELSE
+    RAISE EXCEPTION 'A posting has 2 or 3 lines, not %.', coalesce(cardinality(v_accounts), 0);
+  END IF;
 END
 $$;
 

@@ -75,15 +75,18 @@ BEGIN
   VALUES (v_payment.id, p_merchant_id, p_checkout_hash, p_checkout_ciphertext, p_hosted_url_ciphertext, p_return_url,
           p_payment_link_id, v_payment.created_at);
 
-  -- Its count in its day's pending totals: the merchant's, then its customer's (key order: no deadlock).
-  INSERT INTO payment_daily_totals AS t (merchant_id, customer_id, day, status, currency, count, volume)
-  VALUES (p_merchant_id, '', (v_payment.created_at AT TIME ZONE 'UTC')::date, 'pending', p_currency, 1, p_amount)
-  ON CONFLICT (merchant_id, customer_id, day, status, refund_state, currency)
-    DO UPDATE SET count = t.count + 1, volume = t.volume + excluded.volume;
+  -- Its count in its day's pending totals, in one statement: the merchant's, then its customer's (key order: no
+  -- deadlock).
   IF p_customer_id <> '' THEN
     INSERT INTO payment_daily_totals AS t (merchant_id, customer_id, day, status, currency, count, volume)
-    VALUES (p_merchant_id, p_customer_id, (v_payment.created_at AT TIME ZONE 'UTC')::date, 'pending', p_currency, 1,
+    VALUES (p_merchant_id, '', (v_payment.created_at AT TIME ZONE 'UTC')::date, 'pending', p_currency, 1, p_amount),
+           (p_merchant_id, p_customer_id, (v_payment.created_at AT TIME ZONE 'UTC')::date, 'pending', p_currency, 1,
             p_amount)
+    ON CONFLICT (merchant_id, customer_id, day, status, refund_state, currency)
+      DO UPDATE SET count = t.count + 1, volume = t.volume + excluded.volume;
+  ELSE
+    INSERT INTO payment_daily_totals AS t (merchant_id, customer_id, day, status, currency, count, volume)
+    VALUES (p_merchant_id, '', (v_payment.created_at AT TIME ZONE 'UTC')::date, 'pending', p_currency, 1, p_amount)
     ON CONFLICT (merchant_id, customer_id, day, status, refund_state, currency)
       DO UPDATE SET count = t.count + 1, volume = t.volume + excluded.volume;
   END IF;
@@ -120,8 +123,6 @@ DECLARE
   v_payment payments;
   v_move record;
   v_day date;
-  v_scope text;
-  v_amount numeric;
   v_now timestamptz;
 BEGIN
   SELECT fee_percent, fee_fixed, coalesce(clock_at, now()) INTO v_percent, v_fixed, v_now
@@ -154,15 +155,21 @@ BEGIN
     VALUES (p_merchant_id, v_move.id, 'post', 'clearing', v_payment.currency, -v_payment.amount),
            (p_merchant_id, v_move.id, 'post', 'fees', v_payment.currency, v_payment.fee),
            (p_merchant_id, v_move.id, 'post', v_move.status, v_payment.currency, v_payment.net);
-    -- In account order (available, clearing, fees, pending), as every posting takes them.
-    FOR v_scope IN SELECT unnest(ARRAY[v_move.status, 'clearing', 'fees']) ORDER BY 1 LOOP
-      -- Worked out here, not in the INSERT: Citus deparses a CASE on a variable there as `WHEN NULL::boolean`.
-      v_amount := CASE WHEN v_scope = 'clearing' THEN -v_payment.amount WHEN v_scope = 'fees' THEN v_payment.fee
-                       ELSE v_payment.net END;
+    -- One statement, its rows in account order (available, clearing, fees, pending), as every posting takes
+    -- them: a row of its own each would be a statement each, which Citus plans and runs apart.
+    IF v_move.status = 'available' THEN
       INSERT INTO ledger_balances AS b (merchant_id, account, currency, slot, amount)
-      VALUES (p_merchant_id, v_scope, v_payment.currency, floor(random() * 8)::smallint, v_amount)
+      VALUES (p_merchant_id, 'available', v_payment.currency, floor(random() * 8)::smallint, v_payment.net),
+             (p_merchant_id, 'clearing', v_payment.currency, floor(random() * 8)::smallint, -v_payment.amount),
+             (p_merchant_id, 'fees', v_payment.currency, floor(random() * 8)::smallint, v_payment.fee)
       ON CONFLICT (merchant_id, account, currency, slot) DO UPDATE SET amount = b.amount + excluded.amount;
-    END LOOP;
+    ELSE
+      INSERT INTO ledger_balances AS b (merchant_id, account, currency, slot, amount)
+      VALUES (p_merchant_id, 'clearing', v_payment.currency, floor(random() * 8)::smallint, -v_payment.amount),
+             (p_merchant_id, 'fees', v_payment.currency, floor(random() * 8)::smallint, v_payment.fee),
+             (p_merchant_id, 'pending', v_payment.currency, floor(random() * 8)::smallint, v_payment.net)
+      ON CONFLICT (merchant_id, account, currency, slot) DO UPDATE SET amount = b.amount + excluded.amount;
+    END IF;
     PERFORM count_balance_transaction(p_merchant_id, 'payment', v_payment.currency, v_move.created_at,
                                       v_move.available_on, v_payment.amount, v_payment.fee, v_payment.net);
   END IF;
@@ -172,20 +179,24 @@ BEGIN
     PERFORM pg_notify('webhook_deliveries', '');
   END IF;
 
-  -- From its day's pending totals to its outcome's: the merchant's row, then its customer's; in each, the
-  -- outcome's row before pending's (key order).
+  -- From its day's pending totals to its outcome's, in one statement: the merchant's rows, then its customer's;
+  -- in each, the outcome's row before pending's (key order).
   v_day := (v_payment.created_at AT TIME ZONE 'UTC')::date;
-  FOREACH v_scope IN ARRAY CASE WHEN v_payment.customer_id <> '' THEN ARRAY['', v_payment.customer_id]
-                                ELSE ARRAY[''] END LOOP
+  IF v_payment.customer_id <> '' THEN
     INSERT INTO payment_daily_totals AS t (merchant_id, customer_id, day, status, currency, count, volume)
-    VALUES (p_merchant_id, v_scope, v_day, v_payment.status, v_payment.currency, 1, v_payment.amount)
+    VALUES (p_merchant_id, '', v_day, v_payment.status, v_payment.currency, 1, v_payment.amount),
+           (p_merchant_id, '', v_day, 'pending', v_payment.currency, -1, -v_payment.amount),
+           (p_merchant_id, v_payment.customer_id, v_day, v_payment.status, v_payment.currency, 1, v_payment.amount),
+           (p_merchant_id, v_payment.customer_id, v_day, 'pending', v_payment.currency, -1, -v_payment.amount)
     ON CONFLICT (merchant_id, customer_id, day, status, refund_state, currency)
-      DO UPDATE SET count = t.count + 1, volume = t.volume + excluded.volume;
+      DO UPDATE SET count = t.count + excluded.count, volume = t.volume + excluded.volume;
+  ELSE
     INSERT INTO payment_daily_totals AS t (merchant_id, customer_id, day, status, currency, count, volume)
-    VALUES (p_merchant_id, v_scope, v_day, 'pending', v_payment.currency, -1, -v_payment.amount)
+    VALUES (p_merchant_id, '', v_day, v_payment.status, v_payment.currency, 1, v_payment.amount),
+           (p_merchant_id, '', v_day, 'pending', v_payment.currency, -1, -v_payment.amount)
     ON CONFLICT (merchant_id, customer_id, day, status, refund_state, currency)
-      DO UPDATE SET count = t.count - 1, volume = t.volume + excluded.volume;
-  END LOOP;
+      DO UPDATE SET count = t.count + excluded.count, volume = t.volume + excluded.volume;
+  END IF;
   IF v_payment.status = 'completed' AND v_payment.customer_id <> '' THEN
     INSERT INTO customer_volumes AS c (merchant_id, customer_id, currency, completed)
     VALUES (p_merchant_id, v_payment.customer_id, v_payment.currency, v_payment.amount)

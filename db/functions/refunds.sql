@@ -64,13 +64,16 @@ BEGIN
           p_external_id, v_settle_at, v_payment.processor, v_now, v_now)
   RETURNING * INTO v_refund;
 
-  -- Its day's count, the merchant's and its customer's (the refunds list's totals), after the payment's lock.
-  INSERT INTO refund_daily_counts AS t (merchant_id, customer_id, day, status, count)
-  VALUES (p_merchant_id, '', (v_refund.created_at AT TIME ZONE 'UTC')::date, v_refund.status, 1)
-  ON CONFLICT (merchant_id, customer_id, day, status) DO UPDATE SET count = t.count + 1;
+  -- Its day's count, the merchant's and its customer's (the refunds list's totals), after the payment's lock: one
+  -- statement.
   IF v_refund.customer_id <> '' THEN
     INSERT INTO refund_daily_counts AS t (merchant_id, customer_id, day, status, count)
-    VALUES (p_merchant_id, v_refund.customer_id, (v_refund.created_at AT TIME ZONE 'UTC')::date, v_refund.status, 1)
+    VALUES (p_merchant_id, '', (v_refund.created_at AT TIME ZONE 'UTC')::date, v_refund.status, 1),
+           (p_merchant_id, v_refund.customer_id, (v_refund.created_at AT TIME ZONE 'UTC')::date, v_refund.status, 1)
+    ON CONFLICT (merchant_id, customer_id, day, status) DO UPDATE SET count = t.count + 1;
+  ELSE
+    INSERT INTO refund_daily_counts AS t (merchant_id, customer_id, day, status, count)
+    VALUES (p_merchant_id, '', (v_refund.created_at AT TIME ZONE 'UTC')::date, v_refund.status, 1)
     ON CONFLICT (merchant_id, customer_id, day, status) DO UPDATE SET count = t.count + 1;
   END IF;
 
