@@ -8,7 +8,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { newCheckoutToken } from "@/lib/payments/checkout-token";
 import { createPaymentCall, storedMetadata } from "@/lib/payments/create-payment";
-import { listPaymentsStatements } from "@/lib/payments/queries";
+import { listPageStatement } from "@/lib/payments/queries";
 import { publicId } from "@/lib/platform/ids";
 import { authenticationStatement } from "@/lib/tokens/authenticate";
 
@@ -52,7 +52,7 @@ const server = http.createServer((request, response) => {
         const page = Number(url.searchParams.get("page") ?? 1);
         const perPage = Number(url.searchParams.get("perPage") ?? 10);
         const offset = (page - 1) * perPage;
-        const statement = offset === 0 ? listPaymentsStatements.firstPage : listPaymentsStatements.laterPage;
+        const statement = listPageStatement(offset);
         const rows = await sql.unsafe(
           statement.text,
           statement.bind({ merchantId, offset, perPage }) as never[],

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { dialect, Statement } from "@/db/statement";
-import { listPaymentsStatements } from "@/lib/payments/queries";
+import { listPageStatement } from "@/lib/payments/queries";
 import { authenticationStatement } from "@/lib/tokens/authenticate";
 
 // A compiled statement must send exactly what drizzle would have built for the same values: the same text,
 // the same parameters in the same order, constants included.
 describe("Statement", () => {
   it.each([
-    ["the list's first page", listPaymentsStatements.firstPage, { merchantId: 7, perPage: 25 }],
-    ["the list's later pages", listPaymentsStatements.laterPage, { merchantId: 7, offset: 40, perPage: 25 }],
+    ["the list's first page", listPageStatement(0), { merchantId: 7, offset: 0, perPage: 25 }],
+    ["the list's later pages", listPageStatement(40), { merchantId: 7, offset: 40, perPage: 25 }],
     ["authentication", authenticationStatement, { tokenHash: "ab".repeat(32), defaultPerMinute: 60 }],
   ] as const)("%s: the text and parameters drizzle builds", (_name, statement, values) => {
     const built = dialect.sqlToQuery((statement as Statement<typeof values>).query(values));
@@ -17,7 +17,7 @@ describe("Statement", () => {
   });
 
   it("binds each call's own values, in the order the text numbers them", () => {
-    const statement = listPaymentsStatements.laterPage;
+    const statement = listPageStatement(990);
     const first = statement.bind({ merchantId: 1, offset: 0, perPage: 10 });
     const second = statement.bind({ merchantId: 2, offset: 990, perPage: 100 });
     expect(first).toEqual([1, 0, 10]);
