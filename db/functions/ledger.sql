@@ -40,7 +40,9 @@ $$;
 
 -- A balance transaction counted in the reports' totals: its UTC day's and its quarter hour's count, amount, fee
 -- and net by type, and its net again as `available` in the day and quarter hour of its available_on (the same
--- rows when it is available at once). Each change to one of 8 slots, in key order.
+-- rows when it is available at once). Each change to one of 8 slots, in key order. A later availability is a
+-- second row of the same statement (its day or quarter hour comes after the transaction's: key order), not a
+-- statement of its own, which Citus would plan and run apart.
 CREATE OR REPLACE FUNCTION count_balance_transaction(p_merchant_id bigint, p_type text, p_currency text,
   p_created_at timestamptz, p_available_on timestamptz, p_amount numeric, p_fee numeric, p_net numeric)
   RETURNS void
@@ -50,34 +52,39 @@ DECLARE
   v_quarter timestamptz := date_bin('15 minutes', p_created_at, timestamptz '2000-01-01 00:00:00+00');
   v_available_day date := (p_available_on AT TIME ZONE 'UTC')::date;
   v_available_quarter timestamptz := date_bin('15 minutes', p_available_on, timestamptz '2000-01-01 00:00:00+00');
-  v_same_day boolean := v_available_day = v_day;
-  v_same_quarter boolean := v_available_quarter = v_quarter;
 BEGIN
-  INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, count, amount, fee, net,
-                                                     available)
-  VALUES (p_merchant_id, v_day, p_type, p_currency, floor(random() * 8)::smallint, 1, p_amount, p_fee, p_net,
-          CASE WHEN v_same_day THEN p_net ELSE 0 END)
-  ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE
-    SET count = d.count + 1, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
-        net = d.net + excluded.net, available = d.available + excluded.available;
-  IF NOT v_same_day THEN
-    INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, available)
-    VALUES (p_merchant_id, v_available_day, p_type, p_currency, floor(random() * 8)::smallint, p_net)
-    ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE SET available = d.available + excluded.available;
+  IF v_available_day = v_day THEN
+    INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, count, amount, fee,
+                                                       net, available)
+    VALUES (p_merchant_id, v_day, p_type, p_currency, floor(random() * 8)::smallint, 1, p_amount, p_fee, p_net, p_net)
+    ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE
+      SET count = d.count + 1, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
+          net = d.net + excluded.net, available = d.available + excluded.available;
+  ELSE
+    INSERT INTO balance_transaction_daily_totals AS d (merchant_id, day, type, currency, slot, count, amount, fee,
+                                                       net, available)
+    VALUES (p_merchant_id, v_day, p_type, p_currency, floor(random() * 8)::smallint, 1, p_amount, p_fee, p_net, 0),
+           (p_merchant_id, v_available_day, p_type, p_currency, floor(random() * 8)::smallint, 0, 0, 0, 0, p_net)
+    ON CONFLICT (merchant_id, day, type, currency, slot) DO UPDATE
+      SET count = d.count + excluded.count, amount = d.amount + excluded.amount, fee = d.fee + excluded.fee,
+          net = d.net + excluded.net, available = d.available + excluded.available;
   END IF;
-  INSERT INTO balance_transaction_quarter_hour_totals AS q (merchant_id, quarter_hour, type, currency, slot, count,
-                                                           amount, fee, net, available)
-  VALUES (p_merchant_id, v_quarter, p_type, p_currency, floor(random() * 8)::smallint, 1, p_amount, p_fee, p_net,
-          CASE WHEN v_same_quarter THEN p_net ELSE 0 END)
-  ON CONFLICT (merchant_id, quarter_hour, type, currency, slot) DO UPDATE
-    SET count = q.count + 1, amount = q.amount + excluded.amount, fee = q.fee + excluded.fee,
-        net = q.net + excluded.net, available = q.available + excluded.available;
-  IF NOT v_same_quarter THEN
-    INSERT INTO balance_transaction_quarter_hour_totals AS q (merchant_id, quarter_hour, type, currency, slot,
-                                                             available)
-    VALUES (p_merchant_id, v_available_quarter, p_type, p_currency, floor(random() * 8)::smallint, p_net)
+  IF v_available_quarter = v_quarter THEN
+    INSERT INTO balance_transaction_quarter_hour_totals AS q (merchant_id, quarter_hour, type, currency, slot, count,
+                                                             amount, fee, net, available)
+    VALUES (p_merchant_id, v_quarter, p_type, p_currency, floor(random() * 8)::smallint, 1, p_amount, p_fee, p_net,
+            p_net)
     ON CONFLICT (merchant_id, quarter_hour, type, currency, slot) DO UPDATE
-      SET available = q.available + excluded.available;
+      SET count = q.count + 1, amount = q.amount + excluded.amount, fee = q.fee + excluded.fee,
+          net = q.net + excluded.net, available = q.available + excluded.available;
+  ELSE
+    INSERT INTO balance_transaction_quarter_hour_totals AS q (merchant_id, quarter_hour, type, currency, slot, count,
+                                                             amount, fee, net, available)
+    VALUES (p_merchant_id, v_quarter, p_type, p_currency, floor(random() * 8)::smallint, 1, p_amount, p_fee, p_net, 0),
+           (p_merchant_id, v_available_quarter, p_type, p_currency, floor(random() * 8)::smallint, 0, 0, 0, 0, p_net)
+    ON CONFLICT (merchant_id, quarter_hour, type, currency, slot) DO UPDATE
+      SET count = q.count + excluded.count, amount = q.amount + excluded.amount, fee = q.fee + excluded.fee,
+          net = q.net + excluded.net, available = q.available + excluded.available;
   END IF;
 END
 $$;
