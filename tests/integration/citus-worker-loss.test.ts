@@ -1,14 +1,16 @@
 // On Citus (TEST_CITUS=1, CI's Citus pass): one worker's loss stops only the merchants whose shards it holds
 // (DESIGN.md, "Citus: sharded by merchant", "Faults"). Two merchants, one on each worker, create payments over
 // real HTTP at once, each with its own Idempotency-Key; one worker's postmaster is killed (SIGKILL), then started
-// again. The merchant on the live worker keeps at least 95% of its creates during the outage, the other writes
-// again within 15 s of the restart, no answer is a 500, and every acknowledged payment is there once. With the
-// coordinator killed, every request is answered 503 at once (not after the deadline), and writes resume after.
-import { spawnSync } from "node:child_process";
+// again. The merchant on the live worker is never refused (before, during and at the restart), the other writes
+// again within 15 s of the restart, no request waits past a production server's deadline, no answer is a 500,
+// and every acknowledged payment is there once. With the coordinator killed, every request is answered 503 at
+// once (not after the deadline), and writes resume after.
+import { execFile, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { selectRows } from "@/db/client";
@@ -20,7 +22,11 @@ import { db } from "../support/direct-db";
 const citus = process.env.TEST_CITUS === "1";
 const clusterDir = process.env.CITUS_DIR ?? "/var/lib/postgresql/citus-cluster";
 
-type Answer = { at: number; status: number; key: string; externalId: string };
+/** When a create was sent, how long its answer took, and what it was. */
+/** API_DEADLINE_MS's default (lib/platform/env.ts): how long a production server lets a request's work take. */
+const PRODUCTION_DEADLINE_MS = 2_000;
+
+type Answer = { at: number; ms: number; status: number; key: string; externalId: string };
 
 /** SIGKILL to every process of the node at `port`: what the machine's loss does to it. Returns when. */
 function killNode(port: number): number {
@@ -37,15 +43,23 @@ function killNode(port: number): number {
 
 /**
  * Starts the killed node again (`scripts/citus-cluster.sh up`). Its orphaned backends hold its shared memory
- * for a moment after the kill: tried again each second until they are gone, at most 20 s.
+ * for a moment after the kill: tried again each second until they are gone, at most 20 s. Run without blocking,
+ * so the writers' answers are timed as they arrive, not when the script is done.
  */
 async function restartCluster(): Promise<void> {
   const database = new URL(process.env.DATABASE_URL!).pathname.slice(1);
-  const up = () => spawnSync("bash", ["scripts/citus-cluster.sh", "up", database], { encoding: "utf8" });
-  let restarted = up();
+  const up = () =>
+    promisify(execFile)("bash", ["scripts/citus-cluster.sh", "up", database], { encoding: "utf8" }).then(
+      () => ({ status: 0, stderr: "" }),
+      (error: { code?: number; stderr?: string }) => ({
+        status: error.code ?? 1,
+        stderr: error.stderr ?? "",
+      }),
+    );
+  let restarted = await up();
   for (let tries = 0; tries < 20 && restarted.status !== 0; tries++) {
     await sleep(1_000);
-    restarted = up();
+    restarted = await up();
   }
   expect(restarted.status, restarted.stderr).toBe(0);
 }
@@ -73,12 +87,13 @@ describe.runIf(citus)("on Citus, one worker lost", () => {
         for (let index = 0; running; index++) {
           const key = randomUUID();
           const externalId = `${who}-${key}`;
+          const at = Date.now();
           const response = await callApi(baseUrl, "/api/payments", {
             token,
             json: { amount: "1.00", external_id: externalId },
             headers: { "Idempotency-Key": key },
           });
-          answers[who].push({ at: Date.now(), status: response.status, key, externalId });
+          answers[who].push({ at, ms: Date.now() - at, status: response.status, key, externalId });
           // Refused at once while its worker is down: a client would back off, and so does this one.
           if (response.status !== 201) await sleep(50);
         }
@@ -102,17 +117,22 @@ describe.runIf(citus)("on Citus, one worker lost", () => {
     await Promise.all(loops);
 
     const all = [...answers.live, ...answers.lost];
+    const slowest = (list: Answer[]) => Math.max(...list.map((answer) => answer.ms));
+    console.info(
+      `live worker's merchant: ${answers.live.length} answers, the slowest in ${slowest(answers.live)} ms; ` +
+        `lost worker's: ${answers.lost.length}, the slowest in ${slowest(answers.lost)} ms`,
+    );
+    // The other worker's merchant is never refused: not before the loss, nor during it, nor at the restart.
+    expect(answers.live.filter((answer) => answer.status !== 201)).toEqual([]);
+    // No request waits past the deadline a production server answers by (API_DEADLINE_MS's default, 2 s; this
+    // server's is longer), refused or not.
+    expect(all.filter((answer) => answer.ms > PRODUCTION_DEADLINE_MS)).toEqual([]);
     const statuses = all.map((answer) => answer.status);
     // Created, or refused as a transient fault (503 with Retry-After): never a 500, nor anything else.
     expect(statuses.filter((status) => status !== 201 && status !== 503)).toEqual([]);
-    // The live worker's merchant kept writing while the other worker was down.
+    // The live worker's merchant kept writing while the other worker was down (every answer a 201, above).
     const duringOutage = answers.live.filter((answer) => answer.at > killedAt && answer.at < restartAt);
     expect(duringOutage.length).toBeGreaterThan(10);
-    const kept = duringOutage.filter((answer) => answer.status === 201).length / duringOutage.length;
-    expect(
-      kept,
-      JSON.stringify(duringOutage.filter((answer) => answer.status !== 201).slice(0, 5)),
-    ).toBeGreaterThanOrEqual(0.95);
     // The lost worker's merchant was refused while it was down, and writes again within 15 s of the restart.
     expect(
       answers.lost.some((answer) => answer.at > killedAt && answer.at < restartAt && answer.status === 503),
