@@ -68,6 +68,27 @@ export function nodesCpuMicros(): { postgres: number; nodes: Record<number, numb
   return { postgres: clusterCpuMicros("main"), nodes };
 }
 
+/**
+ * Every node of the cluster stopped and started again, its data kept: no connection, no cache, no plan, as
+ * after a machine's reboot. Throws with the node's output if one does not come back.
+ */
+export function restartCitusNodes(): void {
+  for (const port of [coordinatorPort, ...workerPorts]) {
+    const data = `${citusDir}/${port}`;
+    const restart = spawnSync(
+      "su",
+      [
+        "postgres",
+        "-c",
+        `/usr/lib/postgresql/15/bin/pg_ctl -D ${data} -l ${data}/server.log -m fast -w restart`,
+      ],
+      { encoding: "utf8" },
+    );
+    if (restart.status !== 0)
+      throw new Error(`node ${port} did not restart:\n${restart.stdout}${restart.stderr}`);
+  }
+}
+
 /** The app's server, one process with a pool of 16, on the database at `url`. */
 export function startApp(url: string, port: number) {
   return startScript(
