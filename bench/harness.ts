@@ -84,6 +84,9 @@ export async function startScript(
   ready: string | { line: string },
   nodeFlags: string[] = [],
 ): Promise<RunningServer> {
+  // A server left over from an interrupted run would answer the readiness check, and take the load, for this one.
+  if (typeof ready === "string" && (await fetch(`http://127.0.0.1:${port}${ready}`).catch(() => null)))
+    throw new Error(`Port ${port} is already served (a server left from an earlier run?): stop it first.`);
   // The platform's server runs as `npm start` runs it, compiled by `npm run build`; other scripts under tsx.
   const entry = script === "scripts/server.ts" ? ["dist/server/server.js"] : ["--import", "tsx", script];
   const child = spawn(process.execPath, [...nodeFlags, "--conditions=react-server", ...entry], {

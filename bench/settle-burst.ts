@@ -66,7 +66,10 @@ try {
     const ids: number[] = [];
     for (let index = 0; index < burst; index++) {
       const created = await call("/api/payments", { amount: "10.00", currency: "EUR" });
-      ids.push(Number(created.headers.get("location")!.split("/").at(-1)));
+      const location = created.headers.get("location");
+      if (created.status !== 201 || !location)
+        throw new Error(`A creation was answered ${created.status}: ${await created.text()}`);
+      ids.push(Number(location.split("/").at(-1)));
     }
     const started = performance.now();
     const answers = await Promise.all(
