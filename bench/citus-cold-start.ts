@@ -4,7 +4,7 @@
 // takes 16 writers, then 64, then 64 readers, 8 s each, from its first request, with no warm-up. Prints each
 // load's figures: a refusal (non-2xx) or an error is what this is here to catch.
 import { spawnSync } from "node:child_process";
-import { coordinatorPort, restartCitusNodes, startApp } from "./citus-setup";
+import { coordinatorPort, restartCitusNodes, seedAt, startApp } from "./citus-setup";
 import { runLoad } from "./harness";
 
 const name = "payments_bench_cold";
@@ -19,11 +19,7 @@ cluster("down");
 const up = cluster("up", name);
 if (up.status !== 0) throw new Error(`scripts/citus-cluster.sh up failed:\n${up.stderr}`);
 process.env.BENCH_CITUS = "1";
-process.env.DATABASE_URL = url;
-const { seedBenchmark } = await import("./seed");
-const { closeDatabase } = await import("@/db/client");
-const seed = await seedBenchmark(url, 2000);
-await closeDatabase();
+const seed = await seedAt(url, 2000);
 
 const loads = [
   { method: "POST", connections: 16 },

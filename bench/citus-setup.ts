@@ -18,6 +18,17 @@ export type CitusBench = {
   citusSeed: BenchSeed;
 };
 
+/** The benchmark's seed (bench/seed.ts) in the database at `url`, through the app's own client. */
+export async function seedAt(url: string, paymentCount: number): Promise<BenchSeed> {
+  const { seedBenchmark } = await import("./seed");
+  const { closeDatabase } = await import("@/db/client");
+  // The module's connection follows DATABASE_URL, read again after each close.
+  process.env.DATABASE_URL = url;
+  const seed = await seedBenchmark(url, paymentCount);
+  await closeDatabase();
+  return seed;
+}
+
 /**
  * A fresh database `name` on the local PostgreSQL (BENCH_DATABASE_URL, if set) and on every node of the cluster,
  * each seeded alike: `paymentCount` payments of one merchant and tokens over BENCH_TOKEN_MERCHANTS merchants.
@@ -25,18 +36,8 @@ export type CitusBench = {
 export async function seedPostgresAndCitus(name: string, paymentCount: number): Promise<CitusBench> {
   const postgresUrl = process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${name}`;
   const nodeUrl = (port: number) => `postgres://postgres@127.0.0.1:${port}/${name}`;
-  process.env.DATABASE_URL = postgresUrl;
-  const { seedBenchmark } = await import("./seed");
-  const { closeDatabase } = await import("@/db/client");
-  // The module's connection follows DATABASE_URL, read again after each close.
-  const seedAt = async (url: string) => {
-    process.env.DATABASE_URL = url;
-    const seed = await seedBenchmark(url, paymentCount);
-    await closeDatabase();
-    return seed;
-  };
   await freshDatabase(postgresUrl);
-  const postgresSeed = await seedAt(postgresUrl);
+  const postgresSeed = await seedAt(postgresUrl, paymentCount);
   for (const port of [coordinatorPort, ...workerPorts])
     spawnSync("psql", [
       "-h",
@@ -51,7 +52,7 @@ export async function seedPostgresAndCitus(name: string, paymentCount: number): 
   const up = spawnSync("bash", ["scripts/citus-cluster.sh", "up", name], { cwd: root, encoding: "utf8" });
   if (up.status !== 0) throw new Error(`scripts/citus-cluster.sh up failed:\n${up.stderr}`);
   process.env.BENCH_CITUS = "1";
-  const citusSeed = await seedAt(nodeUrl(coordinatorPort));
+  const citusSeed = await seedAt(nodeUrl(coordinatorPort), paymentCount);
   return { postgresUrl, nodeUrl, postgresSeed, citusSeed };
 }
 
@@ -69,24 +70,12 @@ export function nodesCpuMicros(): { postgres: number; nodes: Record<number, numb
 }
 
 /**
- * Every node of the cluster stopped and started again, its data kept: no connection, no cache, no plan, as
- * after a machine's reboot. Throws with the node's output if one does not come back.
+ * Every node of the cluster stopped and started again, its data kept (`scripts/citus-cluster.sh restart`): no
+ * connection, no cache, no plan, as after a machine's reboot.
  */
 export function restartCitusNodes(): void {
-  for (const port of [coordinatorPort, ...workerPorts]) {
-    const data = `${citusDir}/${port}`;
-    const restart = spawnSync(
-      "su",
-      [
-        "postgres",
-        "-c",
-        `/usr/lib/postgresql/15/bin/pg_ctl -D ${data} -l ${data}/server.log -m fast -w restart`,
-      ],
-      { encoding: "utf8" },
-    );
-    if (restart.status !== 0)
-      throw new Error(`node ${port} did not restart:\n${restart.stdout}${restart.stderr}`);
-  }
+  const restart = spawnSync("bash", ["scripts/citus-cluster.sh", "restart"], { cwd: root, encoding: "utf8" });
+  if (restart.status !== 0) throw new Error(`scripts/citus-cluster.sh restart failed:\n${restart.stderr}`);
 }
 
 /** The app's server, one process with a pool of 16, on the database at `url`. */

@@ -3,6 +3,7 @@
 # a small PostgreSQL 15 of its own (initdb, citus preloaded) on ports 6100, 6101 and 6102, registered with
 # each other. Needs Citus installed (../shared/citus/install.sh) and root or the postgres user.
 #   scripts/citus-cluster.sh up [database]   start (made once, idempotent); prints the coordinator's URL
+#   scripts/citus-cluster.sh restart         stop and start the three nodes, their data kept (a cold cluster)
 #   scripts/citus-cluster.sh down            stop the three nodes and remove their data
 # CITUS_DIR (default /var/lib/postgresql/citus-cluster) holds the nodes; CITUS_PORT the coordinator's port.
 # CITUS_FSYNC=on makes the nodes durable as production runs them (the benchmarks' fair comparison with the
@@ -18,6 +19,13 @@ bindir="$(ls -d /usr/lib/postgresql/15/bin)"
 # Runs a command as postgres (the servers refuse to run as root).
 as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -c "$*"; else sh -c "$*"; fi; }
 sql() { psql -h 127.0.0.1 -p "$1" -U postgres -v ON_ERROR_STOP=1 -qAt "${@:2}"; }
+
+if [ "${command}" = restart ]; then
+  for port in "${ports[@]}"; do
+    as_postgres "${bindir}/pg_ctl -D ${dir}/${port} -l ${dir}/${port}/server.log -m fast -w restart" >/dev/null
+  done
+  exit 0
+fi
 
 if [ "${command}" = down ]; then
   for port in "${ports[@]}"; do

@@ -22,10 +22,10 @@ import { db } from "../support/direct-db";
 const citus = process.env.TEST_CITUS === "1";
 const clusterDir = process.env.CITUS_DIR ?? "/var/lib/postgresql/citus-cluster";
 
-/** When a create was sent, how long its answer took, and what it was. */
 /** API_DEADLINE_MS's default (lib/platform/env.ts): how long a production server lets a request's work take. */
 const PRODUCTION_DEADLINE_MS = 2_000;
 
+/** When a create was sent, how long its answer took, and what it was. */
 type Answer = { at: number; ms: number; status: number; key: string; externalId: string };
 
 /** SIGKILL to every process of the node at `port`: what the machine's loss does to it. Returns when. */
