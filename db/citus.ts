@@ -66,6 +66,22 @@ export async function joinCitusWorker(client: Sql): Promise<boolean> {
 }
 
 /**
+ * A merchant id whose shards are on each worker (one per worker group), found from Citus's metadata on any
+ * node: a read of each opens a session's connection to every worker, and that worker's session
+ * (db/client.ts, `warmDatabasePool`). Empty off Citus.
+ */
+export async function merchantPerWorker(client: Sql): Promise<string[]> {
+  if (!onCitus()) return [];
+  const rows = await client<Array<{ merchant: string }>>`
+    select distinct on (placement.groupid) candidate.id::text as merchant
+    from generate_series(1, 1024) as candidate(id)
+    join pg_dist_placement placement
+      on placement.shardid = get_shard_id_for_distribution_column('payments', candidate.id)
+    order by placement.groupid, candidate.id`;
+  return rows.map((row) => row.merchant);
+}
+
+/**
  * Kept on the coordinator only, never joined with merchants' rows: the bookkeeping of migrations. (The function
  * files' checksums, drizzle.function_files, are outside `public`, which alone is distributed.)
  */

@@ -4,7 +4,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runBackfills } from "./backfills";
-import { distributeForCitus, joinCitusWorker, onCitusWorker } from "./citus";
+import { distributeForCitus, joinCitusWorker, merchantPerWorker, onCitusWorker } from "./citus";
 import { MIGRATION_LOCK_ID, migrationsFolder, readDatabaseConfig, type DatabaseConfig } from "./config";
 import type { Connection, Database, Executor } from "./database-types";
 import { applyFunctionFiles, type RunSql } from "./function-files";
@@ -15,6 +15,7 @@ import {
   poolOptions,
   poolWork,
   sessionSurvivesStatements,
+  warmPool,
 } from "./pool";
 import { finishRollupKeys } from "./rollup-keys";
 import * as schema from "./schema";
@@ -132,6 +133,7 @@ function connectPostgres(config: DatabaseConfig & { DATABASE_URL: string }): Con
       // Behind a transaction pooler LISTEN has no session to live in; the worker's polling does the job.
       if (prepared) await client.listen(channel, () => onNotify());
     },
+    warm: async () => warmPool(pool, config.DATABASE_POOL_MAX, await merchantPerWorker(pool)),
     close: () => Promise.all([client.end({ timeout: 5 }), background.end({ timeout: 5 })]).then(() => {}),
   };
 }
@@ -181,6 +183,11 @@ export async function migrateDatabase(): Promise<string[]> {
   // A Citus worker's processes leave them to the coordinator's, where their bookkeeping is.
   if (!onCitusWorker()) await runBackfills(connection().db);
   return applied;
+}
+
+/** See `warmPool`: after migrating, before the first request. */
+export function warmDatabasePool(): Promise<void> {
+  return connection().warm();
 }
 
 export function listenForNotifications(channel: string, onNotify: () => void): Promise<void> {

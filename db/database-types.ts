@@ -22,5 +22,7 @@ export type Connection = {
   migrate: () => Promise<string[]>;
   /** Subscribes to a NOTIFY channel (LISTEN on PostgreSQL, in-process on PGlite). */
   listen: (channel: string, onNotify: () => void) => Promise<void>;
+  /** Opens the request pool's connections ahead of its first requests (`warmPool`; nothing on PGlite). */
+  warm: () => Promise<void>;
   close: () => Promise<void>;
 };

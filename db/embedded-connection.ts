@@ -39,6 +39,8 @@ export function connectPglite(config: DatabaseConfig): Connection {
     async listen(channel, onNotify) {
       await client.listen(channel, () => onNotify());
     },
+    // One in-process database: nothing to open ahead.
+    warm: async () => {},
     close: () => client.close(),
   };
 }

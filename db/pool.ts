@@ -99,6 +99,36 @@ export async function sessionSurvivesStatements(url: string): Promise<boolean> {
 
 export class PoolerMisconfiguredError extends Error {}
 
+/**
+ * Opens every connection of a fresh pool, and on Citus each one's session on every worker (a read of a
+ * merchant on each, `merchantPerWorker`), before the process takes requests. A new session on Citus costs
+ * about 100-150 ms before its first call is done (docs/scaling.md, "Per node"): a burst as a server's first
+ * work opened all of them at once, and most of its requests passed the deadline.
+ */
+export async function warmPool(pool: postgres.Sql, size: number, merchants: string[]): Promise<void> {
+  // Reserved all at once, each is a connection of its own; released together once every one is warm.
+  const reserved = await Promise.all(Array.from({ length: size }, () => pool.reserve()));
+  try {
+    await Promise.all(
+      reserved.map(async (connection) => {
+        await connection`select 1`;
+        if (merchants.length === 0) return;
+        // A worker that is down must not hold every connection for Citus's 30 s to connect: the process
+        // serves the other worker's merchants meanwhile, as it would have without this.
+        await connection`select set_config('citus.node_connection_timeout', '2000', false)`;
+        try {
+          for (const merchant of merchants)
+            await connection`select 1 from payments where merchant_id = ${merchant}::bigint limit 1`;
+        } finally {
+          await connection`reset citus.node_connection_timeout`;
+        }
+      }),
+    );
+  } finally {
+    for (const connection of reserved) connection.release();
+  }
+}
+
 /** postgres.js options for every pool of this database: its primary's and its replicas'. */
 export function poolOptions(config: DatabaseConfig) {
   const prepared = config.DATABASE_PREPARED_STATEMENTS;
