@@ -106,27 +106,27 @@ export class PoolerMisconfiguredError extends Error {}
  * work opened all of them at once, and most of its requests passed the deadline.
  */
 export async function warmPool(pool: postgres.Sql, size: number, merchants: string[]): Promise<void> {
-  // Reserved all at once, each is a connection of its own; released together once every one is warm.
-  const reserved = await Promise.all(Array.from({ length: size }, () => pool.reserve()));
-  try {
-    await Promise.all(
-      reserved.map(async (connection) => {
-        await connection`select 1`;
-        if (merchants.length === 0) return;
-        // A worker that is down must not hold every connection for Citus's 30 s to connect: the process
-        // serves the other worker's merchants meanwhile, as it would have without this.
-        await connection`select set_config('citus.node_connection_timeout', '2000', false)`;
-        try {
-          for (const merchant of merchants)
-            await connection`select 1 from payments where merchant_id = ${merchant}::bigint limit 1`;
-        } finally {
-          await connection`reset citus.node_connection_timeout`;
-        }
-      }),
-    );
-  } finally {
-    for (const connection of reserved) connection.release();
-  }
+  const warm = async (connection: postgres.ReservedSql) => {
+    await connection`select 1`;
+    if (merchants.length === 0) return;
+    // A worker that is down must not hold every connection for Citus's 30 s to connect: the process serves
+    // the other worker's merchants meanwhile, as it would have without this.
+    await connection`select set_config('citus.node_connection_timeout', '2000', false)`;
+    try {
+      for (const merchant of merchants)
+        await connection`select 1 from payments where merchant_id = ${merchant}::bigint limit 1`;
+    } finally {
+      await connection`reset citus.node_connection_timeout`;
+    }
+  };
+  // Reserved all at once, each is a connection of its own. Every one reserved is released once all are done,
+  // also when another failed: a reservation never released is a connection the pool has lost for good.
+  const reservations = await Promise.allSettled(Array.from({ length: size }, () => pool.reserve()));
+  const reserved = reservations.flatMap((each) => (each.status === "fulfilled" ? [each.value] : []));
+  const warmed = await Promise.allSettled(reserved.map(warm));
+  for (const connection of reserved) connection.release();
+  const failed = [...reservations, ...warmed].find((each) => each.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /** postgres.js options for every pool of this database: its primary's and its replicas'. */
