@@ -5,7 +5,7 @@
 // so edits hot-reload), goes to Next.js. On PostgreSQL in production, Next.js runs in a process of its own
 // and the API processes hand it those requests (lib/platform/web-cluster.ts says why). Each process boots
 // the platform first: configuration check, migrations, then (unless WORKER_MODE=off) the webhook worker and
-// settler, in the processes that serve the API.
+// settler, in the processes that serve the API, which then open their database pool.
 import { chmodSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { Duplex } from "node:stream";
