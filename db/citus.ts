@@ -68,7 +68,7 @@ export async function joinCitusWorker(client: Sql): Promise<boolean> {
 /**
  * A merchant id whose shards are on each worker (one per worker group), found from Citus's metadata on any
  * node: a read of each opens a session's connection to every worker, and that worker's session
- * (db/client.ts, `warmDatabasePool`). Empty off Citus.
+ * (db/pool.ts, `warmPool`). Empty off Citus.
  */
 export async function merchantPerWorker(client: Sql): Promise<string[]> {
   if (!onCitus()) return [];
