@@ -50,14 +50,11 @@ await startPlatform(
 
 // The pool's connections opened before the first request (db/pool.ts, `warmPool`), in the processes that take
 // the API's bursts. Not fatal: a request opens what it needs, as it did before.
+const { warmDatabasePool } = await import("@/db/client");
 if (role !== "dashboard")
-  await (
-    await import("@/db/client")
-  )
-    .warmDatabasePool()
-    .catch((error: unknown) =>
-      logger.warn({ err: error }, "The database pool was not opened ahead of the first requests"),
-    );
+  await warmDatabasePool().catch((error: unknown) =>
+    logger.warn({ err: error }, "The database pool was not opened ahead of the first requests"),
+  );
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void | Promise<void>;
 const port = getEnv().PORT;

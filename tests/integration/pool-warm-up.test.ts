@@ -30,13 +30,13 @@ describe.skipIf(!process.env.DATABASE_URL)("a fresh API process's database pool"
 
   /** The server's open sessions on the database it was given, before it has been sent an API request. */
   const serverSessions = () =>
-    selectRows<{ pid: number; global_pid: string }>(
+    selectRows<{ global_pid: string }>(
       db,
       citus
-        ? sql`select pid, global_pid::text from citus_stat_activity
+        ? sql`select global_pid::text from citus_stat_activity
               where datname = current_database() and application_name = ${tag} and nodeid = (
                 select nodeid from pg_dist_node where groupid = 0)`
-        : sql`select pid, '' as global_pid from pg_stat_activity
+        : sql`select '' as global_pid from pg_stat_activity
               where datname = current_database() and application_name = ${tag}`,
     );
 
